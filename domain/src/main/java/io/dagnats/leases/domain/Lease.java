@@ -1,0 +1,46 @@
+package io.dagnats.leases.domain;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A key that one holder owns, as of one write.
+ *
+ * @param revision   the fence of the write this view comes from
+ * @param tenure     the fence of the acquire that began this holder's tenure; renewals
+ *                   raise {@code revision} but keep the tenure
+ * @param acquiredAt when the tenure began; it does not move on renew
+ * @param writtenAt  when the write behind {@code revision} was made
+ * @param ttl        how long after {@code writtenAt} the server frees the key
+ */
+public record Lease(
+        LeaseKey key,
+        HolderId holder,
+        Fence revision,
+        Fence tenure,
+        Instant acquiredAt,
+        Instant writtenAt,
+        LeaseTtl ttl) {
+
+    public Lease {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(holder, "holder");
+        Objects.requireNonNull(revision, "revision");
+        Objects.requireNonNull(tenure, "tenure");
+        Objects.requireNonNull(acquiredAt, "acquiredAt");
+        Objects.requireNonNull(writtenAt, "writtenAt");
+        Objects.requireNonNull(ttl, "ttl");
+        if (revision.isBelow(tenure)) {
+            throw new IllegalArgumentException("a lease's revision " + revision + " is below its tenure " + tenure);
+        }
+    }
+
+    /** Advisory: the server's TTL, not this instant, is what frees the key. */
+    public Instant expiresAt() {
+        return writtenAt.plusMillis(ttl.millis());
+    }
+
+    public boolean isHeldBy(HolderId candidate) {
+        return holder.equals(candidate);
+    }
+}

@@ -1,0 +1,79 @@
+package io.dagnats.leases.domain;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The lease rules, as pure decisions over one read of a key. Callers apply the
+ * write a decision asks for as a compare-and-set on the key's last sequence, so
+ * a decision made on a stale read can never take effect.
+ */
+public final class LeaseRules {
+
+    private LeaseRules() {
+    }
+
+    /**
+     * A free key is granted in one write. The current holder gets its lease back
+     * unchanged (same revision, no TTL extension), so a retried acquire after a
+     * lost reply is safe. Another holder's lease is a normal answer naming it.
+     */
+    public static Decision<Acquisition> acquire(KeyState state, HolderId caller, LeaseTtl ttl, Instant now) {
+        if (state instanceof KeyState.Held held) {
+            Lease lease = held.lease();
+            return new Decision.Answer<>(lease.isHeldBy(caller)
+                    ? new Acquisition.Granted(lease)
+                    : new Acquisition.HeldByOther(lease));
+        }
+        return new Decision.Apply<>(new LeaseWrite.Put(
+                state.key(), state.lastSequence(), LeaseEvent.ACQUIRED, caller, now, ttl, Optional.empty()));
+    }
+
+    /**
+     * Extends the caller's lease to {@code ttl} (or its current TTL) from now,
+     * provided the caller holds it under exactly {@code presented}. The new write
+     * raises the fence and keeps the tenure and its acquire time.
+     */
+    public static Decision<Renewal> renew(
+            KeyState state, HolderId caller, Fence presented, Optional<LeaseTtl> ttl) {
+        Optional<Lost> lost = checkFence(state, caller, presented);
+        if (lost.isPresent()) {
+            return new Decision.Answer<>(lost.get());
+        }
+        Lease lease = ((KeyState.Held) state).lease();
+        return new Decision.Apply<>(new LeaseWrite.Put(
+                lease.key(),
+                lease.revision().revision(),
+                LeaseEvent.RENEWED,
+                caller,
+                lease.acquiredAt(),
+                ttl.orElse(lease.ttl()),
+                Optional.of(lease.tenure())));
+    }
+
+    /** Frees the key under the same fence check as {@link #renew}. An expired lease is lost. */
+    public static Decision<Release> release(KeyState state, HolderId caller, Fence presented) {
+        Optional<Lost> lost = checkFence(state, caller, presented);
+        if (lost.isPresent()) {
+            return new Decision.Answer<>(lost.get());
+        }
+        return new Decision.Apply<>(new LeaseWrite.Tombstone(state.key(), state.lastSequence(), caller));
+    }
+
+    private static Optional<Lost> checkFence(KeyState state, HolderId caller, Fence presented) {
+        if (!(state instanceof KeyState.Held held)) {
+            return Optional.of(new Lost(state.key(), Lost.Reason.NOT_HELD,
+                    "nobody holds it (never acquired, released, or expired)"));
+        }
+        Lease lease = held.lease();
+        if (!lease.isHeldBy(caller)) {
+            return Optional.of(new Lost(state.key(), Lost.Reason.HELD_BY_OTHER,
+                    "it is held by another holder"));
+        }
+        if (!lease.revision().equals(presented)) {
+            return Optional.of(new Lost(state.key(), Lost.Reason.STALE_FENCE,
+                    "revision " + presented + " is not the current fence " + lease.revision()));
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,29 @@
+package io.dagnats.leases.domain;
+
+/** The one syntax keys and holder ids share: exactly one NATS subject token. */
+final class Token {
+    static final int MAX_LENGTH = 128;
+
+    private Token() {
+    }
+
+    static String require(String field, String value) {
+        if (value == null) {
+            throw new InvalidLeaseInput(field + " is required");
+        }
+        int length = value.length();
+        if (length == 0 || length > MAX_LENGTH) {
+            throw new InvalidLeaseInput(field + " must be 1 to " + MAX_LENGTH + " characters long");
+        }
+        for (int i = 0; i < length; i++) {
+            if (!allowed(value.charAt(i))) {
+                throw new InvalidLeaseInput(field + " may hold only A-Z, a-z, 0-9, '_' and '-'");
+            }
+        }
+        return value;
+    }
+
+    private static boolean allowed(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    }
+}

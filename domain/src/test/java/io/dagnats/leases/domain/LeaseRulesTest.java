@@ -1,0 +1,161 @@
+package io.dagnats.leases.domain;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class LeaseRulesTest {
+
+    private static final LeaseKey KEY = new LeaseKey("notify-leader");
+    private static final HolderId ALICE = new HolderId("notify-7f3a");
+    private static final HolderId BOB = new HolderId("notify-19bc");
+    private static final LeaseTtl TTL = LeaseTtl.ofSeconds(15);
+    private static final Instant T0 = Instant.parse("2026-10-18T12:00:00Z");
+    private static final Instant T1 = Instant.parse("2026-10-18T12:00:05Z");
+
+    private static KeyState.Held heldByAlice(long revision, long tenure) {
+        return new KeyState.Held(new Lease(KEY, ALICE, new Fence(revision), new Fence(tenure), T0, T1, TTL));
+    }
+
+    @Test
+    void acquiringANeverWrittenKeyIsOneWriteExpectingNoMessage() {
+        Decision<Acquisition> decision = LeaseRules.acquire(new KeyState.Free(KEY, 0), ALICE, TTL, T0);
+
+        LeaseWrite.Put put = (LeaseWrite.Put) assertInstanceOf(Decision.Apply.class, decision).write();
+        assertEquals(0, put.expectedSequence());
+        assertEquals(LeaseEvent.ACQUIRED, put.event());
+        assertEquals(ALICE, put.holder());
+        assertEquals(TTL, put.ttl());
+        assertEquals(T0, put.acquiredAt());
+        assertEquals(Optional.empty(), put.continuedTenure());
+    }
+
+    @Test
+    void acquiringAReleasedOrExpiredKeyExpectsItsLastSequence() {
+        Decision<Acquisition> decision = LeaseRules.acquire(new KeyState.Free(KEY, 57), BOB, TTL, T0);
+
+        LeaseWrite write = assertInstanceOf(Decision.Apply.class, decision).write();
+        assertEquals(57, write.expectedSequence());
+    }
+
+    @Test
+    void anAcquireWriteStartsATenureAtItsOwnRevision() {
+        LeaseWrite.Put put = (LeaseWrite.Put) ((Decision.Apply<Acquisition>)
+                LeaseRules.acquire(new KeyState.Free(KEY, 3), ALICE, TTL, T0)).write();
+
+        Lease lease = put.leaseAt(new Fence(4), T0);
+        assertEquals(new Fence(4), lease.revision());
+        assertEquals(new Fence(4), lease.tenure());
+        assertEquals(T0.plusSeconds(15), lease.expiresAt());
+    }
+
+    @Test
+    void acquireByCurrentHolderReturnsTheSameLeaseWithoutWriting() {
+        KeyState.Held state = heldByAlice(42, 40);
+
+        Decision<Acquisition> decision = LeaseRules.acquire(state, ALICE, LeaseTtl.ofSeconds(600), T1);
+
+        Object answer = assertInstanceOf(Decision.Answer.class, decision).outcome();
+        Acquisition.Granted granted = assertInstanceOf(Acquisition.Granted.class, answer);
+        assertEquals(state.lease(), granted.lease());
+    }
+
+    @Test
+    void acquireByAnotherHolderIsANormalAnswerNamingTheOwner() {
+        Decision<Acquisition> decision = LeaseRules.acquire(heldByAlice(42, 42), BOB, TTL, T1);
+
+        Object outcome = assertInstanceOf(Decision.Answer.class, decision).outcome();
+        Acquisition.HeldByOther other = assertInstanceOf(Acquisition.HeldByOther.class, outcome);
+        assertEquals(ALICE, other.lease().holder());
+        assertEquals(new Fence(42), other.lease().revision());
+    }
+
+    @Test
+    void renewWithTheCurrentFenceWritesInTheSameTenure() {
+        Decision<Renewal> decision = LeaseRules.renew(heldByAlice(42, 40), ALICE, new Fence(42), Optional.empty());
+
+        LeaseWrite.Put put = (LeaseWrite.Put) assertInstanceOf(Decision.Apply.class, decision).write();
+        assertEquals(42, put.expectedSequence());
+        assertEquals(LeaseEvent.RENEWED, put.event());
+        assertEquals(Optional.of(new Fence(40)), put.continuedTenure());
+        assertEquals(T0, put.acquiredAt());
+        assertEquals(TTL, put.ttl());
+
+        Lease renewed = put.leaseAt(new Fence(43), T1);
+        assertEquals(new Fence(40), renewed.tenure());
+        assertEquals(T0, renewed.acquiredAt());
+    }
+
+    @Test
+    void renewWithANewTtlUsesIt() {
+        Decision<Renewal> decision = LeaseRules.renew(
+                heldByAlice(42, 42), ALICE, new Fence(42), Optional.of(LeaseTtl.ofSeconds(60)));
+
+        LeaseWrite.Put put = (LeaseWrite.Put) assertInstanceOf(Decision.Apply.class, decision).write();
+        assertEquals(LeaseTtl.ofSeconds(60), put.ttl());
+    }
+
+    @Test
+    void renewWithStaleFenceIsLost() {
+        assertLost(LeaseRules.renew(heldByAlice(42, 40), ALICE, new Fence(41), Optional.empty()), Lost.Reason.STALE_FENCE);
+    }
+
+    @Test
+    void renewWithAFenceFromTheFutureIsLost() {
+        assertLost(LeaseRules.renew(heldByAlice(42, 40), ALICE, new Fence(43), Optional.empty()), Lost.Reason.STALE_FENCE);
+    }
+
+    @Test
+    void renewByAnotherHolderIsLostEvenWithTheCurrentFence() {
+        assertLost(LeaseRules.renew(heldByAlice(42, 40), BOB, new Fence(42), Optional.empty()), Lost.Reason.HELD_BY_OTHER);
+    }
+
+    @Test
+    void renewOfAFreeKeyIsLost() {
+        assertLost(LeaseRules.renew(new KeyState.Free(KEY, 42), ALICE, new Fence(42), Optional.empty()), Lost.Reason.NOT_HELD);
+    }
+
+    @Test
+    void releaseWithTheCurrentFenceWritesATombstone() {
+        Decision<Release> decision = LeaseRules.release(heldByAlice(42, 40), ALICE, new Fence(42));
+
+        LeaseWrite write = assertInstanceOf(Decision.Apply.class, decision).write();
+        LeaseWrite.Tombstone tombstone = assertInstanceOf(LeaseWrite.Tombstone.class, write);
+        assertEquals(42, tombstone.expectedSequence());
+        assertEquals(LeaseEvent.RELEASED, tombstone.event());
+    }
+
+    @Test
+    void releaseOfAnExpiredLeaseIsLost() {
+        assertLost(LeaseRules.release(new KeyState.Free(KEY, 43), ALICE, new Fence(42)), Lost.Reason.NOT_HELD);
+    }
+
+    @Test
+    void releaseWithStaleFenceOrByAnotherHolderIsLost() {
+        assertLost(LeaseRules.release(heldByAlice(42, 40), ALICE, new Fence(40)), Lost.Reason.STALE_FENCE);
+        assertLost(LeaseRules.release(heldByAlice(42, 40), BOB, new Fence(42)), Lost.Reason.HELD_BY_OTHER);
+    }
+
+    @Test
+    void aLeaseCannotBeOlderThanItsTenure() {
+        assertThrows(IllegalArgumentException.class,
+                () -> new Lease(KEY, ALICE, new Fence(3), new Fence(4), T0, T0, TTL));
+    }
+
+    @Test
+    void aPutCannotRelease() {
+        assertThrows(IllegalArgumentException.class, () -> new LeaseWrite.Put(
+                KEY, 1, LeaseEvent.RELEASED, ALICE, T0, TTL, Optional.empty()));
+    }
+
+    private static void assertLost(Decision<?> decision, Lost.Reason reason) {
+        Object outcome = assertInstanceOf(Decision.Answer.class, decision).outcome();
+        Lost lost = assertInstanceOf(Lost.class, outcome);
+        assertEquals(reason, lost.reason());
+        assertEquals(KEY, lost.key());
+    }
+}
