@@ -1,0 +1,48 @@
+package io.dagnats.leases.application;
+
+import io.dagnats.leases.domain.Acquisition;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseRules;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.LeaseWrite;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+
+/** Grants a free key, or says who holds it. Idempotent for the current holder. */
+public final class AcquireLease {
+
+    /** @param ttl how long the lease lives after the granting write */
+    public record Command(LeaseKey key, HolderId holder, LeaseTtl ttl) {
+        public Command {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(holder, "holder");
+            Objects.requireNonNull(ttl, "ttl");
+        }
+    }
+
+    private final LeaseStore store;
+    private final Clock clock;
+
+    public AcquireLease(LeaseStore store, Clock clock) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    public CompletionStage<Acquisition> execute(Command command) {
+        return CompareAndSet.run(
+                store,
+                command.key(),
+                state -> LeaseRules.acquire(state, command.holder(), command.ttl(), now()),
+                (write, written) -> new Acquisition.Granted(
+                        ((LeaseWrite.Put) write).leaseAt(written.revision(), written.writtenAt())));
+    }
+
+    private Instant now() {
+        // Millisecond precision: what is stored reads back exactly as it was answered.
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+}

@@ -1,0 +1,35 @@
+package io.dagnats.leases.application;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseRules;
+import io.dagnats.leases.domain.Release;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+
+/** Frees the caller's lease under the same fence check as a renew. */
+public final class ReleaseLease {
+
+    public record Command(LeaseKey key, HolderId holder, Fence revision) {
+        public Command {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(holder, "holder");
+            Objects.requireNonNull(revision, "revision");
+        }
+    }
+
+    private final LeaseStore store;
+
+    public ReleaseLease(LeaseStore store) {
+        this.store = Objects.requireNonNull(store, "store");
+    }
+
+    public CompletionStage<Release> execute(Command command) {
+        return CompareAndSet.run(
+                store,
+                command.key(),
+                state -> LeaseRules.release(state, command.holder(), command.revision()),
+                (write, written) -> new Release.Released(write.key(), write.holder(), written.revision()));
+    }
+}

@@ -1,0 +1,41 @@
+package io.dagnats.leases.application;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseRules;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.LeaseWrite;
+import io.dagnats.leases.domain.Renewal;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+
+/** Extends the caller's lease under a new fence, or tells it the lease is lost. */
+public final class RenewLease {
+
+    /** @param ttl the new TTL; empty keeps the lease's current one */
+    public record Command(LeaseKey key, HolderId holder, Fence revision, Optional<LeaseTtl> ttl) {
+        public Command {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(holder, "holder");
+            Objects.requireNonNull(revision, "revision");
+            Objects.requireNonNull(ttl, "ttl");
+        }
+    }
+
+    private final LeaseStore store;
+
+    public RenewLease(LeaseStore store) {
+        this.store = Objects.requireNonNull(store, "store");
+    }
+
+    public CompletionStage<Renewal> execute(Command command) {
+        return CompareAndSet.run(
+                store,
+                command.key(),
+                state -> LeaseRules.renew(state, command.holder(), command.revision(), command.ttl()),
+                (write, written) -> new Renewal.Renewed(
+                        ((LeaseWrite.Put) write).leaseAt(written.revision(), written.writtenAt())));
+    }
+}

@@ -1,0 +1,75 @@
+package io.dagnats.leases.application;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.KeyState;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseWrite;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A hand-written store with the JetStream semantics the use cases rely on: one
+ * stream sequence across all keys, compare-and-set on a key's last sequence,
+ * and expiry that the test drives by hand.
+ */
+final class InMemoryLeaseStore implements LeaseStore {
+
+    private final Clock clock;
+    private final Map<LeaseKey, KeyState> keys = new HashMap<>();
+    private final List<LeaseWrite> applied = new ArrayList<>();
+    private long sequence;
+    private Runnable beforeNextWrite = () -> { };
+
+    InMemoryLeaseStore(Clock clock) {
+        this.clock = clock;
+    }
+
+    @Override
+    public synchronized CompletionStage<KeyState> read(LeaseKey key) {
+        return CompletableFuture.completedFuture(keys.getOrDefault(key, new KeyState.Free(key, 0)));
+    }
+
+    @Override
+    public CompletionStage<WriteOutcome> write(LeaseWrite write) {
+        Runnable hook;
+        synchronized (this) {
+            hook = beforeNextWrite;
+            beforeNextWrite = () -> { };
+        }
+        hook.run();
+        synchronized (this) {
+            KeyState current = keys.getOrDefault(write.key(), new KeyState.Free(write.key(), 0));
+            if (current.lastSequence() != write.expectedSequence()) {
+                return CompletableFuture.completedFuture(new WriteOutcome.Conflict());
+            }
+            Fence revision = new Fence(++sequence);
+            WriteOutcome.Written written = new WriteOutcome.Written(revision, clock.instant());
+            if (write instanceof LeaseWrite.Put put) {
+                keys.put(write.key(), new KeyState.Held(put.leaseAt(revision, written.writtenAt())));
+            } else {
+                keys.put(write.key(), new KeyState.Free(write.key(), revision.revision()));
+            }
+            applied.add(write);
+            return CompletableFuture.completedFuture(written);
+        }
+    }
+
+    /** Another writer takes the key just before the next write lands. */
+    synchronized void interleaveBeforeNextWrite(Runnable writer) {
+        beforeNextWrite = writer;
+    }
+
+    /** The server's TTL ran out: the key is free, behind an expiry marker. */
+    synchronized void expire(LeaseKey key) {
+        keys.put(key, new KeyState.Free(key, ++sequence));
+    }
+
+    synchronized List<LeaseWrite> applied() {
+        return List.copyOf(applied);
+    }
+}

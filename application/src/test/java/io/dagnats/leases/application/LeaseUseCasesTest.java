@@ -1,0 +1,168 @@
+package io.dagnats.leases.application;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dagnats.leases.domain.Acquisition;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.KeyState;
+import io.dagnats.leases.domain.Lease;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.Lost;
+import io.dagnats.leases.domain.Release;
+import io.dagnats.leases.domain.Renewal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import org.junit.jupiter.api.Test;
+
+class LeaseUseCasesTest {
+
+    private static final LeaseKey KEY = new LeaseKey("notify-leader");
+    private static final HolderId ALICE = new HolderId("alice");
+    private static final HolderId BOB = new HolderId("bob");
+    private static final LeaseTtl TTL = LeaseTtl.ofSeconds(15);
+
+    private final TestingClock clock = new TestingClock(Instant.parse("2026-10-18T12:00:00Z"));
+    private final InMemoryLeaseStore store = new InMemoryLeaseStore(clock);
+    private final AcquireLease acquire = new AcquireLease(store, clock);
+    private final RenewLease renew = new RenewLease(store);
+    private final ReleaseLease release = new ReleaseLease(store);
+
+    @Test
+    void acquireGrantsAFreeKeyAndStartsATenure() {
+        Lease lease = granted(acquire(ALICE));
+
+        assertEquals(ALICE, lease.holder());
+        assertEquals(lease.revision(), lease.tenure());
+        assertEquals(clock.instant(), lease.acquiredAt());
+        assertEquals(clock.instant().plusSeconds(15), lease.expiresAt());
+    }
+
+    @Test
+    void acquireByCurrentHolderDoesNotExtendTtl() {
+        Lease first = granted(acquire(ALICE));
+        clock.advance(Duration.ofSeconds(5));
+
+        Lease again = granted(acquire(ALICE));
+
+        assertEquals(first, again);
+        assertEquals(1, store.applied().size());
+    }
+
+    @Test
+    void contendedAcquireNamesTheOwner() {
+        Lease alices = granted(acquire(ALICE));
+
+        Acquisition answer = join(acquire.execute(new AcquireLease.Command(KEY, BOB, TTL)));
+
+        Acquisition.HeldByOther other = assertInstanceOf(Acquisition.HeldByOther.class, answer);
+        assertEquals(alices, other.lease());
+    }
+
+    @Test
+    void anAcquireThatLosesTheRaceAnswersWithTheWinner() {
+        store.interleaveBeforeNextWrite(() -> join(acquire.execute(new AcquireLease.Command(KEY, BOB, TTL))));
+
+        Acquisition answer = join(acquire.execute(new AcquireLease.Command(KEY, ALICE, TTL)));
+
+        Acquisition.HeldByOther other = assertInstanceOf(Acquisition.HeldByOther.class, answer);
+        assertEquals(BOB, other.lease().holder());
+        assertEquals(1, store.applied().size());
+    }
+
+    @Test
+    void renewRaisesTheFenceInsideTheSameTenure() {
+        Lease lease = granted(acquire(ALICE));
+        clock.advance(Duration.ofSeconds(5));
+
+        Renewal renewal = join(renew.execute(new RenewLease.Command(KEY, ALICE, lease.revision(), Optional.empty())));
+
+        Lease renewed = assertInstanceOf(Renewal.Renewed.class, renewal).lease();
+        assertTrue(lease.revision().isBelow(renewed.revision()));
+        assertEquals(lease.tenure(), renewed.tenure());
+        assertEquals(lease.acquiredAt(), renewed.acquiredAt());
+        assertEquals(TTL, renewed.ttl());
+        assertEquals(clock.instant().plusSeconds(15), renewed.expiresAt());
+    }
+
+    @Test
+    void renewWithStaleFenceIsLostAndWritesNothing() {
+        Lease lease = granted(acquire(ALICE));
+        join(renew.execute(new RenewLease.Command(KEY, ALICE, lease.revision(), Optional.empty())));
+
+        Renewal stale = join(renew.execute(new RenewLease.Command(KEY, ALICE, lease.revision(), Optional.empty())));
+
+        assertEquals(Lost.Reason.STALE_FENCE, assertInstanceOf(Lost.class, stale).reason());
+        assertEquals(2, store.applied().size());
+    }
+
+    @Test
+    void renewAfterExpiryIsLost() {
+        Lease lease = granted(acquire(ALICE));
+        store.expire(KEY);
+
+        Renewal renewal = join(renew.execute(new RenewLease.Command(KEY, ALICE, lease.revision(), Optional.empty())));
+
+        assertEquals(Lost.Reason.NOT_HELD, assertInstanceOf(Lost.class, renewal).reason());
+    }
+
+    @Test
+    void releaseThenAcquireByAnotherHolderGetsAHigherFence() {
+        Lease alices = granted(acquire(ALICE));
+
+        Release released = join(release.execute(new ReleaseLease.Command(KEY, ALICE, alices.revision())));
+        Fence releaseFence = assertInstanceOf(Release.Released.class, released).revision();
+        Lease bobs = granted(acquire(BOB));
+
+        assertTrue(alices.revision().isBelow(releaseFence));
+        assertTrue(releaseFence.isBelow(bobs.revision()));
+        assertInstanceOf(KeyState.Held.class, join(store.read(KEY)));
+    }
+
+    @Test
+    void releaseByAnotherHolderIsLost() {
+        Lease alices = granted(acquire(ALICE));
+
+        Release answer = join(release.execute(new ReleaseLease.Command(KEY, BOB, alices.revision())));
+
+        assertEquals(Lost.Reason.HELD_BY_OTHER, assertInstanceOf(Lost.class, answer).reason());
+    }
+
+    @Test
+    void endlessContentionEndsAsUnavailableRatherThanLooping() {
+        LeaseStore churning = new LeaseStore() {
+            @Override
+            public CompletionStage<KeyState> read(LeaseKey key) {
+                return store.read(key);
+            }
+
+            @Override
+            public CompletionStage<WriteOutcome> write(io.dagnats.leases.domain.LeaseWrite write) {
+                return java.util.concurrent.CompletableFuture.completedFuture(new WriteOutcome.Conflict());
+            }
+        };
+
+        CompletionException failure = org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class,
+                () -> join(new AcquireLease(churning, clock).execute(new AcquireLease.Command(KEY, ALICE, TTL))));
+
+        assertEquals(ErrorKind.UNAVAILABLE, assertInstanceOf(LeaseFailure.class, failure.getCause()).kind());
+    }
+
+    private Acquisition acquire(HolderId holder) {
+        return join(acquire.execute(new AcquireLease.Command(KEY, holder, TTL)));
+    }
+
+    private static Lease granted(Acquisition acquisition) {
+        return assertInstanceOf(Acquisition.Granted.class, acquisition).lease();
+    }
+
+    private static <T> T join(CompletionStage<T> stage) {
+        return stage.toCompletableFuture().join();
+    }
+}
