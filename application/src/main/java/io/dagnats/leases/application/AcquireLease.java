@@ -7,8 +7,6 @@ import io.dagnats.leases.domain.LeaseRules;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.LeaseWrite;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 
@@ -36,13 +34,8 @@ public final class AcquireLease {
         return CompareAndSet.run(
                 store,
                 command.key(),
-                state -> LeaseRules.acquire(state, command.holder(), command.ttl(), now()),
+                state -> LeaseRules.acquire(state, command.holder(), command.ttl(), Clocks.now(clock)),
                 (write, written) -> new Acquisition.Granted(
-                        ((LeaseWrite.Put) write).leaseAt(written.revision(), written.writtenAt())));
-    }
-
-    private Instant now() {
-        // Millisecond precision: what is stored reads back exactly as it was answered.
-        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+                        ((LeaseWrite.Put) write).leaseAt(written.revision())));
     }
 }

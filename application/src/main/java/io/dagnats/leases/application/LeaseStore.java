@@ -4,7 +4,6 @@ import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseWrite;
-import java.time.Instant;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -35,8 +34,8 @@ public interface LeaseStore {
     /** What became of one compare-and-set write. */
     sealed interface WriteOutcome {
 
-        /** Applied: {@code revision} is the new fence, {@code writtenAt} when it was made. */
-        record Written(Fence revision, Instant writtenAt) implements WriteOutcome {
+        /** Applied: {@code revision} is the new fence. */
+        record Written(Fence revision) implements WriteOutcome {
         }
 
         /** Not applied: the key moved on since it was read. */

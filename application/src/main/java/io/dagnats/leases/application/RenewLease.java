@@ -7,6 +7,7 @@ import io.dagnats.leases.domain.LeaseRules;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.LeaseWrite;
 import io.dagnats.leases.domain.Renewal;
+import java.time.Clock;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -25,17 +26,19 @@ public final class RenewLease {
     }
 
     private final LeaseStore store;
+    private final Clock clock;
 
-    public RenewLease(LeaseStore store) {
+    public RenewLease(LeaseStore store, Clock clock) {
         this.store = Objects.requireNonNull(store, "store");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     public CompletionStage<Renewal> execute(Command command) {
         return CompareAndSet.run(
                 store,
                 command.key(),
-                state -> LeaseRules.renew(state, command.holder(), command.revision(), command.ttl()),
+                state -> LeaseRules.renew(state, command.holder(), command.revision(), command.ttl(), Clocks.now(clock)),
                 (write, written) -> new Renewal.Renewed(
-                        ((LeaseWrite.Put) write).leaseAt(written.revision(), written.writtenAt())));
+                        ((LeaseWrite.Put) write).leaseAt(written.revision())));
     }
 }

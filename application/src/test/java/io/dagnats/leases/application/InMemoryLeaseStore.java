@@ -4,7 +4,6 @@ import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseWrite;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,14 +18,12 @@ import java.util.concurrent.CompletionStage;
  */
 final class InMemoryLeaseStore implements LeaseStore {
 
-    private final Clock clock;
     private final Map<LeaseKey, KeyState> keys = new HashMap<>();
     private final List<LeaseWrite> applied = new ArrayList<>();
     private long sequence;
     private Runnable beforeNextWrite = () -> { };
 
-    InMemoryLeaseStore(Clock clock) {
-        this.clock = clock;
+    InMemoryLeaseStore() {
     }
 
     @Override
@@ -48,9 +45,9 @@ final class InMemoryLeaseStore implements LeaseStore {
                 return CompletableFuture.completedFuture(new WriteOutcome.Conflict());
             }
             Fence revision = new Fence(++sequence);
-            WriteOutcome.Written written = new WriteOutcome.Written(revision, clock.instant());
+            WriteOutcome.Written written = new WriteOutcome.Written(revision);
             if (write instanceof LeaseWrite.Put put) {
-                keys.put(write.key(), new KeyState.Held(put.leaseAt(revision, written.writtenAt())));
+                keys.put(write.key(), new KeyState.Held(put.leaseAt(revision)));
             } else {
                 keys.put(write.key(), new KeyState.Free(write.key(), revision.revision()));
             }

@@ -29,9 +29,9 @@ class LeaseUseCasesTest {
     private static final LeaseTtl TTL = LeaseTtl.ofSeconds(15);
 
     private final TestingClock clock = new TestingClock(Instant.parse("2026-10-18T12:00:00Z"));
-    private final InMemoryLeaseStore store = new InMemoryLeaseStore(clock);
+    private final InMemoryLeaseStore store = new InMemoryLeaseStore();
     private final AcquireLease acquire = new AcquireLease(store, clock);
-    private final RenewLease renew = new RenewLease(store);
+    private final RenewLease renew = new RenewLease(store, clock);
     private final ReleaseLease release = new ReleaseLease(store);
 
     @Test

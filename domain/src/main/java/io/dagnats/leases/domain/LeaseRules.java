@@ -26,7 +26,7 @@ public final class LeaseRules {
                     : new Acquisition.HeldByOther(lease));
         }
         return new Decision.Apply<>(new LeaseWrite.Put(
-                state.key(), state.lastSequence(), LeaseEvent.ACQUIRED, caller, now, ttl, Optional.empty()));
+                state.key(), state.lastSequence(), LeaseEvent.ACQUIRED, caller, now, now, ttl, Optional.empty()));
     }
 
     /**
@@ -35,7 +35,7 @@ public final class LeaseRules {
      * raises the fence and keeps the tenure and its acquire time.
      */
     public static Decision<Renewal> renew(
-            KeyState state, HolderId caller, Fence presented, Optional<LeaseTtl> ttl) {
+            KeyState state, HolderId caller, Fence presented, Optional<LeaseTtl> ttl, Instant now) {
         Optional<Lost> lost = checkFence(state, caller, presented);
         if (lost.isPresent()) {
             return new Decision.Answer<>(lost.get());
@@ -47,6 +47,7 @@ public final class LeaseRules {
                 LeaseEvent.RENEWED,
                 caller,
                 lease.acquiredAt(),
+                now,
                 ttl.orElse(lease.ttl()),
                 Optional.of(lease.tenure())));
     }

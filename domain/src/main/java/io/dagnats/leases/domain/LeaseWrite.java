@@ -19,13 +19,18 @@ public sealed interface LeaseWrite {
 
     LeaseEvent event();
 
-    /** Makes or extends a holder's lease; the server frees the key {@code ttl} after the write. */
+    /**
+     * Makes or extends a holder's lease; the server frees the key {@code ttl} after the write.
+     * {@code writtenAt} is the writer's clock when it decided, at or before the server's
+     * own stamp, so the advisory expiry derived from it errs early, never late.
+     */
     record Put(
             LeaseKey key,
             long expectedSequence,
             LeaseEvent event,
             HolderId holder,
             Instant acquiredAt,
+            Instant writtenAt,
             LeaseTtl ttl,
             Optional<Fence> continuedTenure) implements LeaseWrite {
 
@@ -34,6 +39,7 @@ public sealed interface LeaseWrite {
             Objects.requireNonNull(event, "event");
             Objects.requireNonNull(holder, "holder");
             Objects.requireNonNull(acquiredAt, "acquiredAt");
+            Objects.requireNonNull(writtenAt, "writtenAt");
             Objects.requireNonNull(ttl, "ttl");
             Objects.requireNonNull(continuedTenure, "continuedTenure");
             if (event == LeaseEvent.RELEASED) {
@@ -42,7 +48,7 @@ public sealed interface LeaseWrite {
         }
 
         /** The lease this write makes once the store gives it {@code revision}. */
-        public Lease leaseAt(Fence revision, Instant writtenAt) {
+        public Lease leaseAt(Fence revision) {
             return new Lease(key, holder, revision, continuedTenure.orElse(revision), acquiredAt, writtenAt, ttl);
         }
     }

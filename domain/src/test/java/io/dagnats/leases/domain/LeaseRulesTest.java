@@ -47,7 +47,7 @@ class LeaseRulesTest {
         LeaseWrite.Put put = (LeaseWrite.Put) ((Decision.Apply<Acquisition>)
                 LeaseRules.acquire(new KeyState.Free(KEY, 3), ALICE, TTL, T0)).write();
 
-        Lease lease = put.leaseAt(new Fence(4), T0);
+        Lease lease = put.leaseAt(new Fence(4));
         assertEquals(new Fence(4), lease.revision());
         assertEquals(new Fence(4), lease.tenure());
         assertEquals(T0.plusSeconds(15), lease.expiresAt());
@@ -76,7 +76,7 @@ class LeaseRulesTest {
 
     @Test
     void renewWithTheCurrentFenceWritesInTheSameTenure() {
-        Decision<Renewal> decision = LeaseRules.renew(heldByAlice(42, 40), ALICE, new Fence(42), Optional.empty());
+        Decision<Renewal> decision = LeaseRules.renew(heldByAlice(42, 40), ALICE, new Fence(42), Optional.empty(), T1);
 
         LeaseWrite.Put put = (LeaseWrite.Put) assertInstanceOf(Decision.Apply.class, decision).write();
         assertEquals(42, put.expectedSequence());
@@ -85,15 +85,17 @@ class LeaseRulesTest {
         assertEquals(T0, put.acquiredAt());
         assertEquals(TTL, put.ttl());
 
-        Lease renewed = put.leaseAt(new Fence(43), T1);
+        Lease renewed = put.leaseAt(new Fence(43));
         assertEquals(new Fence(40), renewed.tenure());
         assertEquals(T0, renewed.acquiredAt());
+        assertEquals(T1, renewed.writtenAt());
+        assertEquals(T1.plusSeconds(15), renewed.expiresAt());
     }
 
     @Test
     void renewWithANewTtlUsesIt() {
         Decision<Renewal> decision = LeaseRules.renew(
-                heldByAlice(42, 42), ALICE, new Fence(42), Optional.of(LeaseTtl.ofSeconds(60)));
+                heldByAlice(42, 42), ALICE, new Fence(42), Optional.of(LeaseTtl.ofSeconds(60)), T1);
 
         LeaseWrite.Put put = (LeaseWrite.Put) assertInstanceOf(Decision.Apply.class, decision).write();
         assertEquals(LeaseTtl.ofSeconds(60), put.ttl());
@@ -101,22 +103,22 @@ class LeaseRulesTest {
 
     @Test
     void renewWithStaleFenceIsLost() {
-        assertLost(LeaseRules.renew(heldByAlice(42, 40), ALICE, new Fence(41), Optional.empty()), Lost.Reason.STALE_FENCE);
+        assertLost(LeaseRules.renew(heldByAlice(42, 40), ALICE, new Fence(41), Optional.empty(), T1), Lost.Reason.STALE_FENCE);
     }
 
     @Test
     void renewWithAFenceFromTheFutureIsLost() {
-        assertLost(LeaseRules.renew(heldByAlice(42, 40), ALICE, new Fence(43), Optional.empty()), Lost.Reason.STALE_FENCE);
+        assertLost(LeaseRules.renew(heldByAlice(42, 40), ALICE, new Fence(43), Optional.empty(), T1), Lost.Reason.STALE_FENCE);
     }
 
     @Test
     void renewByAnotherHolderIsLostEvenWithTheCurrentFence() {
-        assertLost(LeaseRules.renew(heldByAlice(42, 40), BOB, new Fence(42), Optional.empty()), Lost.Reason.HELD_BY_OTHER);
+        assertLost(LeaseRules.renew(heldByAlice(42, 40), BOB, new Fence(42), Optional.empty(), T1), Lost.Reason.HELD_BY_OTHER);
     }
 
     @Test
     void renewOfAFreeKeyIsLost() {
-        assertLost(LeaseRules.renew(new KeyState.Free(KEY, 42), ALICE, new Fence(42), Optional.empty()), Lost.Reason.NOT_HELD);
+        assertLost(LeaseRules.renew(new KeyState.Free(KEY, 42), ALICE, new Fence(42), Optional.empty(), T1), Lost.Reason.NOT_HELD);
     }
 
     @Test
@@ -149,7 +151,7 @@ class LeaseRulesTest {
     @Test
     void aPutCannotRelease() {
         assertThrows(IllegalArgumentException.class, () -> new LeaseWrite.Put(
-                KEY, 1, LeaseEvent.RELEASED, ALICE, T0, TTL, Optional.empty()));
+                KEY, 1, LeaseEvent.RELEASED, ALICE, T0, T0, TTL, Optional.empty()));
     }
 
     private static void assertLost(Decision<?> decision, Lost.Reason reason) {

@@ -1,0 +1,32 @@
+package io.dagnats.leases.adapters.nats;
+
+/** Whether the {@code leases} bucket can serve leases, and why not. */
+public sealed interface BucketStatus {
+
+    /** One line for operators. */
+    String describe();
+
+    /** The bucket is there with per-message TTL: leases are served. */
+    record Ready(String settings) implements BucketStatus {
+        @Override
+        public String describe() {
+            return "leases supported (" + settings + ")";
+        }
+    }
+
+    /** The server cannot serve leases; every lease call answers {@code unsupported}. Final. */
+    record Unsupported(String reason) implements BucketStatus {
+        @Override
+        public String describe() {
+            return "leases unsupported: " + reason;
+        }
+    }
+
+    /** JetStream has not answered yet; calls answer {@code unavailable} until it does. */
+    record Pending(String reason) implements BucketStatus {
+        @Override
+        public String describe() {
+            return "leases not ready yet: " + reason;
+        }
+    }
+}

@@ -1,0 +1,228 @@
+package io.dagnats.leases.adapters.nats;
+
+import io.dagnats.leases.application.AcquireLease;
+import io.dagnats.leases.application.ErrorKind;
+import io.dagnats.leases.application.LeaseFailure;
+import io.dagnats.leases.application.LeaseStore;
+import io.dagnats.leases.application.LeaseTelemetry;
+import io.dagnats.leases.application.ReleaseLease;
+import io.dagnats.leases.application.RenewLease;
+import io.dagnats.leases.domain.Acquisition;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.InvalidLeaseInput;
+import io.dagnats.leases.domain.KeyState;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.Lost;
+import io.dagnats.leases.domain.Release;
+import io.dagnats.leases.domain.Renewal;
+import io.nats.client.Connection;
+import io.nats.service.Service;
+import io.nats.service.ServiceEndpoint;
+import io.nats.service.ServiceMessage;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * The {@code dagnats-api} micro service: one endpoint per lease subject, all in
+ * queue group {@code dagnats-leases}. A handler decodes, starts the use case and
+ * returns; the reply is sent when JetStream answers, so one slow call never
+ * holds up the dispatcher.
+ */
+public final class LeaseApi {
+
+    public static final String VERSION = "0.1.0";
+
+    private static final System.Logger LOG = System.getLogger(LeaseApi.class.getName());
+
+    /** A decoded request and the reply it turns into. */
+    private record Reply(byte[] body, String outcome) {
+    }
+
+    private final Connection connection;
+    private final LeaseBucket bucket;
+    private final LeaseStore store;
+    private final AcquireLease acquire;
+    private final RenewLease renew;
+    private final ReleaseLease release;
+    private final LeaseTelemetry telemetry;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Object idle = new Object();
+    private volatile Service service;
+
+    public LeaseApi(
+            Connection connection,
+            LeaseBucket bucket,
+            LeaseStore store,
+            AcquireLease acquire,
+            RenewLease renew,
+            ReleaseLease release,
+            LeaseTelemetry telemetry) {
+        this.connection = Objects.requireNonNull(connection, "connection");
+        this.bucket = Objects.requireNonNull(bucket, "bucket");
+        this.store = Objects.requireNonNull(store, "store");
+        this.acquire = Objects.requireNonNull(acquire, "acquire");
+        this.renew = Objects.requireNonNull(renew, "renew");
+        this.release = Objects.requireNonNull(release, "release");
+        this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
+    }
+
+    /** Subscribes the endpoints and registers the service for discovery. */
+    public void start() {
+        Service built = Service.builder()
+                .connection(connection)
+                .name(Subjects.SERVICE_NAME)
+                .version(VERSION)
+                .description("dagnats leases: leader election and shard ownership over NATS request/reply")
+                .addServiceEndpoint(endpoint("acquire", this::acquire))
+                .addServiceEndpoint(endpoint("renew", this::renew))
+                .addServiceEndpoint(endpoint("release", this::release))
+                .addServiceEndpoint(endpoint("owner", this::owner))
+                .build();
+        built.startService();
+        service = built;
+    }
+
+    /**
+     * Stops taking requests, then waits up to {@code timeout} for the ones in
+     * flight to be answered.
+     *
+     * @return true when every request in flight was answered
+     */
+    public boolean stop(Duration timeout) throws InterruptedException {
+        Service running = service;
+        if (running != null) {
+            running.stop(true);
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (idle) {
+            while (inFlight.get() > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(idle, left);
+            }
+        }
+        return true;
+    }
+
+    private ServiceEndpoint endpoint(String operation, Function<LeaseRequest, CompletionStage<Reply>> handler) {
+        return ServiceEndpoint.builder()
+                .endpointName(operation)
+                .endpointSubject(Subjects.API_PREFIX + operation)
+                .endpointQueueGroup(Subjects.QUEUE_GROUP)
+                .handler(message -> handle(operation, message, handler))
+                .build();
+    }
+
+    private void handle(String operation, ServiceMessage message, Function<LeaseRequest, CompletionStage<Reply>> handler) {
+        long started = System.nanoTime();
+        inFlight.incrementAndGet();
+        CompletionStage<Reply> reply;
+        try {
+            if (bucket.status() instanceof BucketStatus.Unsupported unsupported) {
+                reply = CompletableFuture.completedFuture(failure(ErrorKind.UNSUPPORTED, unsupported.reason()));
+            } else {
+                reply = handler.apply(LeaseRequest.parse(message.getData()));
+            }
+        } catch (InvalidLeaseInput invalid) {
+            reply = CompletableFuture.completedFuture(failure(ErrorKind.INVALID, invalid.getMessage()));
+        } catch (RuntimeException bug) {
+            reply = CompletableFuture.failedFuture(bug);
+        }
+        reply.handle((answer, thrown) -> thrown == null ? answer : fromFailure(operation, thrown))
+                .thenAccept(answer -> {
+                    try {
+                        respond(message, answer.body());
+                        telemetry.requestHandled(operation, answer.outcome(), System.nanoTime() - started);
+                    } finally {
+                        done();
+                    }
+                });
+    }
+
+    private CompletionStage<Reply> acquire(LeaseRequest request) {
+        AcquireLease.Command command = new AcquireLease.Command(
+                new LeaseKey(request.key()),
+                new HolderId(request.holder()),
+                new LeaseTtl(request.requiredInteger("ttl_ms")));
+        return acquire.execute(command).thenApply(acquisition -> acquisition instanceof Acquisition.Granted granted
+                ? new Reply(LeaseReplies.lease(granted.lease(), true), "granted")
+                : new Reply(LeaseReplies.lease(acquisition.lease(), false), "held"));
+    }
+
+    private CompletionStage<Reply> renew(LeaseRequest request) {
+        RenewLease.Command command = new RenewLease.Command(
+                new LeaseKey(request.key()),
+                new HolderId(request.holder()),
+                new Fence(request.requiredInteger("revision")),
+                request.has("ttl_ms") ? Optional.of(new LeaseTtl(request.requiredInteger("ttl_ms"))) : Optional.empty());
+        return renew.execute(command).thenApply(renewal -> renewal instanceof Renewal.Renewed renewed
+                ? new Reply(LeaseReplies.lease(renewed.lease(), true), "renewed")
+                : lost((Lost) renewal));
+    }
+
+    private CompletionStage<Reply> release(LeaseRequest request) {
+        ReleaseLease.Command command = new ReleaseLease.Command(
+                new LeaseKey(request.key()),
+                new HolderId(request.holder()),
+                new Fence(request.requiredInteger("revision")));
+        return release.execute(command).thenApply(answer -> answer instanceof Release.Released released
+                ? new Reply(LeaseReplies.released(released), "released")
+                : lost((Lost) answer));
+    }
+
+    private CompletionStage<Reply> owner(LeaseRequest request) {
+        LeaseKey key = new LeaseKey(request.key());
+        return store.read(key).thenApply(state -> new Reply(LeaseReplies.owner(state),
+                state instanceof KeyState.Held ? "held" : "free"));
+    }
+
+    private static Reply lost(Lost lost) {
+        return failure(ErrorKind.LOST, lost.sentence());
+    }
+
+    private static Reply failure(ErrorKind kind, String sentence) {
+        return new Reply(LeaseReplies.error(kind, sentence), kind.wireName());
+    }
+
+    private static Reply fromFailure(String operation, Throwable thrown) {
+        Throwable cause = thrown instanceof CompletionException && thrown.getCause() != null ? thrown.getCause() : thrown;
+        if (cause instanceof InvalidLeaseInput invalid) {
+            return failure(ErrorKind.INVALID, invalid.getMessage());
+        }
+        if (cause instanceof LeaseFailure failure) {
+            if (failure.kind() == ErrorKind.INTERNAL) {
+                LOG.log(System.Logger.Level.WARNING, operation + " failed: " + failure.getMessage());
+            }
+            return failure(failure.kind(), failure.getMessage());
+        }
+        LOG.log(System.Logger.Level.ERROR, operation + " failed unexpectedly", cause);
+        return failure(ErrorKind.INTERNAL, "dagnats failed to answer this " + operation + "; see its log");
+    }
+
+    private void respond(ServiceMessage message, byte[] body) {
+        try {
+            message.respond(connection, body);
+        } catch (RuntimeException closed) {
+            LOG.log(System.Logger.Level.WARNING, "could not send a reply: " + closed.getMessage());
+        }
+    }
+
+    private void done() {
+        if (inFlight.decrementAndGet() == 0) {
+            synchronized (idle) {
+                idle.notifyAll();
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package io.dagnats.leases.adapters.nats;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Lease;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.LeaseWrite;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+
+/**
+ * The value stored under a held key: {@code {"holder", "acquired_at", "written_at",
+ * "ttl_ms", "tenure"}}. {@code tenure} is absent on the acquiring write, whose own
+ * revision starts the tenure. {@code written_at} is the writer's clock when it
+ * decided the write, so every view of one revision shows the same advisory expiry.
+ */
+final class LeaseRecord {
+
+    private LeaseRecord() {
+    }
+
+    static byte[] encode(JsonFactory json, LeaseWrite.Put put) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+        try (JsonGenerator generator = json.createGenerator(out)) {
+            generator.writeStartObject();
+            generator.writeStringField("holder", put.holder().value());
+            generator.writeStringField("acquired_at", put.acquiredAt().toString());
+            generator.writeStringField("written_at", put.writtenAt().toString());
+            generator.writeNumberField("ttl_ms", put.ttl().millis());
+            if (put.continuedTenure().isPresent()) {
+                generator.writeNumberField("tenure", put.continuedTenure().get().revision());
+            }
+            generator.writeEndObject();
+        } catch (IOException impossible) {
+            throw new UncheckedIOException(impossible);
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * Reads a stored record back into the lease it describes.
+     *
+     * @throws IOException when the record is not one this service wrote
+     */
+    static Lease decode(JsonFactory json, LeaseKey key, StoredMessage message) throws IOException {
+        String holder = null;
+        Instant acquiredAt = null;
+        Instant writtenAt = null;
+        long ttlMillis = 0;
+        long tenure = 0;
+        try (JsonParser parser = json.createParser(message.data())) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("the lease record is not a JSON object");
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                parser.nextToken();
+                switch (field) {
+                    case "holder" -> holder = parser.getText();
+                    case "acquired_at" -> acquiredAt = Instant.parse(parser.getText());
+                    case "written_at" -> writtenAt = Instant.parse(parser.getText());
+                    case "ttl_ms" -> ttlMillis = parser.getLongValue();
+                    case "tenure" -> tenure = parser.getLongValue();
+                    default -> parser.skipChildren();
+                }
+            }
+        } catch (RuntimeException malformed) {
+            throw new IOException("the lease record of " + key + " is malformed: " + malformed.getMessage(), malformed);
+        }
+        if (holder == null || acquiredAt == null) {
+            throw new IOException("the lease record of " + key + " lacks holder or acquired_at");
+        }
+        try {
+            Fence revision = new Fence(message.sequence());
+            Fence tenureStart = tenure == 0 ? revision : new Fence(tenure);
+            return new Lease(key, new HolderId(holder), revision, tenureStart, acquiredAt,
+                    writtenAt == null ? message.time() : writtenAt,
+                    new LeaseTtl(ttlMillis));
+        } catch (IllegalArgumentException invalid) {
+            throw new IOException("the lease record of " + key + " is invalid: " + invalid.getMessage(), invalid);
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package io.dagnats.leases.adapters.nats;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import io.dagnats.leases.application.ErrorKind;
+import io.dagnats.leases.application.LeaseFailure;
+import io.dagnats.leases.application.LeaseStore;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.KeyState;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseWrite;
+import io.nats.client.Connection;
+import io.nats.client.Message;
+import io.nats.client.impl.Headers;
+import io.nats.client.impl.NatsMessage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The lease store on a JetStream KV bucket, spoken in raw JetStream API
+ * requests so that every read goes to the stream leader (never a direct get a
+ * lagging replica could answer) and every write is a compare-and-set on the
+ * key's last subject sequence carrying its own TTL.
+ */
+public final class NatsLeaseStore implements LeaseStore {
+
+    private static final byte[] NO_BODY = new byte[0];
+
+    private final Connection connection;
+    private final LeaseBucket bucket;
+    private final Duration timeout;
+    private final JsonFactory json = new JsonFactory();
+
+    /** @param timeout how long one JetStream request may take before the call is {@code unavailable} */
+    public NatsLeaseStore(Connection connection, LeaseBucket bucket, Duration timeout) {
+        this.connection = Objects.requireNonNull(connection, "connection");
+        this.bucket = Objects.requireNonNull(bucket, "bucket");
+        this.timeout = Objects.requireNonNull(timeout, "timeout");
+    }
+
+    @Override
+    public CompletionStage<KeyState> read(LeaseKey key) {
+        CompletableFuture<Void> ready = ready();
+        if (ready != null) {
+            return ready.thenApply(ignored -> null);
+        }
+        byte[] body = ("{\"last_by_subj\":\"" + Subjects.keySubject(key) + "\"}").getBytes(StandardCharsets.US_ASCII);
+        return request(Subjects.MESSAGE_GET, null, body, "read " + key)
+                .thenApply(reply -> toKeyState(key, reply));
+    }
+
+    @Override
+    public CompletionStage<WriteOutcome> write(LeaseWrite write) {
+        CompletableFuture<Void> ready = ready();
+        if (ready != null) {
+            return ready.thenApply(ignored -> null);
+        }
+        Headers headers = new Headers();
+        headers.put(Subjects.HEADER_EXPECTED_LAST_SUBJECT_SEQUENCE, Long.toString(write.expectedSequence()));
+        headers.put(Subjects.HEADER_EVENT, write.event().wireName());
+        byte[] body;
+        if (write instanceof LeaseWrite.Put put) {
+            headers.put(Subjects.HEADER_TTL, put.ttl().seconds() + "s");
+            body = LeaseRecord.encode(json, put);
+        } else {
+            // A release is a KV delete that expires by itself, so freed keys leave nothing behind.
+            headers.put(Subjects.HEADER_KV_OPERATION, "DEL");
+            headers.put(Subjects.HEADER_TTL, bucket.settings().markerTtl().toSeconds() + "s");
+            body = NO_BODY;
+        }
+        return request(Subjects.keySubject(write.key()), headers, body, "write " + write.key())
+                .thenApply(reply -> toWriteOutcome(write, reply));
+    }
+
+    /** Null when the bucket serves leases; otherwise a failed stage saying why not. */
+    private CompletableFuture<Void> ready() {
+        BucketStatus status = bucket.status();
+        if (status instanceof BucketStatus.Ready) {
+            return null;
+        }
+        ErrorKind kind = status instanceof BucketStatus.Unsupported ? ErrorKind.UNSUPPORTED : ErrorKind.UNAVAILABLE;
+        return CompletableFuture.failedFuture(new LeaseFailure(kind, status.describe()));
+    }
+
+    private CompletableFuture<Message> request(String subject, Headers headers, byte[] body, String what) {
+        CompletableFuture<Message> reply;
+        try {
+            reply = connection.requestWithTimeout(
+                    NatsMessage.builder().subject(subject).headers(headers).data(body).build(), timeout);
+        } catch (RuntimeException closed) {
+            return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.UNAVAILABLE,
+                    "could not " + what + ": " + closed.getMessage(), closed));
+        }
+        return reply.exceptionallyCompose(failure -> CompletableFuture.failedFuture(new LeaseFailure(
+                ErrorKind.UNAVAILABLE, "JetStream did not answer the " + what + " in time", unwrap(failure))));
+    }
+
+    private KeyState toKeyState(LeaseKey key, Message reply) {
+        StoredMessage.GetReply get;
+        try {
+            get = StoredMessage.parseGetReply(json, reply.getData());
+        } catch (IOException | RuntimeException garbled) {
+            throw new LeaseFailure(ErrorKind.INTERNAL, "JetStream's answer to a read of " + key + " was unreadable", garbled);
+        }
+        if (get.error() != null) {
+            if (get.error().errorCode() == StoredMessage.ApiError.NO_MESSAGE_FOUND) {
+                return new KeyState.Free(key, 0);
+            }
+            throw apiFailure("read " + key, get.error());
+        }
+        StoredMessage message = get.message();
+        if (message.header(Subjects.HEADER_MARKER_REASON) != null || message.header(Subjects.HEADER_KV_OPERATION) != null) {
+            return new KeyState.Free(key, message.sequence());
+        }
+        try {
+            return new KeyState.Held(LeaseRecord.decode(json, key, message));
+        } catch (IOException corrupt) {
+            throw new LeaseFailure(ErrorKind.INTERNAL, corrupt.getMessage(), corrupt);
+        }
+    }
+
+    private WriteOutcome toWriteOutcome(LeaseWrite write, Message reply) {
+        StoredMessage.PubAck ack;
+        try {
+            ack = StoredMessage.parsePubAck(json, reply.getData());
+        } catch (IOException | RuntimeException garbled) {
+            throw new LeaseFailure(ErrorKind.INTERNAL,
+                    "JetStream's answer to a write of " + write.key() + " was unreadable", garbled);
+        }
+        if (ack.error() != null) {
+            if (ack.error().errorCode() == StoredMessage.ApiError.WRONG_LAST_SEQUENCE) {
+                return new WriteOutcome.Conflict();
+            }
+            throw apiFailure("write " + write.key(), ack.error());
+        }
+        return new WriteOutcome.Written(new Fence(ack.sequence()));
+    }
+
+    private static LeaseFailure apiFailure(String what, StoredMessage.ApiError error) {
+        // 503s (no leader, JetStream busy) may pass; anything else is a fault this service did not expect.
+        ErrorKind kind = error.code() == 503 ? ErrorKind.UNAVAILABLE : ErrorKind.INTERNAL;
+        return new LeaseFailure(kind, "JetStream refused to " + what + ": " + error.description()
+                + " (" + error.errorCode() + ")");
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+}

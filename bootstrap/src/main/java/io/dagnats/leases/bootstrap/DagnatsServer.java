@@ -1,0 +1,94 @@
+package io.dagnats.leases.bootstrap;
+
+import com.google.inject.Guice;
+import com.google.inject.Injector;
+import com.google.inject.ProvisionException;
+import io.dagnats.leases.adapters.nats.BucketStatus;
+import io.dagnats.leases.adapters.nats.LeaseApi;
+import io.dagnats.leases.adapters.nats.LeaseBucket;
+import io.dagnats.leases.application.LeaseTelemetry;
+import io.nats.client.Connection;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A running dagnats: connected, the bucket provisioned (or known unsupported),
+ * the endpoints subscribed. {@link #close()} drains it.
+ */
+public final class DagnatsServer implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(DagnatsServer.class.getName());
+    private static final Duration PROVISION_RETRY = Duration.ofSeconds(2);
+
+    private final Settings settings;
+    private final Connection connection;
+    private final LeaseBucket bucket;
+    private final LeaseApi api;
+    private final ScheduledExecutorService provisioner;
+
+    private DagnatsServer(Settings settings, Injector injector) {
+        this.settings = settings;
+        this.connection = injector.getInstance(Connection.class);
+        this.bucket = injector.getInstance(LeaseBucket.class);
+        this.api = injector.getInstance(LeaseApi.class);
+        LeaseTelemetry telemetry = injector.getInstance(LeaseTelemetry.class);
+        this.provisioner = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "dagnats-provisioner");
+            thread.setDaemon(true);
+            return thread;
+        });
+        BucketStatus status = bucket.provision();
+        telemetry.leasesSupported(status instanceof BucketStatus.Ready);
+        api.start();
+        LOG.log(System.Logger.Level.INFO, "dagnats " + LeaseApi.VERSION + " serving api.leases.* on "
+                + connection.getConnectedUrl() + ", nats-server " + bucket.serverVersion()
+                + " (" + settings.describeAuthentication() + "): " + status.describe());
+        if (status instanceof BucketStatus.Pending) {
+            provisioner.schedule(() -> retryProvisioning(telemetry), PROVISION_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * Connects and starts serving.
+     *
+     * @throws IllegalStateException with one sentence when the server cannot be reached
+     */
+    public static DagnatsServer start(Settings settings) {
+        try {
+            Injector injector = Guice.createInjector(
+                    new NatsModule(settings), new LeasesModule(), new TelemetryModule());
+            return new DagnatsServer(settings, injector);
+        } catch (ProvisionException failed) {
+            Throwable cause = failed.getCause() == null ? failed : failed.getCause();
+            throw new IllegalStateException("could not connect to " + settings.natsUrl() + ": " + cause.getMessage(), cause);
+        }
+    }
+
+    public BucketStatus status() {
+        return bucket.status();
+    }
+
+    private void retryProvisioning(LeaseTelemetry telemetry) {
+        BucketStatus status = bucket.provision();
+        if (status instanceof BucketStatus.Pending) {
+            provisioner.schedule(() -> retryProvisioning(telemetry), PROVISION_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+            return;
+        }
+        telemetry.leasesSupported(status instanceof BucketStatus.Ready);
+        LOG.log(System.Logger.Level.INFO, "dagnats: " + status.describe());
+    }
+
+    /** Stops taking requests, answers the ones in flight (up to the drain timeout), then disconnects. */
+    @Override
+    public void close() throws InterruptedException {
+        provisioner.shutdownNow();
+        boolean drained = api.stop(settings.drainTimeout());
+        if (!drained) {
+            LOG.log(System.Logger.Level.WARNING, "dagnats stopped with requests still in flight after "
+                    + settings.drainTimeout().toMillis() + " ms");
+        }
+        connection.close();
+    }
+}

@@ -1,0 +1,78 @@
+package io.dagnats.leases.bootstrap;
+
+import com.google.inject.AbstractModule;
+import com.google.inject.Provides;
+import com.google.inject.Singleton;
+import io.dagnats.leases.adapters.nats.LeaseApi;
+import io.dagnats.leases.adapters.nats.LeaseBucket;
+import io.dagnats.leases.adapters.nats.NatsLeaseStore;
+import io.dagnats.leases.application.AcquireLease;
+import io.dagnats.leases.application.LeaseStore;
+import io.dagnats.leases.application.LeaseTelemetry;
+import io.dagnats.leases.application.ReleaseLease;
+import io.dagnats.leases.application.RenewLease;
+import io.nats.client.Connection;
+import io.nats.client.Nats;
+import io.nats.client.Options;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.security.GeneralSecurityException;
+import java.time.Duration;
+
+/**
+ * The NATS side: the connection, the bucket, the store on it, and the micro
+ * service in front of the use cases. The connection opens when first asked
+ * for, never in {@link #configure()}.
+ */
+final class NatsModule extends AbstractModule {
+
+    private final Settings settings;
+
+    NatsModule(Settings settings) {
+        this.settings = settings;
+    }
+
+    @Provides
+    @Singleton
+    Connection connection() throws IOException, InterruptedException, GeneralSecurityException {
+        Options.Builder options = Options.builder()
+                .server(settings.natsUrl())
+                .connectionName("dagnats-leases")
+                .maxReconnects(-1)
+                .reconnectWait(Duration.ofMillis(500))
+                .connectionTimeout(Duration.ofSeconds(5));
+        settings.credsFile().ifPresent(path -> options.credentialPath(path.toString()));
+        if (settings.nkeySeedFile().isPresent()) {
+            char[] seed = Files.readString(settings.nkeySeedFile().get(), StandardCharsets.US_ASCII).strip().toCharArray();
+            options.authHandler(Nats.staticCredentials(null, seed));
+        }
+        if (settings.user().isPresent()) {
+            options.userInfo(settings.user().get(), settings.password().orElseThrow());
+        }
+        settings.token().ifPresent(token -> options.token(token.toCharArray()));
+        if (settings.tlsCa().isPresent() || settings.tlsCert().isPresent()) {
+            options.sslContext(TlsContexts.fromPem(settings.tlsCa(), settings.tlsCert(), settings.tlsKey()));
+        }
+        return Nats.connect(options.build());
+    }
+
+    @Provides
+    @Singleton
+    LeaseBucket bucket(Connection connection) {
+        return new LeaseBucket(connection, new LeaseBucket.Settings(settings.leaseReplicas(), settings.markerTtl()));
+    }
+
+    @Provides
+    @Singleton
+    LeaseStore store(Connection connection, LeaseBucket bucket) {
+        return new NatsLeaseStore(connection, bucket, settings.jetStreamTimeout());
+    }
+
+    @Provides
+    @Singleton
+    LeaseApi api(Connection connection, LeaseBucket bucket, LeaseStore store, AcquireLease acquire,
+            RenewLease renew, ReleaseLease release, LeaseTelemetry telemetry) {
+        return new LeaseApi(connection, bucket, store, acquire, renew, release, telemetry);
+    }
+}
