@@ -1,0 +1,92 @@
+package io.dagnats.leases.acceptance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dagnats.leases.bootstrap.DagnatsServer;
+import io.dagnats.leases.bootstrap.Settings;
+import io.nats.client.Message;
+import io.nats.client.Subscription;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Every write is republished on dagnats.lease.changed.<key>, and so is an expiry. */
+class ChangeEventsAcceptanceTest {
+
+    private static NatsServerProcess nats;
+    private static DagnatsServer dagnats;
+    private static WireClient client;
+
+    @BeforeAll
+    static void start() {
+        nats = NatsServerProcess.modern();
+        dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
+        client = new WireClient(nats.url());
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        client.close();
+        dagnats.close();
+        nats.close();
+    }
+
+    @Test
+    void everyWriteIsRepublishedWithItsRevisionAndEvent() throws Exception {
+        Subscription events = client.connection().subscribe("dagnats.lease.changed.events-key");
+        client.connection().flush(Duration.ofSeconds(5));
+
+        long acquired = client.acquire("events-key", "a", 15_000).path("revision").asLong();
+        long renewed = client.renew("events-key", "a", acquired).path("revision").asLong();
+        long released = client.release("events-key", "a", renewed).path("revision").asLong();
+
+        assertEvent(events.nextMessage(Duration.ofSeconds(5)), acquired, "acquired");
+        assertEvent(events.nextMessage(Duration.ofSeconds(5)), renewed, "renewed");
+        assertEvent(events.nextMessage(Duration.ofSeconds(5)), released, "released");
+    }
+
+    @Test
+    void readsAndRefusedWritesPublishNothing() throws Exception {
+        long revision = client.acquire("quiet-key", "a", 15_000).path("revision").asLong();
+        Subscription events = client.connection().subscribe("dagnats.lease.changed.quiet-key");
+        client.connection().flush(Duration.ofSeconds(5));
+
+        client.owner("quiet-key");
+        client.acquire("quiet-key", "b", 15_000);
+        client.acquire("quiet-key", "a", 15_000);
+        client.renew("quiet-key", "a", revision + 100);
+        long renewed = client.renew("quiet-key", "a", revision).path("revision").asLong();
+
+        // The first event to arrive is the renew: nothing before it published.
+        assertEvent(events.nextMessage(Duration.ofSeconds(5)), renewed, "renewed");
+    }
+
+    @Test
+    void anExpiryIsVisibleAsAnEvent() throws Exception {
+        Subscription events = client.connection().subscribe("dagnats.lease.changed.expiring-key");
+        client.connection().flush(Duration.ofSeconds(5));
+
+        long acquired = client.acquire("expiring-key", "a", 1_000).path("revision").asLong();
+
+        assertEvent(events.nextMessage(Duration.ofSeconds(5)), acquired, "acquired");
+        Message expiry = events.nextMessage(Duration.ofSeconds(10));
+        assertNotNull(expiry, "no expiry event within 10 s of a 1 s lease");
+        assertEquals("MaxAge", expiry.getHeaders().getFirst("Nats-Marker-Reason"));
+        assertNull(expiry.getHeaders().getFirst("Dagnats-Lease-Event"));
+        assertTrue(Long.parseLong(expiry.getHeaders().getFirst("Nats-Sequence")) > acquired);
+        assertEquals("$KV.leases.expiring-key", expiry.getHeaders().getFirst("Nats-Subject"));
+    }
+
+    private static void assertEvent(Message event, long revision, String kind) {
+        assertNotNull(event, "no " + kind + " event");
+        assertEquals("dagnats.lease.changed." + event.getSubject().substring("dagnats.lease.changed.".length()),
+                event.getSubject());
+        assertEquals(Long.toString(revision), event.getHeaders().getFirst("Nats-Sequence"), kind);
+        assertEquals(kind, event.getHeaders().getFirst("Dagnats-Lease-Event"));
+        assertTrue(event.getHeaders().getFirst("Nats-Subject").startsWith("$KV.leases."));
+    }
+}

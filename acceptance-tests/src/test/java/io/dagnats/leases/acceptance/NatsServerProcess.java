@@ -1,0 +1,133 @@
+package io.dagnats.leases.acceptance;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real nats-server for one test class: its own free port, its own store
+ * directory, stopped (and its directory removed) on close.
+ */
+final class NatsServerProcess implements AutoCloseable {
+
+    private final Process process;
+    private final int port;
+    private final Path storeDirectory;
+    private final Path log;
+
+    private NatsServerProcess(Process process, int port, Path storeDirectory, Path log) {
+        this.process = process;
+        this.port = port;
+        this.storeDirectory = storeDirectory;
+        this.log = log;
+    }
+
+    /** A server of 2.11 or newer with JetStream. */
+    static NatsServerProcess modern(String... extraArguments) {
+        return start(binary("nats.server.bin"), true, extraArguments);
+    }
+
+    /** A server older than 2.11 (no per-message TTL), with JetStream on. */
+    static NatsServerProcess legacy() {
+        return start(binary("nats.server.legacy.bin"), true);
+    }
+
+    /** A 2.11+ server without JetStream. */
+    static NatsServerProcess withoutJetStream() {
+        return start(binary("nats.server.bin"), false);
+    }
+
+    static String binary(String property) {
+        String path = System.getProperty(property, "");
+        if (path.isBlank() || path.startsWith("${") || !Files.isExecutable(Path.of(path))) {
+            throw new IllegalStateException("system property " + property + " must name a nats-server binary; "
+                    + "run the tests with scripts/test.sh, which fetches one");
+        }
+        return path;
+    }
+
+    static NatsServerProcess start(String binary, boolean jetStream, String... extraArguments) {
+        try {
+            int port = freePort();
+            Path store = Files.createTempDirectory("dagnats-nats-");
+            Path log = store.resolve("server.log");
+            List<String> command = new ArrayList<>(List.of(binary, "-a", "127.0.0.1", "-p", Integer.toString(port)));
+            if (jetStream) {
+                command.addAll(List.of("-js", "-sd", store.resolve("jetstream").toString()));
+            }
+            command.addAll(List.of(extraArguments));
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
+            NatsServerProcess server = new NatsServerProcess(process, port, store, log);
+            server.awaitListening(Duration.ofSeconds(15));
+            return server;
+        } catch (IOException failed) {
+            throw new UncheckedIOException(failed);
+        }
+    }
+
+    String url() {
+        return "nats://127.0.0.1:" + port;
+    }
+
+    int port() {
+        return port;
+    }
+
+    private void awaitListening(Duration limit) throws IOException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("nats-server exited at start: " + Files.readString(log));
+            }
+            try (Socket probe = new Socket()) {
+                probe.connect(new InetSocketAddress("127.0.0.1", port), 200);
+                if (Files.readString(log).contains("Server is ready")) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // poll again until the deadline
+            }
+            Polling.pause();
+        }
+        close();
+        throw new IllegalStateException("nats-server did not listen on " + port + " within " + limit);
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+        try (Stream<Path> files = Files.walk(storeDirectory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException ignored) {
+            // a leftover temp directory is harmless
+        }
+    }
+}

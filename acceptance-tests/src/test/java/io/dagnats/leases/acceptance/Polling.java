@@ -1,0 +1,35 @@
+package io.dagnats.leases.acceptance;
+
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/** Waits on a condition with a deadline, never for a fixed time. */
+final class Polling {
+
+    private Polling() {
+    }
+
+    /** Polls {@code probe} until it answers something that satisfies {@code done}, and returns that. */
+    static <T> T until(Duration limit, String what, Supplier<T> probe, java.util.function.Predicate<T> done) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        T last = null;
+        while (System.nanoTime() < deadline) {
+            last = probe.get();
+            if (done.test(last)) {
+                return last;
+            }
+            pause();
+        }
+        throw new AssertionError("timed out after " + limit + " waiting for " + what + "; last seen: " + last);
+    }
+
+    /** The poll interval. */
+    static void pause() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(interrupted);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.dagnats.leases.acceptance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dagnats.leases.bootstrap.DagnatsServer;
+import io.dagnats.leases.bootstrap.Settings;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The lease subjects are one NATS micro service, discoverable with $SRV. */
+class ServiceDiscoveryAcceptanceTest {
+
+    private static NatsServerProcess nats;
+    private static DagnatsServer dagnats;
+    private static WireClient client;
+
+    @BeforeAll
+    static void start() {
+        nats = NatsServerProcess.modern();
+        dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
+        client = new WireClient(nats.url());
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        client.close();
+        dagnats.close();
+        nats.close();
+    }
+
+    @Test
+    void infoListsTheLeaseEndpointsInTheQueueGroup() throws Exception {
+        JsonNode info = WireClient.parse(
+                client.connection().request("$SRV.INFO.dagnats-api", new byte[0], Duration.ofSeconds(5)));
+
+        assertEquals("dagnats-api", info.path("name").asText(), info.toString());
+        Map<String, String> queueGroups = new TreeMap<>();
+        for (JsonNode endpoint : info.path("endpoints")) {
+            queueGroups.put(endpoint.path("subject").asText(), endpoint.path("queue_group").asText());
+        }
+        assertEquals(Map.of(
+                "api.leases.acquire", "dagnats-leases",
+                "api.leases.renew", "dagnats-leases",
+                "api.leases.release", "dagnats-leases",
+                "api.leases.owner", "dagnats-leases"), queueGroups);
+    }
+
+    @Test
+    void pingAnswersWithTheServiceName() throws Exception {
+        JsonNode ping = WireClient.parse(
+                client.connection().request("$SRV.PING.dagnats-api", new byte[0], Duration.ofSeconds(5)));
+        assertEquals("dagnats-api", ping.path("name").asText(), ping.toString());
+    }
+}

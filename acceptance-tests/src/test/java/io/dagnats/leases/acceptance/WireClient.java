@@ -1,0 +1,87 @@
+package io.dagnats.leases.acceptance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nats.client.Connection;
+import io.nats.client.Message;
+import io.nats.client.Nats;
+import io.nats.client.Options;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A caller that knows only the wire contract: NATS request/reply with JSON
+ * bodies, as a user's service in any language would call dagnats.
+ */
+final class WireClient implements AutoCloseable {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Connection connection;
+
+    WireClient(String url) {
+        try {
+            this.connection = Nats.connect(new Options.Builder().server(url).build());
+        } catch (IOException failed) {
+            throw new UncheckedIOException(failed);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(interrupted);
+        }
+    }
+
+    Connection connection() {
+        return connection;
+    }
+
+    JsonNode call(String operation, String body) {
+        return callAsync(operation, body).join();
+    }
+
+    JsonNode call(String operation, ObjectNode body) {
+        return call(operation, body.toString());
+    }
+
+    CompletableFuture<JsonNode> callAsync(String operation, String body) {
+        return connection.requestWithTimeout("api.leases." + operation, body.getBytes(StandardCharsets.UTF_8),
+                        Duration.ofSeconds(10))
+                .thenApply(WireClient::parse);
+    }
+
+    JsonNode acquire(String key, String holder, long ttlMillis) {
+        return call("acquire", object().put("key", key).put("holder", holder).put("ttl_ms", ttlMillis));
+    }
+
+    JsonNode renew(String key, String holder, long revision) {
+        return call("renew", object().put("key", key).put("holder", holder).put("revision", revision));
+    }
+
+    JsonNode release(String key, String holder, long revision) {
+        return call("release", object().put("key", key).put("holder", holder).put("revision", revision));
+    }
+
+    JsonNode owner(String key) {
+        return call("owner", object().put("key", key));
+    }
+
+    static ObjectNode object() {
+        return JSON.createObjectNode();
+    }
+
+    static JsonNode parse(Message reply) {
+        try {
+            return JSON.readTree(reply.getData());
+        } catch (IOException notJson) {
+            throw new AssertionError("reply is not JSON: " + new String(reply.getData(), StandardCharsets.UTF_8), notJson);
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        connection.close();
+    }
+}
