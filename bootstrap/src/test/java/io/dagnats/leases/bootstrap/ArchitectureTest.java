@@ -1,0 +1,50 @@
+package io.dagnats.leases.bootstrap;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The hexagon, as a picture: the domain in the middle, use cases and their
+ * ports around it, adapters outside, bootstrap wiring it all. Maven already
+ * keeps each module to its own dependencies; this keeps the core free of
+ * framework types too.
+ */
+@AnalyzeClasses(packages = "io.dagnats.leases", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+
+    @ArchTest
+    static final ArchRule layers = layeredArchitecture()
+            .consideringOnlyDependenciesInLayers()
+            .layer("Domain").definedBy("io.dagnats.leases.domain..")
+            .layer("Application").definedBy("io.dagnats.leases.application..")
+            .layer("Adapters").definedBy("io.dagnats.leases.adapters..")
+            .layer("Bootstrap").definedBy("io.dagnats.leases.bootstrap..")
+            .whereLayer("Bootstrap").mayNotBeAccessedByAnyLayer()
+            .whereLayer("Adapters").mayOnlyBeAccessedByLayers("Bootstrap")
+            .whereLayer("Application").mayOnlyBeAccessedByLayers("Adapters", "Bootstrap")
+            .whereLayer("Domain").mayOnlyBeAccessedByLayers("Application", "Adapters", "Bootstrap");
+
+    @ArchTest
+    static final ArchRule coreIsFreeOfFrameworks = noClasses()
+            .that().resideInAnyPackage("io.dagnats.leases.domain..", "io.dagnats.leases.application..")
+            .should().dependOnClassesThat().resideInAnyPackage(
+                    "io.nats..", "com.google.inject..", "io.opentelemetry..", "com.fasterxml.jackson..",
+                    "jakarta.inject..", "javax.inject..")
+            .because("the core holds the lease rules and their ports, and speaks no library");
+
+    @ArchTest
+    static final ArchRule domainDependsOnTheJdkOnly = noClasses()
+            .that().resideInAPackage("io.dagnats.leases.domain..")
+            .should().dependOnClassesThat().resideOutsideOfPackages("io.dagnats.leases.domain..", "java..")
+            .because("the domain is pure Java: lease, fence and tenure rules");
+
+    @ArchTest
+    static final ArchRule adaptersDoNotTalkToEachOther = noClasses()
+            .that().resideInAPackage("io.dagnats.leases.adapters.nats..")
+            .should().dependOnClassesThat().resideInAPackage("io.dagnats.leases.adapters.otel..");
+}
