@@ -47,7 +47,8 @@ class ServiceDiscoveryAcceptanceTest {
                 "api.leases.acquire", "dagnats-leases",
                 "api.leases.renew", "dagnats-leases",
                 "api.leases.release", "dagnats-leases",
-                "api.leases.owner", "dagnats-leases"), queueGroups);
+                "api.leases.owner", "dagnats-leases",
+                "api.leases.forward", "dagnats-leases"), queueGroups);
     }
 
     @Test

@@ -20,7 +20,8 @@ class UnsupportedServerAcceptanceTest {
             new String[] {"renew", "{\"key\":\"k\",\"holder\":\"h\",\"revision\":1}"},
             new String[] {"release", "{\"key\":\"k\",\"holder\":\"h\",\"revision\":1}"},
             new String[] {"owner", "{\"key\":\"k\"}"},
-            new String[] {"owner", "not even json"});
+            new String[] {"owner", "not even json"},
+            new String[] {"forward", "{\"key\":\"k\",\"payload\":\"\"}"});
 
     @Test
     void aServerOlderThan211AnswersUnsupportedAndGetsNoBucket() throws Exception {

@@ -4,9 +4,12 @@ import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import io.dagnats.leases.application.AcquireLease;
+import io.dagnats.leases.application.ForwardToOwner;
+import io.dagnats.leases.application.OwnerInbox;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
+import io.dagnats.leases.domain.MonotonicClock;
 import java.time.Clock;
 
 /** The use cases, built over whatever store and clock the other modules bind. */
@@ -16,6 +19,18 @@ final class LeasesModule extends AbstractModule {
     @Singleton
     Clock clock() {
         return Clock.systemUTC();
+    }
+
+    @Provides
+    @Singleton
+    MonotonicClock monotonicClock() {
+        return MonotonicClock.SYSTEM;
+    }
+
+    @Provides
+    @Singleton
+    ForwardToOwner forward(LeaseStore store, OwnerInbox inbox, MonotonicClock clock) {
+        return new ForwardToOwner(store, inbox, clock);
     }
 
     @Provides

@@ -6,7 +6,10 @@ import com.google.inject.Singleton;
 import io.dagnats.leases.adapters.nats.LeaseApi;
 import io.dagnats.leases.adapters.nats.LeaseBucket;
 import io.dagnats.leases.adapters.nats.NatsLeaseStore;
+import io.dagnats.leases.adapters.nats.NatsOwnerInbox;
 import io.dagnats.leases.application.AcquireLease;
+import io.dagnats.leases.application.ForwardToOwner;
+import io.dagnats.leases.application.OwnerInbox;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.ReleaseLease;
@@ -41,7 +44,9 @@ final class NatsModule extends AbstractModule {
                 .connectionName("dagnats-leases")
                 .maxReconnects(-1)
                 .reconnectWait(Duration.ofMillis(500))
-                .connectionTimeout(Duration.ofSeconds(5));
+                .connectionTimeout(Duration.ofSeconds(5))
+                // A forward must tell "nobody listens" from "nobody answered in time".
+                .reportNoResponders();
         settings.credsFile().ifPresent(path -> options.credentialPath(path.toString()));
         if (settings.nkeySeedFile().isPresent()) {
             char[] seed = Files.readString(settings.nkeySeedFile().get(), StandardCharsets.US_ASCII).strip().toCharArray();
@@ -72,7 +77,13 @@ final class NatsModule extends AbstractModule {
     @Provides
     @Singleton
     LeaseApi api(Connection connection, LeaseBucket bucket, LeaseStore store, AcquireLease acquire,
-            RenewLease renew, ReleaseLease release, LeaseTelemetry telemetry) {
-        return new LeaseApi(connection, bucket, store, acquire, renew, release, telemetry);
+            RenewLease renew, ReleaseLease release, ForwardToOwner forward, LeaseTelemetry telemetry) {
+        return new LeaseApi(connection, bucket, store, acquire, renew, release, forward, telemetry);
+    }
+
+    @Provides
+    @Singleton
+    OwnerInbox ownerInbox(Connection connection) {
+        return new NatsOwnerInbox(connection);
     }
 }

@@ -2,6 +2,7 @@ package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.application.AcquireLease;
 import io.dagnats.leases.application.ErrorKind;
+import io.dagnats.leases.application.ForwardToOwner;
 import io.dagnats.leases.application.LeaseFailure;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
@@ -12,6 +13,7 @@ import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.InvalidLeaseInput;
 import io.dagnats.leases.domain.KeyState;
+import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.Lost;
@@ -22,6 +24,7 @@ import io.nats.service.Service;
 import io.nats.service.ServiceEndpoint;
 import io.nats.service.ServiceMessage;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -53,6 +56,7 @@ public final class LeaseApi {
     private final AcquireLease acquire;
     private final RenewLease renew;
     private final ReleaseLease release;
+    private final ForwardToOwner forward;
     private final LeaseTelemetry telemetry;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Object idle = new Object();
@@ -65,6 +69,7 @@ public final class LeaseApi {
             AcquireLease acquire,
             RenewLease renew,
             ReleaseLease release,
+            ForwardToOwner forward,
             LeaseTelemetry telemetry) {
         this.connection = Objects.requireNonNull(connection, "connection");
         this.bucket = Objects.requireNonNull(bucket, "bucket");
@@ -72,6 +77,7 @@ public final class LeaseApi {
         this.acquire = Objects.requireNonNull(acquire, "acquire");
         this.renew = Objects.requireNonNull(renew, "renew");
         this.release = Objects.requireNonNull(release, "release");
+        this.forward = Objects.requireNonNull(forward, "forward");
         this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
     }
 
@@ -86,6 +92,7 @@ public final class LeaseApi {
                 .addServiceEndpoint(endpoint("renew", this::renew))
                 .addServiceEndpoint(endpoint("release", this::release))
                 .addServiceEndpoint(endpoint("owner", this::owner))
+                .addServiceEndpoint(endpoint("forward", this::forward))
                 .build();
         built.startService();
         service = built;
@@ -185,6 +192,64 @@ public final class LeaseApi {
         LeaseKey key = new LeaseKey(request.key());
         return store.read(key).thenApply(state -> new Reply(LeaseReplies.owner(state),
                 state instanceof KeyState.Held ? "held" : "free"));
+    }
+
+    private CompletionStage<Reply> forward(LeaseRequest request) {
+        LeaseKey key = new LeaseKey(request.key());
+        if (!request.has("payload")) {
+            throw new InvalidLeaseInput("payload is required (base64; it may encode 0 bytes)");
+        }
+        byte[] payload;
+        try {
+            payload = Base64.getDecoder().decode(request.payload());
+        } catch (IllegalArgumentException notBase64) {
+            throw new InvalidLeaseInput("payload must be standard base64");
+        }
+        Duration timeout = request.has("timeout_ms")
+                ? timeoutOf(request.requiredInteger("timeout_ms"))
+                : ForwardToOwner.DEFAULT_TIMEOUT;
+        return forward.execute(new ForwardToOwner.Command(key, payload, timeout)).thenApply(this::forwarded);
+    }
+
+    private static Duration timeoutOf(long millis) {
+        if (millis < ForwardToOwner.MIN_TIMEOUT.toMillis() || millis > ForwardToOwner.MAX_TIMEOUT.toMillis()) {
+            throw new InvalidLeaseInput("timeout_ms must be from 100 to 30000");
+        }
+        return Duration.ofMillis(millis);
+    }
+
+    private Reply forwarded(ForwardToOwner.Outcome outcome) {
+        if (outcome instanceof ForwardToOwner.Outcome.Delivered delivered) {
+            byte[] body = LeaseReplies.forwarded(delivered.owner(), delivered.reply());
+            long limit = connection.getServerInfo().getMaxPayload();
+            if (body.length > limit) {
+                return new Reply(LeaseReplies.forwardError(ErrorKind.REPLY_TOO_LARGE,
+                        "the owner's reply is " + delivered.reply().length + " bytes; base64 in the reply JSON it is "
+                                + body.length + " bytes, over the server's max_payload of " + limit,
+                        delivered.owner()), ErrorKind.REPLY_TOO_LARGE.wireName());
+            }
+            return new Reply(body, "delivered");
+        }
+        if (outcome instanceof ForwardToOwner.Outcome.NoOwner noOwner) {
+            return failure(ErrorKind.NO_OWNER, "nobody holds " + noOwner.key());
+        }
+        if (outcome instanceof ForwardToOwner.Outcome.OwnerUnavailable unavailable) {
+            return forwardFailure(ErrorKind.OWNER_UNAVAILABLE, "nobody listens on the inbox of "
+                    + unavailable.lastTried().holder() + ", the owner of " + unavailable.lastTried().key(),
+                    unavailable.lastTried());
+        }
+        if (outcome instanceof ForwardToOwner.Outcome.OwnerRejected rejected) {
+            return forwardFailure(ErrorKind.OWNER_REJECTED, rejected.lastTried().holder()
+                    + " rejected the request as stale: it is not acting as owner of " + rejected.lastTried().key()
+                    + " under revision " + rejected.lastTried().revision(), rejected.lastTried());
+        }
+        ForwardToOwner.Outcome.OwnerTimeout timeout = (ForwardToOwner.Outcome.OwnerTimeout) outcome;
+        return forwardFailure(ErrorKind.OWNER_TIMEOUT, timeout.lastTried().holder()
+                + " did not answer in time; it may have processed the request", timeout.lastTried());
+    }
+
+    private static Reply forwardFailure(ErrorKind kind, String sentence, Lease lastTried) {
+        return new Reply(LeaseReplies.forwardError(kind, sentence, lastTried), kind.wireName());
     }
 
     private static Reply lost(Lost lost) {

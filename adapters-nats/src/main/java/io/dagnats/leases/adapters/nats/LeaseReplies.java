@@ -52,6 +52,27 @@ final class LeaseReplies {
         });
     }
 
+    /** A forward answer: the owner that answered, the fence it was sent, and its reply in base64. */
+    static byte[] forwarded(Lease owner, byte[] reply) {
+        return write(generator -> {
+            generator.writeStringField("key", owner.key().value());
+            generator.writeStringField("holder", owner.holder().value());
+            generator.writeNumberField("revision", owner.revision().revision());
+            generator.writeFieldName("payload");
+            generator.writeBinary(reply);
+        });
+    }
+
+    /** A forward error naming the owner last tried. */
+    static byte[] forwardError(ErrorKind kind, String sentence, Lease lastTried) {
+        return write(generator -> {
+            generator.writeStringField("error", sentence);
+            generator.writeStringField("kind", kind.wireName());
+            generator.writeStringField("holder", lastTried.holder().value());
+            generator.writeNumberField("revision", lastTried.revision().revision());
+        });
+    }
+
     static byte[] error(ErrorKind kind, String sentence) {
         return write(generator -> {
             generator.writeStringField("error", sentence);

@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The lease store on a JetStream KV bucket, spoken in raw JetStream API
@@ -90,7 +91,9 @@ public final class NatsLeaseStore implements LeaseStore {
         CompletableFuture<Message> reply;
         try {
             reply = connection.requestWithTimeout(
-                    NatsMessage.builder().subject(subject).headers(headers).data(body).build(), timeout);
+                            NatsMessage.builder().subject(subject).headers(headers).data(body).build(), timeout)
+                    // jnats sweeps expired requests only every few seconds: hold the deadline here.
+                    .orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (RuntimeException closed) {
             return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.UNAVAILABLE,
                     "could not " + what + ": " + closed.getMessage(), closed));

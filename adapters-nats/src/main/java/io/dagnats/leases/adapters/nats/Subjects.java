@@ -1,5 +1,6 @@
 package io.dagnats.leases.adapters.nats;
 
+import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 
 /** Every subject and header name of the wire contract, in one place. */
@@ -20,6 +21,9 @@ final class Subjects {
     static final String HEADER_TTL = "Nats-TTL";
     static final String HEADER_MARKER_REASON = "Nats-Marker-Reason";
     static final String HEADER_KV_OPERATION = "KV-Operation";
+    static final String HEADER_FENCE = "Dagnats-Lease-Fence";
+    static final String HEADER_REJECT = "Dagnats-Lease-Reject";
+    static final String INBOX_PREFIX = "dagnats.lease.inbox.";
 
     private Subjects() {
     }
@@ -27,5 +31,10 @@ final class Subjects {
     /** Safe by construction: a {@link LeaseKey} is exactly one subject token. */
     static String keySubject(LeaseKey key) {
         return KEY_PREFIX + key.value();
+    }
+
+    /** The owner's inbox for one key; both parts are single tokens by construction. */
+    static String inbox(HolderId holder, LeaseKey key) {
+        return INBOX_PREFIX + holder.value() + "." + key.value();
     }
 }

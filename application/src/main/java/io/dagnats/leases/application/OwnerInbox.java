@@ -1,0 +1,39 @@
+package io.dagnats.leases.application;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.LeaseKey;
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The inbox of whichever process holds a key: one request, fenced with the
+ * lease revision it was sent under. The stage never fails for anything the
+ * owner did; every such outcome is a {@link Delivery}. It fails with
+ * {@link LeaseFailure} only when this side cannot send at all.
+ */
+@FunctionalInterface
+public interface OwnerInbox {
+
+    CompletionStage<Delivery> deliver(LeaseKey key, HolderId owner, Fence fence, byte[] payload, Duration timeout);
+
+    /** What became of one delivery. */
+    sealed interface Delivery {
+
+        /** The owner processed the request and answered {@code body}. */
+        record Replied(byte[] body) implements Delivery {
+        }
+
+        /** Nobody subscribes to the owner's inbox: the request was not processed. */
+        record NoResponders() implements Delivery {
+        }
+
+        /** The owner refused the fence ({@code Dagnats-Lease-Reject}) and did not process the request. */
+        record Rejected() implements Delivery {
+        }
+
+        /** No answer in time: the owner may or may not have processed the request. */
+        record TimedOut() implements Delivery {
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package io.dagnats.leases.domain;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One holder's uninterrupted ownership of a key, as the holder sees it: from
+ * the acquire that granted it until release, {@code lost}, or the deadline.
+ *
+ * <p>The deadline is measured on the holder's own monotonic clock from when the
+ * last successful acquire or renew was <em>sent</em>: the server stamped that
+ * write later, so the server's TTL runs out after the deadline, never before.
+ *
+ * @param start         the fence the granting acquire returned; renewals keep it
+ * @param fence         the current fence, to send with every downstream write
+ * @param deadlineNanos on {@link MonotonicClock}: past it, stop acting as owner
+ */
+public record Tenure(LeaseKey key, HolderId holder, Fence start, Fence fence, long deadlineNanos) {
+
+    /** Why a forwarded request was or was not let through to the owner's handler. */
+    public enum ForwardVerdict {
+        ACCEPT,
+        /** Past the deadline: this holder must not act as owner. */
+        REJECT_PAST_DEADLINE,
+        /** The {@code Dagnats-Lease-Fence} header is missing or not an unsigned integer. */
+        REJECT_BAD_FENCE,
+        /** The fence is from before this tenure began. */
+        REJECT_STALE_FENCE;
+
+        public boolean accepted() {
+            return this == ACCEPT;
+        }
+    }
+
+    public Tenure {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(holder, "holder");
+        Objects.requireNonNull(start, "start");
+        Objects.requireNonNull(fence, "fence");
+        if (fence.isBelow(start)) {
+            throw new IllegalArgumentException("a tenure's fence " + fence + " is below its start " + start);
+        }
+    }
+
+    /** A tenure granted by a write whose request was sent at {@code sentAtNanos}. */
+    public static Tenure begin(LeaseKey key, HolderId holder, Fence granted, long sentAtNanos, LeaseTtl ttl) {
+        return new Tenure(key, holder, granted, granted, sentAtNanos + ttl.duration().toNanos());
+    }
+
+    /** The same tenure after a renew, sent at {@code sentAtNanos}, returned {@code renewed}. */
+    public Tenure renewed(Fence renewed, long sentAtNanos, LeaseTtl ttl) {
+        if (renewed.isBelow(fence)) {
+            throw new IllegalArgumentException("a renew cannot lower the fence from " + fence + " to " + renewed);
+        }
+        return new Tenure(key, holder, start, renewed, sentAtNanos + ttl.duration().toNanos());
+    }
+
+    /** Whether the holder may still act as owner at {@code nowNanos}. */
+    public boolean actingAsOwner(long nowNanos) {
+        return nowNanos - deadlineNanos < 0;
+    }
+
+    /** Nanoseconds left before the holder must stop acting as owner; negative once past. */
+    public long nanosLeft(long nowNanos) {
+        return deadlineNanos - nowNanos;
+    }
+
+    /**
+     * The owner-side rule for a forwarded request: only while acting as owner,
+     * with a fence that is an unsigned integer at or above this tenure's start.
+     */
+    public ForwardVerdict judgeForward(String fenceHeader, long nowNanos) {
+        if (!actingAsOwner(nowNanos)) {
+            return ForwardVerdict.REJECT_PAST_DEADLINE;
+        }
+        Optional<Long> presented = parseUnsigned(fenceHeader);
+        if (presented.isEmpty()) {
+            return ForwardVerdict.REJECT_BAD_FENCE;
+        }
+        // Compare as unsigned: a fence past 2^63-1 is above any start.
+        return Long.compareUnsigned(presented.get(), start.revision()) >= 0
+                ? ForwardVerdict.ACCEPT
+                : ForwardVerdict.REJECT_STALE_FENCE;
+    }
+
+    /** An unsigned decimal integer of at most 64 bits: digits only, no sign, no spaces. */
+    static Optional<Long> parseUnsigned(String text) {
+        if (text == null || text.isEmpty() || text.length() > 20) {
+            return Optional.empty();
+        }
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return Optional.empty();
+            }
+        }
+        try {
+            return Optional.of(Long.parseUnsignedLong(text));
+        } catch (NumberFormatException tooLarge) {
+            return Optional.empty();
+        }
+    }
+}
