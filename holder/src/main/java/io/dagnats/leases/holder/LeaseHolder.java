@@ -1,0 +1,244 @@
+package io.dagnats.leases.holder;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.MonotonicClock;
+import io.dagnats.leases.domain.Tenure;
+import io.nats.client.Connection;
+import io.nats.client.Dispatcher;
+import io.nats.client.Message;
+import io.nats.client.impl.Headers;
+import io.nats.client.impl.NatsMessage;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * This process as a lease holder: one holder id (unique per process), the keys
+ * it keeps, and, when given a {@link ForwardHandler}, its forward inbox
+ * {@code dagnats.lease.inbox.<holder>.>}. Uses a NATS connection you own;
+ * closing the holder releases its leases but leaves the connection open.
+ *
+ * <pre>{@code
+ * LeaseHolder holder = LeaseHolder.builder(connection).holderPrefix("notify").build();
+ * KeptLease leader = holder.keep("notify-leader", Duration.ofSeconds(15), listener);
+ * if (leader.isOwner()) { store.write(record, leader.fence().orElseThrow()); }
+ * }</pre>
+ */
+public final class LeaseHolder implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(LeaseHolder.class.getName());
+    private static final String INBOX_PREFIX = "dagnats.lease.inbox.";
+    private static final String FENCE = "Dagnats-Lease-Fence";
+    private static final String REJECT = "Dagnats-Lease-Reject";
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final AtomicInteger THREADS = new AtomicInteger();
+
+    private final Connection connection;
+    private final HolderId id;
+    private final LeaseClient client;
+    private final MonotonicClock clock;
+    private final ScheduledExecutorService scheduler;
+    private final ExecutorService handlers;
+    private final ForwardHandler forwardHandler;
+    private final Map<LeaseKey, KeptLease> kept = new ConcurrentHashMap<>();
+    private final Dispatcher inbox;
+
+    private LeaseHolder(Builder builder) {
+        this.connection = builder.connection;
+        this.id = builder.holderId != null ? builder.holderId : uniqueId(builder.holderPrefix);
+        this.client = new LeaseClient(connection, builder.requestTimeout);
+        this.clock = builder.clock;
+        this.scheduler = builder.scheduler != null
+                ? builder.scheduler
+                : Executors.newSingleThreadScheduledExecutor(daemon("dagnats-holder-" + id));
+        this.forwardHandler = builder.forwardHandler;
+        this.handlers = forwardHandler == null ? null : Executors.newCachedThreadPool(daemon("dagnats-forward-" + id));
+        if (forwardHandler != null) {
+            inbox = connection.createDispatcher(this::onForward);
+            inbox.subscribe(INBOX_PREFIX + id.value() + ".>");
+        } else {
+            inbox = null;
+        }
+    }
+
+    public static Builder builder(Connection connection) {
+        return new Builder(connection);
+    }
+
+    /** A holder id that names one process: {@code prefix-<12 random hex digits>}. */
+    public static HolderId uniqueId(String prefix) {
+        byte[] suffix = new byte[6];
+        RANDOM.nextBytes(suffix);
+        return new HolderId(prefix + "-" + HexFormat.of().formatHex(suffix));
+    }
+
+    public HolderId id() {
+        return id;
+    }
+
+    /** Typed calls to every lease subject, as this holder's connection. */
+    public LeaseClient client() {
+        return client;
+    }
+
+    /** Starts keeping {@code key}: campaigning for it now, renewing it while held. */
+    public KeptLease keep(String key, Duration ttl, OwnershipListener listener) {
+        LeaseKey leaseKey = new LeaseKey(key);
+        LeaseTtl leaseTtl = new LeaseTtl(ttl.toMillis());
+        return kept.compute(leaseKey, (ignored, existing) -> {
+            if (existing != null) {
+                throw new IllegalStateException(key + " is already kept by this holder");
+            }
+            return new KeptLease(leaseKey, id, leaseTtl, client, clock, scheduler,
+                    Objects.requireNonNull(listener, "listener"), connection);
+        });
+    }
+
+    /** Stops keeping {@code key} and releases it if held. */
+    public void drop(String key) {
+        KeptLease lease = kept.remove(new LeaseKey(key));
+        if (lease != null) {
+            lease.close();
+        }
+    }
+
+    private void onForward(Message request) {
+        String subject = request.getSubject();
+        String keyToken = subject.substring(INBOX_PREFIX.length() + id.value().length() + 1);
+        KeptLease lease = keyToken.indexOf('.') >= 0 ? null : kept.get(safeKey(keyToken));
+        String fenceHeader = request.hasHeaders() ? request.getHeaders().getFirst(FENCE) : null;
+        if (lease == null || !lease.judgeForward(fenceHeader).accepted()) {
+            reject(request);
+            return;
+        }
+        handlers.execute(() -> {
+            // Judge again: time may have passed in the queue, and the deadline with it.
+            if (!lease.judgeForward(fenceHeader).accepted()) {
+                reject(request);
+                return;
+            }
+            try {
+                byte[] reply = forwardHandler.handle(lease.key(), new Fence(Long.parseUnsignedLong(fenceHeader)),
+                        request.getData() == null ? new byte[0] : request.getData());
+                connection.publish(request.getReplyTo(), reply == null ? new byte[0] : reply);
+            } catch (Exception failed) {
+                // No reply: the caller sees owner_timeout, which says "it may have been processed".
+                LOG.log(System.Logger.Level.WARNING, "the forward handler failed for " + lease.key(), failed);
+            }
+        });
+    }
+
+    private static LeaseKey safeKey(String token) {
+        try {
+            return new LeaseKey(token);
+        } catch (IllegalArgumentException notAKey) {
+            return null;
+        }
+    }
+
+    private void reject(Message request) {
+        if (request.getReplyTo() == null) {
+            return;
+        }
+        Headers headers = new Headers();
+        headers.put(REJECT, "stale");
+        connection.publish(NatsMessage.builder().subject(request.getReplyTo()).headers(headers).data(new byte[0]).build());
+    }
+
+    /** Releases every kept lease, stops serving forwards; the connection stays open. */
+    @Override
+    public void close() {
+        if (inbox != null) {
+            connection.closeDispatcher(inbox);
+        }
+        for (KeptLease lease : List.copyOf(kept.values())) {
+            lease.close();
+        }
+        kept.clear();
+        scheduler.shutdownNow();
+        if (handlers != null) {
+            handlers.shutdownNow();
+        }
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name + "-" + THREADS.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** How a holder is set up. Only the connection is required. */
+    public static final class Builder {
+        private final Connection connection;
+        private String holderPrefix = "holder";
+        private HolderId holderId;
+        private Duration requestTimeout = Duration.ofSeconds(5);
+        private MonotonicClock clock = MonotonicClock.SYSTEM;
+        private ForwardHandler forwardHandler;
+        private ScheduledExecutorService scheduler;
+
+        private Builder(Connection connection) {
+            this.connection = Objects.requireNonNull(connection, "connection");
+        }
+
+        /** The readable part of the holder id; a random suffix makes it unique per process. */
+        public Builder holderPrefix(String prefix) {
+            if (prefix == null || prefix.length() > 115) {
+                throw new IllegalArgumentException("a holder prefix is 1 to 115 characters");
+            }
+            new HolderId(prefix);
+            this.holderPrefix = prefix;
+            return this;
+        }
+
+        /** An exact holder id. It must name this process alone: two processes with one id are one holder. */
+        public Builder holderId(String exact) {
+            this.holderId = new HolderId(exact);
+            return this;
+        }
+
+        public Builder requestTimeout(Duration timeout) {
+            this.requestTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /** For tests: the monotonic clock deadlines are measured on. */
+        public Builder clock(MonotonicClock monotonicClock) {
+            this.clock = Objects.requireNonNull(monotonicClock, "clock");
+            return this;
+        }
+
+        /** Serve forwarded requests for the keys this holder owns. */
+        public Builder forwardHandler(ForwardHandler handler) {
+            this.forwardHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /**
+         * The thread that campaigns and renews; it must run one task at a time. The holder
+         * shuts it down on close. By default a daemon thread of its own.
+         */
+        public Builder scheduler(ScheduledExecutorService singleThreaded) {
+            this.scheduler = Objects.requireNonNull(singleThreaded, "scheduler");
+            return this;
+        }
+
+        public LeaseHolder build() {
+            return new LeaseHolder(this);
+        }
+    }
+}

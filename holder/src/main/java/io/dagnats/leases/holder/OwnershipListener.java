@@ -1,0 +1,37 @@
+package io.dagnats.leases.holder;
+
+import io.dagnats.leases.domain.Tenure;
+
+/**
+ * Told when this process starts and stops acting as owner of a key. Called on
+ * the holder's own thread, one call at a time and in order; keep it quick.
+ */
+public interface OwnershipListener {
+
+    /** Why this process stopped acting as owner. */
+    enum StopReason {
+        /** A renew answered {@code lost}: another holder may own the key now. */
+        LOST,
+        /** No renew succeeded before the deadline: the key may expire any moment. */
+        DEADLINE_PASSED,
+        /** The lease was released (on close). */
+        RELEASED
+    }
+
+    /** Ignores both. */
+    OwnershipListener NONE = new OwnershipListener() {
+        @Override
+        public void becameOwner(Tenure tenure) {
+        }
+
+        @Override
+        public void stoppedOwning(StopReason reason) {
+        }
+    };
+
+    /** This process owns the key from now, under {@code tenure} (its start is the acquire's fence). */
+    void becameOwner(Tenure tenure);
+
+    /** This process no longer owns the key; it has stopped acting as owner already. */
+    void stoppedOwning(StopReason reason);
+}
