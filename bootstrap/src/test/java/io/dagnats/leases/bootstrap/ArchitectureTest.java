@@ -10,7 +10,9 @@ import com.tngtech.archunit.lang.ArchRule;
 
 /**
  * The hexagon, as a picture: the domain in the middle, use cases and their
- * ports around it, adapters outside, bootstrap wiring it all. Maven already
+ * ports around it, adapters outside, bootstrap wiring it all. The holder
+ * library, which users' replicas embed, shares the domain's rules (tenure,
+ * fences) and nothing of the service. Maven already
  * keeps each module to its own dependencies; this keeps the core free of
  * framework types too.
  */
@@ -24,10 +26,12 @@ class ArchitectureTest {
             .layer("Application").definedBy("io.dagnats.leases.application..")
             .layer("Adapters").definedBy("io.dagnats.leases.adapters..")
             .layer("Bootstrap").definedBy("io.dagnats.leases.bootstrap..")
+            .layer("Holder library").definedBy("io.dagnats.leases.holder..")
             .whereLayer("Bootstrap").mayNotBeAccessedByAnyLayer()
+            .whereLayer("Holder library").mayNotBeAccessedByAnyLayer()
             .whereLayer("Adapters").mayOnlyBeAccessedByLayers("Bootstrap")
             .whereLayer("Application").mayOnlyBeAccessedByLayers("Adapters", "Bootstrap")
-            .whereLayer("Domain").mayOnlyBeAccessedByLayers("Application", "Adapters", "Bootstrap");
+            .whereLayer("Domain").mayOnlyBeAccessedByLayers("Application", "Adapters", "Bootstrap", "Holder library");
 
     @ArchTest
     static final ArchRule coreIsFreeOfFrameworks = noClasses()

@@ -280,6 +280,9 @@ public final class KeptLease implements AutoCloseable {
     @Override
     public void close() {
         CompletableFuture<Void> released = new CompletableFuture<>();
+        if (scheduler.isShutdown()) {
+            return;
+        }
         scheduler.execute(() -> {
             if (closed) {
                 released.complete(null);
