@@ -6,6 +6,7 @@ import com.google.inject.ProvisionException;
 import io.dagnats.leases.adapters.nats.BucketStatus;
 import io.dagnats.leases.adapters.nats.LeaseApi;
 import io.dagnats.leases.adapters.nats.LeaseBucket;
+import io.dagnats.leases.adapters.otel.TelemetrySetup;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.nats.client.Connection;
 import java.time.Duration;
@@ -27,6 +28,7 @@ public final class DagnatsServer implements AutoCloseable {
     private final LeaseBucket bucket;
     private final LeaseApi api;
     private final ScheduledExecutorService provisioner;
+    private final TelemetrySetup telemetrySetup;
 
     private DagnatsServer(Settings settings, Injector injector) {
         this.settings = settings;
@@ -34,6 +36,7 @@ public final class DagnatsServer implements AutoCloseable {
         this.bucket = injector.getInstance(LeaseBucket.class);
         this.api = injector.getInstance(LeaseApi.class);
         LeaseTelemetry telemetry = injector.getInstance(LeaseTelemetry.class);
+        this.telemetrySetup = injector.getInstance(TelemetrySetup.class);
         this.provisioner = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "dagnats-provisioner");
             thread.setDaemon(true);
@@ -44,7 +47,8 @@ public final class DagnatsServer implements AutoCloseable {
         api.start();
         LOG.log(System.Logger.Level.INFO, "dagnats " + LeaseApi.VERSION + " serving api.leases.* on "
                 + connection.getConnectedUrl() + ", nats-server " + bucket.serverVersion()
-                + " (" + settings.describeAuthentication() + "): " + status.describe());
+                + " (" + settings.describeAuthentication() + ", " + telemetrySetup.describe() + "): "
+                + status.describe());
         if (status instanceof BucketStatus.Pending) {
             provisioner.schedule(() -> retryProvisioning(telemetry), PROVISION_RETRY.toMillis(), TimeUnit.MILLISECONDS);
         }
@@ -58,10 +62,13 @@ public final class DagnatsServer implements AutoCloseable {
     public static DagnatsServer start(Settings settings) {
         try {
             Injector injector = Guice.createInjector(
-                    new NatsModule(settings), new LeasesModule(), new TelemetryModule());
+                    new NatsModule(settings), new LeasesModule(), new TelemetryModule(settings));
             return new DagnatsServer(settings, injector);
         } catch (ProvisionException failed) {
             Throwable cause = failed.getCause() == null ? failed : failed.getCause();
+            if (cause instanceof IllegalArgumentException misconfigured) {
+                throw new IllegalStateException(misconfigured.getMessage(), misconfigured);
+            }
             throw new IllegalStateException("could not connect to " + settings.natsUrl() + ": " + cause.getMessage(), cause);
         }
     }
@@ -90,5 +97,6 @@ public final class DagnatsServer implements AutoCloseable {
                     + settings.drainTimeout().toMillis() + " ms");
         }
         connection.close();
+        telemetrySetup.close();
     }
 }

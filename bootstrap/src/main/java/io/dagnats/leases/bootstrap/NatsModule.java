@@ -70,8 +70,8 @@ final class NatsModule extends AbstractModule {
 
     @Provides
     @Singleton
-    LeaseStore store(Connection connection, LeaseBucket bucket) {
-        return new NatsLeaseStore(connection, bucket, settings.jetStreamTimeout());
+    LeaseStore store(Connection connection, LeaseBucket bucket, LeaseTelemetry telemetry) {
+        return telemetry.observe(new NatsLeaseStore(connection, bucket, settings.jetStreamTimeout()));
     }
 
     @Provides
@@ -83,7 +83,7 @@ final class NatsModule extends AbstractModule {
 
     @Provides
     @Singleton
-    OwnerInbox ownerInbox(Connection connection) {
-        return new NatsOwnerInbox(connection);
+    OwnerInbox ownerInbox(Connection connection, LeaseTelemetry telemetry) {
+        return telemetry.observe(new NatsOwnerInbox(connection, telemetry));
     }
 }

@@ -29,7 +29,8 @@ public record Settings(
         int leaseReplicas,
         Duration markerTtl,
         Duration jetStreamTimeout,
-        Duration drainTimeout) {
+        Duration drainTimeout,
+        Map<String, String> telemetry) {
 
     public static final String DEFAULT_NATS_URL = "nats://127.0.0.1:4222";
 
@@ -41,6 +42,7 @@ public record Settings(
             "DAGNATS_DRAIN_TIMEOUT_MS", "how long a stop waits for requests in flight (default 10000)");
 
     public Settings {
+        telemetry = Map.copyOf(telemetry);
         if (user.isPresent() != password.isPresent()) {
             throw new IllegalArgumentException("NATS_USER and NATS_PASSWORD go together: set both or neither");
         }
@@ -86,7 +88,26 @@ public record Settings(
                 (int) reader.number("DAGNATS_LEASE_REPLICAS", 1, 1, 5),
                 Duration.ofSeconds(reader.number("DAGNATS_MARKER_TTL_SECONDS", 60, 1, 86_400)),
                 Duration.ofMillis(reader.number("DAGNATS_JETSTREAM_TIMEOUT_MS", 2_000, 100, 60_000)),
-                Duration.ofMillis(reader.number("DAGNATS_DRAIN_TIMEOUT_MS", 10_000, 0, 600_000)));
+                Duration.ofMillis(reader.number("DAGNATS_DRAIN_TIMEOUT_MS", 10_000, 0, 600_000)),
+                otelVariables(environment));
+    }
+
+    /** The OTEL_* variables, for the OpenTelemetry SDK's own autoconfiguration. */
+    private static Map<String, String> otelVariables(Map<String, String> environment) {
+        Map<String, String> otel = new java.util.TreeMap<>();
+        environment.forEach((name, value) -> {
+            if (name.startsWith("OTEL_") && value != null && !value.isBlank()) {
+                otel.put(name, value);
+            }
+        });
+        return otel;
+    }
+
+    /** Settings for a server at {@code natsUrl}, with {@code otel} as the OTEL_* variables. */
+    public static Settings forUrl(String natsUrl, Map<String, String> otel) {
+        Map<String, String> environment = new java.util.HashMap<>(otel);
+        environment.put("NATS_URL", natsUrl);
+        return fromEnvironment(environment);
     }
 
     /** The settings in force, secrets left out, for the start-up log. */

@@ -4,21 +4,27 @@ import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import io.dagnats.leases.adapters.otel.OpenTelemetryLeaseTelemetry;
+import io.dagnats.leases.adapters.otel.TelemetrySetup;
 import io.dagnats.leases.application.LeaseTelemetry;
-import io.opentelemetry.api.OpenTelemetry;
 
-/** Telemetry: off (the no-op OpenTelemetry) until exporters are configured. */
+/** Telemetry from the standard OTEL_* settings; off, and free, when none are given. */
 final class TelemetryModule extends AbstractModule {
 
-    @Provides
-    @Singleton
-    OpenTelemetry openTelemetry() {
-        return OpenTelemetry.noop();
+    private final Settings settings;
+
+    TelemetryModule(Settings settings) {
+        this.settings = settings;
     }
 
     @Provides
     @Singleton
-    LeaseTelemetry telemetry(OpenTelemetry openTelemetry) {
-        return new OpenTelemetryLeaseTelemetry(openTelemetry);
+    TelemetrySetup setup() {
+        return TelemetrySetup.fromEnvironment(settings.telemetry(), "dagnats");
+    }
+
+    @Provides
+    @Singleton
+    LeaseTelemetry telemetry(TelemetrySetup setup) {
+        return setup.enabled() ? new OpenTelemetryLeaseTelemetry(setup.openTelemetry()) : LeaseTelemetry.NONE;
     }
 }

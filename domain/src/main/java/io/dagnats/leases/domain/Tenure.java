@@ -83,6 +83,11 @@ public record Tenure(LeaseKey key, HolderId holder, Fence start, Fence fence, lo
                 : ForwardVerdict.REJECT_STALE_FENCE;
     }
 
+    /** A {@code Dagnats-Lease-Fence} value: an unsigned decimal integer of at most 64 bits. */
+    public static Optional<Long> parseFence(String text) {
+        return parseUnsigned(text);
+    }
+
     /** An unsigned decimal integer of at most 64 bits: digits only, no sign, no spaces. */
     static Optional<Long> parseUnsigned(String text) {
         if (text == null || text.isEmpty() || text.length() > 20) {

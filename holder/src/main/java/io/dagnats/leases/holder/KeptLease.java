@@ -44,6 +44,7 @@ public final class KeptLease implements AutoCloseable {
     private final Random random = new Random();
     private final Connection connection;
     private final Dispatcher changes;
+    private final HolderTelemetry telemetry;
 
     private volatile Tenure tenure;
 
@@ -57,7 +58,8 @@ public final class KeptLease implements AutoCloseable {
     private long lastWrittenSentAt;
 
     KeptLease(LeaseKey key, HolderId holder, LeaseTtl ttl, LeaseClient client, MonotonicClock clock,
-            ScheduledExecutorService scheduler, OwnershipListener listener, Connection connection) {
+            ScheduledExecutorService scheduler, OwnershipListener listener, Connection connection,
+            HolderTelemetry telemetry) {
         this.key = key;
         this.holder = holder;
         this.ttl = ttl;
@@ -67,6 +69,7 @@ public final class KeptLease implements AutoCloseable {
         this.scheduler = scheduler;
         this.listener = listener;
         this.connection = connection;
+        this.telemetry = telemetry;
         this.changes = connection.createDispatcher(event -> {
             if (tenure == null) {
                 // Somebody released it or the server expired it: try now, a few ms apart from the others.
@@ -152,6 +155,7 @@ public final class KeptLease implements AutoCloseable {
     private void becomeOwner(Tenure granted) {
         tenure = granted;
         generation++;
+        telemetry.ownershipChanged(key.value(), true);
         listener.becameOwner(granted);
         scheduleRenewAndDeadline(granted);
     }
@@ -212,6 +216,7 @@ public final class KeptLease implements AutoCloseable {
             return;
         }
         Fence renewed = ((Answers.Renew.Renewed) answer).lease().revision();
+        telemetry.renewed(key.value(), renewedFrom.nanosLeft(clock.nanoTime()));
         uncertainSince = null;
         remember(renewed, sentAt);
         Tenure next = renewedFrom.renewed(renewed, sentAt, ttl);
@@ -234,6 +239,7 @@ public final class KeptLease implements AutoCloseable {
     private void stop(OwnershipListener.StopReason reason) {
         tenure = null;
         generation++;
+        telemetry.ownershipChanged(key.value(), false);
         listener.stoppedOwning(reason);
     }
 

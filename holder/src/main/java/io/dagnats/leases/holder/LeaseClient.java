@@ -8,6 +8,8 @@ import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.nats.client.Connection;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
 import io.nats.client.Message;
 import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
@@ -15,6 +17,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -35,20 +38,29 @@ public final class LeaseClient {
 
     private final Connection connection;
     private final Duration requestTimeout;
+    private final HolderTelemetry telemetry;
 
-    /** @param requestTimeout how long to wait for dagnats' answer (not for forwards, see {@link #forward}) */
-    public LeaseClient(Connection connection, Duration requestTimeout) {
-        this.connection = Objects.requireNonNull(connection, "connection");
-        this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
+    /**
+     * @param requestTimeout how long to wait for dagnats' answer (not for forwards, see {@link #forward})
+     * @param openTelemetry  where the client spans of these calls go; {@link OpenTelemetry#noop()} for none
+     */
+    public LeaseClient(Connection connection, Duration requestTimeout, OpenTelemetry openTelemetry) {
+        this(connection, requestTimeout, new HolderTelemetry(openTelemetry, List::of));
     }
 
     public LeaseClient(Connection connection) {
-        this(connection, Duration.ofSeconds(5));
+        this(connection, Duration.ofSeconds(5), OpenTelemetry.noop());
+    }
+
+    LeaseClient(Connection connection, Duration requestTimeout, HolderTelemetry telemetry) {
+        this.connection = Objects.requireNonNull(connection, "connection");
+        this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
+        this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
     }
 
     public CompletableFuture<Answers.Acquire> acquire(LeaseKey key, HolderId holder, LeaseTtl ttl) {
         ObjectNode body = body(key).put("holder", holder.value()).put("ttl_ms", ttl.millis());
-        return call("acquire", body, requestTimeout, null, reply -> {
+        return call("acquire", body, requestTimeout, reply -> {
             LeaseView lease = view(reply);
             return reply.path("granted").asBoolean() ? new Answers.Acquire.Granted(lease) : new Answers.Acquire.HeldByOther(lease);
         });
@@ -58,20 +70,20 @@ public final class LeaseClient {
     public CompletableFuture<Answers.Renew> renew(LeaseKey key, HolderId holder, Fence revision, Optional<LeaseTtl> ttl) {
         ObjectNode body = body(key).put("holder", holder.value()).put("revision", revision.revision());
         ttl.ifPresent(value -> body.put("ttl_ms", value.millis()));
-        return call("renew", body, requestTimeout, null, reply -> "lost".equals(reply.path("kind").asText())
+        return call("renew", body, requestTimeout, reply -> "lost".equals(reply.path("kind").asText())
                 ? new Answers.Renew.Lost(reply.path("error").asText())
                 : new Answers.Renew.Renewed(view(reply)));
     }
 
     public CompletableFuture<Answers.Release> release(LeaseKey key, HolderId holder, Fence revision) {
         ObjectNode body = body(key).put("holder", holder.value()).put("revision", revision.revision());
-        return call("release", body, requestTimeout, null, reply -> "lost".equals(reply.path("kind").asText())
+        return call("release", body, requestTimeout, reply -> "lost".equals(reply.path("kind").asText())
                 ? new Answers.Release.Lost(reply.path("error").asText())
                 : new Answers.Release.Released(key, holder, new Fence(reply.path("revision").asLong())));
     }
 
     public CompletableFuture<Answers.Owner> owner(LeaseKey key) {
-        return call("owner", body(key), requestTimeout, null, reply -> reply.path("held").asBoolean()
+        return call("owner", body(key), requestTimeout, reply -> reply.path("held").asBoolean()
                 ? new Answers.Owner.Held(view(reply))
                 : new Answers.Owner.Free(key));
     }
@@ -84,7 +96,7 @@ public final class LeaseClient {
     public CompletableFuture<Answers.Forward> forward(LeaseKey key, byte[] payload, Duration timeout) {
         ObjectNode body = body(key).put("payload", Base64.getEncoder().encodeToString(payload))
                 .put("timeout_ms", timeout.toMillis());
-        return call("forward", body, timeout.plus(FORWARD_MARGIN), null, reply -> {
+        return call("forward", body, timeout.plus(FORWARD_MARGIN), reply -> {
             String kind = reply.path("kind").asText();
             if (!kind.isEmpty()) {
                 return new Answers.Forward.NotAnswered(kind, reply.path("error").asText(),
@@ -101,12 +113,28 @@ public final class LeaseClient {
         return JSON.createObjectNode().put("key", key.value());
     }
 
-    private <T> CompletableFuture<T> call(String operation, ObjectNode body, Duration timeout, Headers headers,
+    private <T> CompletableFuture<T> call(String operation, ObjectNode body, Duration timeout,
             Function<JsonNode, T> answer) {
+        String subject = "api.leases." + operation;
+        Headers headers = new Headers();
+        Span span = telemetry.startCall(subject, body.path("key").asText(), headers);
+        return send(operation, subject, body, timeout, headers, answer).whenComplete((value, failure) -> {
+            if (failure != null) {
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure;
+                span.setAttribute(HolderTelemetry.ERROR_TYPE,
+                        cause instanceof DagnatsException dagnats ? dagnats.kind() : cause.getClass().getSimpleName());
+            }
+            span.end();
+        });
+    }
+
+    private <T> CompletableFuture<T> send(String operation, String subject, ObjectNode body, Duration timeout,
+            Headers headers, Function<JsonNode, T> answer) {
         CompletableFuture<Message> reply;
         try {
             reply = connection.requestWithTimeout(NatsMessage.builder()
-                            .subject("api.leases." + operation)
+                            .subject(subject)
                             .headers(headers)
                             .data(JSON.writeValueAsBytes(body))
                             .build(), timeout)

@@ -7,6 +7,9 @@ import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
 import io.nats.client.Connection;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import io.nats.client.Dispatcher;
 import io.nats.client.Message;
 import io.nats.client.impl.Headers;
@@ -54,11 +57,13 @@ public final class LeaseHolder implements AutoCloseable {
     private final ForwardHandler forwardHandler;
     private final Map<LeaseKey, KeptLease> kept = new ConcurrentHashMap<>();
     private final Dispatcher inbox;
+    private final HolderTelemetry telemetry;
 
     private LeaseHolder(Builder builder) {
         this.connection = builder.connection;
         this.id = builder.holderId != null ? builder.holderId : uniqueId(builder.holderPrefix);
-        this.client = new LeaseClient(connection, builder.requestTimeout);
+        this.telemetry = new HolderTelemetry(builder.openTelemetry, kept::values);
+        this.client = new LeaseClient(connection, builder.requestTimeout, telemetry);
         this.clock = builder.clock;
         this.scheduler = builder.scheduler != null
                 ? builder.scheduler
@@ -102,7 +107,7 @@ public final class LeaseHolder implements AutoCloseable {
                 throw new IllegalStateException(key + " is already kept by this holder");
             }
             return new KeptLease(leaseKey, id, leaseTtl, client, clock, scheduler,
-                    Objects.requireNonNull(listener, "listener"), connection);
+                    Objects.requireNonNull(listener, "listener"), connection, telemetry);
         });
     }
 
@@ -119,23 +124,33 @@ public final class LeaseHolder implements AutoCloseable {
         String keyToken = subject.substring(INBOX_PREFIX.length() + id.value().length() + 1);
         KeptLease lease = keyToken.indexOf('.') >= 0 ? null : kept.get(safeKey(keyToken));
         String fenceHeader = request.hasHeaders() ? request.getHeaders().getFirst(FENCE) : null;
+        Span span = telemetry.startServing(INBOX_PREFIX + id.value(), keyToken,
+                request.hasHeaders() ? request.getHeaders() : null);
+        if (fenceHeader != null) {
+            Tenure.parseFence(fenceHeader).ifPresent(fence -> span.setAttribute(HolderTelemetry.REVISION, fence));
+        }
         if (lease == null || !lease.judgeForward(fenceHeader).accepted()) {
-            reject(request);
+            rejectStale(request, keyToken, span);
             return;
         }
         handlers.execute(() -> {
             // Judge again: time may have passed in the queue, and the deadline with it.
             if (!lease.judgeForward(fenceHeader).accepted()) {
-                reject(request);
+                rejectStale(request, keyToken, span);
                 return;
             }
-            try {
+            try (Scope ignored = span.makeCurrent()) {
                 byte[] reply = forwardHandler.handle(lease.key(), new Fence(Long.parseUnsignedLong(fenceHeader)),
                         request.getData() == null ? new byte[0] : request.getData());
                 connection.publish(request.getReplyTo(), reply == null ? new byte[0] : reply);
+                span.setAttribute(HolderTelemetry.OUTCOME, "served");
             } catch (Exception failed) {
                 // No reply: the caller sees owner_timeout, which says "it may have been processed".
                 LOG.log(System.Logger.Level.WARNING, "the forward handler failed for " + lease.key(), failed);
+                span.setAttribute(HolderTelemetry.OUTCOME, "failed");
+                span.setAttribute(HolderTelemetry.ERROR_TYPE, failed.getClass().getSimpleName());
+            } finally {
+                span.end();
             }
         });
     }
@@ -146,6 +161,13 @@ public final class LeaseHolder implements AutoCloseable {
         } catch (IllegalArgumentException notAKey) {
             return null;
         }
+    }
+
+    private void rejectStale(Message request, String key, Span span) {
+        reject(request);
+        telemetry.rejectedStale(key);
+        span.setAttribute(HolderTelemetry.OUTCOME, "rejected_stale");
+        span.end();
     }
 
     private void reject(Message request) {
@@ -190,6 +212,7 @@ public final class LeaseHolder implements AutoCloseable {
         private MonotonicClock clock = MonotonicClock.SYSTEM;
         private ForwardHandler forwardHandler;
         private ScheduledExecutorService scheduler;
+        private OpenTelemetry openTelemetry = OpenTelemetry.noop();
 
         private Builder(Connection connection) {
             this.connection = Objects.requireNonNull(connection, "connection");
@@ -234,6 +257,15 @@ public final class LeaseHolder implements AutoCloseable {
          */
         public Builder scheduler(ScheduledExecutorService singleThreaded) {
             this.scheduler = Objects.requireNonNull(singleThreaded, "scheduler");
+            return this;
+        }
+
+        /**
+         * Where this holder's traces and metrics go: client spans for its calls, a server
+         * span (continuing dagnats' trace) for each forward it serves. No-op by default.
+         */
+        public Builder openTelemetry(OpenTelemetry telemetry) {
+            this.openTelemetry = Objects.requireNonNull(telemetry, "openTelemetry");
             return this;
         }
 

@@ -25,6 +25,7 @@ import io.nats.service.ServiceEndpoint;
 import io.nats.service.ServiceMessage;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -45,9 +46,22 @@ public final class LeaseApi {
     public static final String VERSION = "0.1.0";
 
     private static final System.Logger LOG = System.getLogger(LeaseApi.class.getName());
+    private static final String TRACEPARENT = "traceparent";
+    private static final String TRACESTATE = "tracestate";
 
-    /** A decoded request and the reply it turns into. */
-    private record Reply(byte[] body, String outcome) {
+    /** The reply body, and what it tells telemetry. */
+    private record Reply(byte[] body, LeaseTelemetry.Facts facts) {
+
+        static Reply of(byte[] body, String outcome, Lease lease) {
+            return new Reply(body, new LeaseTelemetry.Facts(outcome, null, lease.key().value(),
+                    lease.holder().value(), lease.revision().revision()));
+        }
+
+        static Reply error(ErrorKind kind, byte[] body, String key, Lease lastTried) {
+            return new Reply(body, new LeaseTelemetry.Facts(kind.wireName(), kind.wireName(), key,
+                    lastTried == null ? null : lastTried.holder().value(),
+                    lastTried == null ? 0 : lastTried.revision().revision()));
+        }
     }
 
     private final Connection connection;
@@ -132,29 +146,43 @@ public final class LeaseApi {
     }
 
     private void handle(String operation, ServiceMessage message, Function<LeaseRequest, CompletionStage<Reply>> handler) {
-        long started = System.nanoTime();
         inFlight.incrementAndGet();
-        CompletionStage<Reply> reply;
-        try {
-            if (bucket.status() instanceof BucketStatus.Unsupported unsupported) {
-                reply = CompletableFuture.completedFuture(failure(ErrorKind.UNSUPPORTED, unsupported.reason()));
-            } else {
-                reply = handler.apply(LeaseRequest.parse(message.getData()));
+        LeaseTelemetry.RequestRecord record =
+                telemetry.startRequest(operation, message.getSubject(), traceHeaders(message));
+        CompletionStage<Reply> reply = record.within(() -> {
+            try {
+                if (bucket.status() instanceof BucketStatus.Unsupported unsupported) {
+                    return CompletableFuture.completedFuture(failure(ErrorKind.UNSUPPORTED, unsupported.reason()));
+                }
+                return handler.apply(LeaseRequest.parse(message.getData()));
+            } catch (InvalidLeaseInput invalid) {
+                return CompletableFuture.completedFuture(failure(ErrorKind.INVALID, invalid.getMessage()));
+            } catch (RuntimeException bug) {
+                return CompletableFuture.failedFuture(bug);
             }
-        } catch (InvalidLeaseInput invalid) {
-            reply = CompletableFuture.completedFuture(failure(ErrorKind.INVALID, invalid.getMessage()));
-        } catch (RuntimeException bug) {
-            reply = CompletableFuture.failedFuture(bug);
-        }
+        });
         reply.handle((answer, thrown) -> thrown == null ? answer : fromFailure(operation, thrown))
                 .thenAccept(answer -> {
                     try {
                         respond(message, answer.body());
-                        telemetry.requestHandled(operation, answer.outcome(), System.nanoTime() - started);
+                        record.end(answer.facts());
                     } finally {
                         done();
                     }
                 });
+    }
+
+    /** Only the W3C trace context headers: nothing else of the caller's reaches telemetry. */
+    private static Map<String, String> traceHeaders(ServiceMessage message) {
+        if (!message.hasHeaders()) {
+            return Map.of();
+        }
+        String parent = message.getHeaders().getFirst(TRACEPARENT);
+        if (parent == null) {
+            return Map.of();
+        }
+        String state = message.getHeaders().getFirst(TRACESTATE);
+        return state == null ? Map.of(TRACEPARENT, parent) : Map.of(TRACEPARENT, parent, TRACESTATE, state);
     }
 
     private CompletionStage<Reply> acquire(LeaseRequest request) {
@@ -163,8 +191,8 @@ public final class LeaseApi {
                 new HolderId(request.holder()),
                 new LeaseTtl(request.requiredInteger("ttl_ms")));
         return acquire.execute(command).thenApply(acquisition -> acquisition instanceof Acquisition.Granted granted
-                ? new Reply(LeaseReplies.lease(granted.lease(), true), "granted")
-                : new Reply(LeaseReplies.lease(acquisition.lease(), false), "held"));
+                ? Reply.of(LeaseReplies.lease(granted.lease(), true), "granted", granted.lease())
+                : Reply.of(LeaseReplies.lease(acquisition.lease(), false), "held", acquisition.lease()));
     }
 
     private CompletionStage<Reply> renew(LeaseRequest request) {
@@ -174,7 +202,7 @@ public final class LeaseApi {
                 new Fence(request.requiredInteger("revision")),
                 request.has("ttl_ms") ? Optional.of(new LeaseTtl(request.requiredInteger("ttl_ms"))) : Optional.empty());
         return renew.execute(command).thenApply(renewal -> renewal instanceof Renewal.Renewed renewed
-                ? new Reply(LeaseReplies.lease(renewed.lease(), true), "renewed")
+                ? Reply.of(LeaseReplies.lease(renewed.lease(), true), "renewed", renewed.lease())
                 : lost((Lost) renewal));
     }
 
@@ -184,14 +212,16 @@ public final class LeaseApi {
                 new HolderId(request.holder()),
                 new Fence(request.requiredInteger("revision")));
         return release.execute(command).thenApply(answer -> answer instanceof Release.Released released
-                ? new Reply(LeaseReplies.released(released), "released")
+                ? new Reply(LeaseReplies.released(released), new LeaseTelemetry.Facts("released", null,
+                        released.key().value(), released.holder().value(), released.revision().revision()))
                 : lost((Lost) answer));
     }
 
     private CompletionStage<Reply> owner(LeaseRequest request) {
         LeaseKey key = new LeaseKey(request.key());
-        return store.read(key).thenApply(state -> new Reply(LeaseReplies.owner(state),
-                state instanceof KeyState.Held ? "held" : "free"));
+        return store.read(key).thenApply(state -> state instanceof KeyState.Held held
+                ? Reply.of(LeaseReplies.owner(state), "held", held.lease())
+                : new Reply(LeaseReplies.owner(state), new LeaseTelemetry.Facts("free", null, key.value(), null, 0)));
     }
 
     private CompletionStage<Reply> forward(LeaseRequest request) {
@@ -223,15 +253,16 @@ public final class LeaseApi {
             byte[] body = LeaseReplies.forwarded(delivered.owner(), delivered.reply());
             long limit = connection.getServerInfo().getMaxPayload();
             if (body.length > limit) {
-                return new Reply(LeaseReplies.forwardError(ErrorKind.REPLY_TOO_LARGE,
+                return forwardFailure(ErrorKind.REPLY_TOO_LARGE,
                         "the owner's reply is " + delivered.reply().length + " bytes; base64 in the reply JSON it is "
                                 + body.length + " bytes, over the server's max_payload of " + limit,
-                        delivered.owner()), ErrorKind.REPLY_TOO_LARGE.wireName());
+                        delivered.owner());
             }
-            return new Reply(body, "delivered");
+            return Reply.of(body, "delivered", delivered.owner());
         }
         if (outcome instanceof ForwardToOwner.Outcome.NoOwner noOwner) {
-            return failure(ErrorKind.NO_OWNER, "nobody holds " + noOwner.key());
+            return Reply.error(ErrorKind.NO_OWNER, LeaseReplies.error(ErrorKind.NO_OWNER, "nobody holds " + noOwner.key()),
+                    noOwner.key().value(), null);
         }
         if (outcome instanceof ForwardToOwner.Outcome.OwnerUnavailable unavailable) {
             return forwardFailure(ErrorKind.OWNER_UNAVAILABLE, "nobody listens on the inbox of "
@@ -249,15 +280,15 @@ public final class LeaseApi {
     }
 
     private static Reply forwardFailure(ErrorKind kind, String sentence, Lease lastTried) {
-        return new Reply(LeaseReplies.forwardError(kind, sentence, lastTried), kind.wireName());
+        return Reply.error(kind, LeaseReplies.forwardError(kind, sentence, lastTried), lastTried.key().value(), lastTried);
     }
 
     private static Reply lost(Lost lost) {
-        return failure(ErrorKind.LOST, lost.sentence());
+        return Reply.error(ErrorKind.LOST, LeaseReplies.error(ErrorKind.LOST, lost.sentence()), lost.key().value(), null);
     }
 
     private static Reply failure(ErrorKind kind, String sentence) {
-        return new Reply(LeaseReplies.error(kind, sentence), kind.wireName());
+        return Reply.error(kind, LeaseReplies.error(kind, sentence), null, null);
     }
 
     private static Reply fromFailure(String operation, Throwable thrown) {

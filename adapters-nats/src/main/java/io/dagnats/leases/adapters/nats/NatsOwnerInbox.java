@@ -2,6 +2,7 @@ package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.application.ErrorKind;
 import io.dagnats.leases.application.LeaseFailure;
+import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.OwnerInbox;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
@@ -28,15 +29,19 @@ import java.util.concurrent.TimeoutException;
 public final class NatsOwnerInbox implements OwnerInbox {
 
     private final Connection connection;
+    private final LeaseTelemetry telemetry;
 
-    public NatsOwnerInbox(Connection connection) {
+    /** @param telemetry supplies the trace context each request carries to the owner */
+    public NatsOwnerInbox(Connection connection, LeaseTelemetry telemetry) {
         this.connection = Objects.requireNonNull(connection, "connection");
+        this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
     }
 
     @Override
     public CompletionStage<Delivery> deliver(LeaseKey key, HolderId owner, Fence fence, byte[] payload, Duration timeout) {
         Headers headers = new Headers();
         headers.put(Subjects.HEADER_FENCE, Long.toString(fence.revision()));
+        telemetry.outgoingHeaders().forEach(headers::put);
         CompletableFuture<Message> reply;
         try {
             reply = connection.requestWithTimeout(NatsMessage.builder()

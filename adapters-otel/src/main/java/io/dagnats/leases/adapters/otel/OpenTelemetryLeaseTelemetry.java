@@ -1,31 +1,79 @@
 package io.dagnats.leases.adapters.otel;
 
+import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
+import io.dagnats.leases.application.OwnerInbox;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.Meter;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.context.propagation.TextMapGetter;
+import io.opentelemetry.context.propagation.TextMapPropagator;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
- * Lease telemetry as OpenTelemetry metrics. With an unconfigured
- * {@link OpenTelemetry} (the no-op) every call costs next to nothing.
+ * Lease telemetry on OpenTelemetry: a SERVER span per lease request that
+ * continues the caller's W3C trace context, CLIENT spans for the JetStream
+ * reads and writes and for each forward attempt under it, and request, duration
+ * and forward-attempt metrics. Names follow the messaging semantic conventions;
+ * lease attributes are {@code dagnats.lease.*}.
  */
 public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
 
     static final String INSTRUMENTATION_SCOPE = "io.dagnats.leases";
-    private static final AttributeKey<String> OPERATION = AttributeKey.stringKey("dagnats.lease.operation");
-    private static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("dagnats.lease.outcome");
 
+    static final AttributeKey<String> MESSAGING_SYSTEM = AttributeKey.stringKey("messaging.system");
+    static final AttributeKey<String> DESTINATION = AttributeKey.stringKey("messaging.destination.name");
+    static final AttributeKey<String> OPERATION_NAME = AttributeKey.stringKey("messaging.operation.name");
+    static final AttributeKey<String> OPERATION_TYPE = AttributeKey.stringKey("messaging.operation.type");
+    static final AttributeKey<String> CONSUMER_GROUP = AttributeKey.stringKey("messaging.consumer.group.name");
+    static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
+    static final AttributeKey<String> LEASE_OPERATION = AttributeKey.stringKey("dagnats.lease.operation");
+    static final AttributeKey<String> LEASE_KEY = AttributeKey.stringKey("dagnats.lease.key");
+    static final AttributeKey<String> LEASE_HOLDER = AttributeKey.stringKey("dagnats.lease.holder");
+    static final AttributeKey<Long> LEASE_REVISION = AttributeKey.longKey("dagnats.lease.revision");
+    static final AttributeKey<String> LEASE_OUTCOME = AttributeKey.stringKey("dagnats.lease.outcome");
+
+    /** Error kinds that mean the service, not the caller, failed. */
+    private static final Set<String> SERVER_FAULTS = Set.of("internal", "unavailable");
+
+    private static final TextMapGetter<Map<String, String>> MAP_GETTER = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(Map<String, String> carrier) {
+            return carrier.keySet();
+        }
+
+        @Override
+        public String get(Map<String, String> carrier, String key) {
+            return carrier == null ? null : carrier.get(key);
+        }
+    };
+
+    private final Tracer tracer;
+    private final TextMapPropagator propagator;
     private final LongCounter requests;
     private final DoubleHistogram duration;
+    private final LongCounter forwardAttempts;
     private final AtomicLong supported = new AtomicLong();
 
     public OpenTelemetryLeaseTelemetry(OpenTelemetry openTelemetry) {
-        Meter meter = Objects.requireNonNull(openTelemetry, "openTelemetry").getMeter(INSTRUMENTATION_SCOPE);
+        Objects.requireNonNull(openTelemetry, "openTelemetry");
+        tracer = openTelemetry.getTracer(INSTRUMENTATION_SCOPE);
+        propagator = openTelemetry.getPropagators().getTextMapPropagator();
+        Meter meter = openTelemetry.getMeter(INSTRUMENTATION_SCOPE);
         requests = meter.counterBuilder("dagnats.lease.requests")
                 .setDescription("Lease requests answered, by operation and outcome")
                 .setUnit("{request}")
@@ -33,6 +81,10 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
         duration = meter.histogramBuilder("dagnats.lease.request.duration")
                 .setDescription("Time from receiving a lease request to replying")
                 .setUnit("s")
+                .build();
+        forwardAttempts = meter.counterBuilder("dagnats.lease.forward.attempts")
+                .setDescription("Requests sent to owners' inboxes, by result")
+                .setUnit("{attempt}")
                 .build();
         meter.gaugeBuilder("dagnats.lease.supported")
                 .setDescription("1 when the server can serve leases, 0 when not")
@@ -42,13 +94,87 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
     }
 
     @Override
-    public void requestHandled(String operation, String outcome, long durationNanos) {
-        requests.add(1, Attributes.of(OPERATION, operation, OUTCOME, outcome));
-        duration.record(durationNanos / 1e9, Attributes.of(OPERATION, operation));
+    public RequestRecord startRequest(String operation, String subject, Map<String, String> headers) {
+        Context parent = headers.isEmpty() ? Context.root() : propagator.extract(Context.root(), headers, MAP_GETTER);
+        Span span = tracer.spanBuilder("process " + subject)
+                .setParent(parent)
+                .setSpanKind(SpanKind.SERVER)
+                .setAttribute(MESSAGING_SYSTEM, "nats")
+                .setAttribute(DESTINATION, subject)
+                .setAttribute(OPERATION_NAME, "process")
+                .setAttribute(OPERATION_TYPE, "process")
+                .setAttribute(CONSUMER_GROUP, "dagnats-leases")
+                .setAttribute(LEASE_OPERATION, operation)
+                .startSpan();
+        return new SpanRecord(operation, span, System.nanoTime());
+    }
+
+    @Override
+    public Map<String, String> outgoingHeaders() {
+        Map<String, String> headers = new HashMap<>(4);
+        propagator.inject(Context.current(), headers, Map::put);
+        return headers;
     }
 
     @Override
     public void leasesSupported(boolean isSupported) {
         supported.set(isSupported ? 1 : 0);
+    }
+
+    @Override
+    public LeaseStore observe(LeaseStore store) {
+        return new TracedLeaseStore(store, tracer);
+    }
+
+    @Override
+    public OwnerInbox observe(OwnerInbox inbox) {
+        return new TracedOwnerInbox(inbox, tracer, forwardAttempts);
+    }
+
+    private final class SpanRecord implements RequestRecord {
+        private final String operation;
+        private final Span span;
+        private final long startedNanos;
+
+        SpanRecord(String operation, Span span, long startedNanos) {
+            this.operation = operation;
+            this.span = span;
+            this.startedNanos = startedNanos;
+        }
+
+        @Override
+        public <T> T within(Supplier<T> work) {
+            try (Scope ignored = span.makeCurrent()) {
+                return work.get();
+            }
+        }
+
+        @Override
+        public void end(Facts facts) {
+            try {
+                if (facts.key() != null) {
+                    span.setAttribute(LEASE_KEY, facts.key());
+                }
+                if (facts.holder() != null) {
+                    span.setAttribute(LEASE_HOLDER, facts.holder());
+                }
+                if (facts.revision() > 0) {
+                    span.setAttribute(LEASE_REVISION, facts.revision());
+                }
+                span.setAttribute(LEASE_OUTCOME, facts.outcome());
+                if (facts.errorKind() != null) {
+                    // An outcome, not an exception: bad input and lost carry no stack trace.
+                    span.setAttribute(ERROR_TYPE, facts.errorKind());
+                    if (SERVER_FAULTS.contains(facts.errorKind())) {
+                        span.setStatus(StatusCode.ERROR, facts.errorKind());
+                    }
+                }
+                span.end();
+                requests.add(1, Attributes.of(LEASE_OPERATION, operation, LEASE_OUTCOME, facts.outcome()));
+                duration.record((System.nanoTime() - startedNanos) / 1e9, Attributes.of(LEASE_OPERATION, operation));
+            } catch (RuntimeException telemetryFault) {
+                // Telemetry never breaks the work.
+            }
+        }
     }
 }

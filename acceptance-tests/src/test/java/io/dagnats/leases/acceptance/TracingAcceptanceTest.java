@@ -1,0 +1,157 @@
+package io.dagnats.leases.acceptance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dagnats.leases.bootstrap.DagnatsServer;
+import io.dagnats.leases.bootstrap.Settings;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.holder.Answers;
+import io.dagnats.leases.holder.LeaseClient;
+import io.dagnats.leases.holder.LeaseHolder;
+import io.dagnats.leases.holder.OwnershipListener;
+import io.nats.client.Connection;
+import io.nats.client.Nats;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.exporter.zipkin.ZipkinSpanExporter;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.resources.Resource;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One trace, read back from a real Zipkin: the caller's span is the root, the
+ * dagnats forward span is under it, and the owner's handling span is under that.
+ */
+class TracingAcceptanceTest {
+
+    private static OpenTelemetrySdk sdk(String serviceName, String endpoint) {
+        return OpenTelemetrySdk.builder()
+                .setTracerProvider(SdkTracerProvider.builder()
+                        .setResource(Resource.getDefault().merge(Resource.create(
+                                Attributes.of(io.opentelemetry.api.common.AttributeKey.stringKey("service.name"), serviceName))))
+                        .addSpanProcessor(SimpleSpanProcessor.create(ZipkinSpanExporter.builder().setEndpoint(endpoint).build()))
+                        .build())
+                .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
+                .build();
+    }
+
+    @Test
+    void aForwardIsOneTraceFromCallerThroughDagnatsToTheOwner() throws Exception {
+        try (ZipkinServerProcess zipkin = ZipkinServerProcess.start();
+                NatsServerProcess nats = NatsServerProcess.modern();
+                DagnatsServer dagnats = DagnatsServer.start(Settings.forUrl(nats.url(), Map.of(
+                        "OTEL_TRACES_EXPORTER", "zipkin",
+                        "OTEL_EXPORTER_ZIPKIN_ENDPOINT", zipkin.spansEndpoint(),
+                        "OTEL_BSP_SCHEDULE_DELAY", "100")));
+                OpenTelemetrySdk ownerTelemetry = sdk("owner-service", zipkin.spansEndpoint());
+                OpenTelemetrySdk callerTelemetry = sdk("caller-service", zipkin.spansEndpoint());
+                Connection ownerConnection = Nats.connect(nats.url());
+                Connection callerConnection = Nats.connect(nats.url());
+                LeaseHolder owner = LeaseHolder.builder(ownerConnection).holderPrefix("owner")
+                        .openTelemetry(ownerTelemetry)
+                        .forwardHandler((key, fence, payload) -> "pong".getBytes(StandardCharsets.UTF_8))
+                        .build()) {
+            owner.keep("traced", Duration.ofSeconds(15), OwnershipListener.NONE);
+            Polling.until(Duration.ofSeconds(10), "the owner to own", () -> owner.client()
+                    .owner(new LeaseKey("traced")).join(), answer -> answer instanceof Answers.Owner.Held);
+            LeaseClient caller = new LeaseClient(callerConnection, Duration.ofSeconds(5), callerTelemetry);
+
+            Span root = callerTelemetry.getTracer("test").spanBuilder("caller asks the owner").startSpan();
+            Answers.Forward answer;
+            try (Scope ignored = root.makeCurrent()) {
+                answer = caller.forward(new LeaseKey("traced"), "ping".getBytes(StandardCharsets.UTF_8),
+                        Duration.ofSeconds(5)).join();
+            } finally {
+                root.end();
+            }
+            assertInstanceOf(Answers.Forward.Answered.class, answer);
+            String traceId = root.getSpanContext().getTraceId();
+
+            JsonNode spans = Polling.until(Duration.ofSeconds(30), "the whole trace in Zipkin",
+                    () -> parse(zipkin.trace(traceId)), trace -> hasService(trace, "owner-service")
+                            && hasService(trace, "dagnats") && hasService(trace, "caller-service")
+                            && find(trace, "dagnats", "process api.leases.forward") != null
+                            && find(trace, "owner-service", "process dagnats.lease.inbox") != null);
+
+            Map<String, JsonNode> byId = new HashMap<>();
+            spans.forEach(span -> byId.put(span.path("id").asText(), span));
+            JsonNode rootSpan = find(spans, "caller-service", "caller asks the owner");
+            assertNotNull(rootSpan, spans.toPrettyString());
+            assertFalse(rootSpan.has("parentId"), "the caller's span is the root");
+
+            JsonNode forwardSpan = find(spans, "dagnats", "process api.leases.forward");
+            assertTrue(isUnder(forwardSpan, rootSpan, byId), "the dagnats forward span is under the caller's");
+            JsonNode tags = forwardSpan.path("tags");
+            assertEquals("nats", tags.path("messaging.system").asText(), forwardSpan.toPrettyString());
+            assertEquals("api.leases.forward", tags.path("messaging.destination.name").asText());
+            assertEquals("traced", tags.path("dagnats.lease.key").asText());
+            assertEquals(owner.id().value(), tags.path("dagnats.lease.holder").asText());
+            assertFalse(tags.path("dagnats.lease.revision").asText().isEmpty());
+            assertEquals("delivered", tags.path("dagnats.lease.outcome").asText());
+
+            JsonNode ownerSpan = find(spans, "owner-service", "process dagnats.lease.inbox");
+            assertTrue(isUnder(ownerSpan, forwardSpan, byId), "the owner's span is under the dagnats forward span");
+            assertEquals("traced", ownerSpan.path("tags").path("dagnats.lease.key").asText());
+            assertEquals("served", ownerSpan.path("tags").path("dagnats.lease.outcome").asText());
+
+            JsonNode read = find(spans, "dagnats", "read kv_leases");
+            assertNotNull(read, "the JetStream read is a child span");
+            assertTrue(isUnder(read, forwardSpan, byId));
+        }
+    }
+
+    private static JsonNode parse(String body) {
+        try {
+            return body.isBlank() ? WireClient.JSON.createArrayNode() : WireClient.JSON.readTree(body);
+        } catch (Exception notYet) {
+            return WireClient.JSON.createArrayNode();
+        }
+    }
+
+    private static boolean hasService(JsonNode spans, String service) {
+        for (JsonNode span : spans) {
+            if (service.equals(span.path("localEndpoint").path("serviceName").asText())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Zipkin lower-cases span names; match by prefix. */
+    private static JsonNode find(JsonNode spans, String service, String namePrefix) {
+        for (JsonNode span : spans) {
+            if (service.equals(span.path("localEndpoint").path("serviceName").asText())
+                    && span.path("name").asText().startsWith(namePrefix.toLowerCase(java.util.Locale.ROOT))) {
+                return span;
+            }
+        }
+        return null;
+    }
+
+    private static boolean isUnder(JsonNode span, JsonNode ancestor, Map<String, JsonNode> byId) {
+        JsonNode current = span;
+        for (int depth = 0; current != null && depth < 20; depth++) {
+            String parent = current.path("parentId").asText();
+            if (parent.equals(ancestor.path("id").asText())) {
+                return true;
+            }
+            current = byId.get(parent);
+        }
+        return false;
+    }
+}

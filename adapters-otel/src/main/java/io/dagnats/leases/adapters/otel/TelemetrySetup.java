@@ -1,0 +1,86 @@
+package io.dagnats.leases.adapters.otel;
+
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * OpenTelemetry as the standard {@code OTEL_*} variables configure it (SDK
+ * autoconfigure). With no exporter or endpoint named, telemetry is off and
+ * silent: the no-op OpenTelemetry, not an OTLP exporter retrying localhost.
+ */
+public final class TelemetrySetup implements AutoCloseable {
+
+    /** Variables that turn telemetry on: an exporter or an endpoint. */
+    private static final Set<String> SWITCHES = Set.of(
+            "OTEL_TRACES_EXPORTER", "OTEL_METRICS_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT",
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
+            "OTEL_EXPORTER_ZIPKIN_ENDPOINT");
+
+    private final OpenTelemetry openTelemetry;
+    private final OpenTelemetrySdk sdk;
+    private final String description;
+
+    private TelemetrySetup(OpenTelemetry openTelemetry, OpenTelemetrySdk sdk, String description) {
+        this.openTelemetry = openTelemetry;
+        this.sdk = sdk;
+        this.description = description;
+    }
+
+    /**
+     * @param otelVariables the {@code OTEL_*} environment variables (name to value)
+     * @param defaultServiceName {@code service.name} unless {@code OTEL_SERVICE_NAME} says otherwise
+     * @throws IllegalArgumentException when autoconfigure refuses the configuration
+     */
+    public static TelemetrySetup fromEnvironment(Map<String, String> otelVariables, String defaultServiceName) {
+        boolean on = otelVariables.keySet().stream().anyMatch(SWITCHES::contains)
+                && !"true".equalsIgnoreCase(otelVariables.get("OTEL_SDK_DISABLED"));
+        if (!on) {
+            return new TelemetrySetup(OpenTelemetry.noop(), null, "telemetry off (no OTEL_ exporter or endpoint set)");
+        }
+        Map<String, String> properties = new HashMap<>();
+        properties.put("otel.service.name", defaultServiceName);
+        boolean otlpEndpoint = otelVariables.keySet().stream().anyMatch(name -> name.startsWith("OTEL_EXPORTER_OTLP"));
+        // Only what was asked for: no OTLP metrics or logs retrying a collector nobody named.
+        properties.put("otel.metrics.exporter", otlpEndpoint ? "otlp" : "none");
+        properties.put("otel.logs.exporter", "none");
+        otelVariables.forEach((name, value) -> properties.put(name.toLowerCase(Locale.ROOT).replace('_', '.'), value));
+        try {
+            OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()
+                    .addPropertiesSupplier(() -> properties)
+                    .disableShutdownHook()
+                    .build()
+                    .getOpenTelemetrySdk();
+            return new TelemetrySetup(sdk, sdk, "telemetry on (traces: " + properties.getOrDefault("otel.traces.exporter", "otlp")
+                    + ", metrics: " + properties.get("otel.metrics.exporter")
+                    + ", service.name " + properties.get("otel.service.name") + ")");
+        } catch (RuntimeException refused) {
+            throw new IllegalArgumentException("the OTEL_ settings are not usable: " + refused.getMessage(), refused);
+        }
+    }
+
+    public OpenTelemetry openTelemetry() {
+        return openTelemetry;
+    }
+
+    public boolean enabled() {
+        return sdk != null;
+    }
+
+    /** One phrase for the start-up line. */
+    public String describe() {
+        return description;
+    }
+
+    /** Flushes what is buffered and stops the exporters. */
+    @Override
+    public void close() {
+        if (sdk != null) {
+            sdk.close();
+        }
+    }
+}

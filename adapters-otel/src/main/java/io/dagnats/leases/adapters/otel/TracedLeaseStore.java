@@ -1,0 +1,65 @@
+package io.dagnats.leases.adapters.otel;
+
+import io.dagnats.leases.application.LeaseStore;
+import io.dagnats.leases.domain.KeyState;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseWrite;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.Tracer;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The lease store with a CLIENT span for every JetStream read and
+ * compare-and-set write, as children of the request that made them. The
+ * caller's trace context is restored around each completion, so the next
+ * step of a use case (a write after a read) is recorded under the same request
+ * (see {@link Spans#traced}).
+ */
+final class TracedLeaseStore implements LeaseStore {
+
+    private static final AttributeKey<String> EVENT = AttributeKey.stringKey("dagnats.lease.event");
+    private static final AttributeKey<Long> EXPECTED = AttributeKey.longKey("dagnats.lease.expected_sequence");
+    private static final AttributeKey<String> RESULT = AttributeKey.stringKey("dagnats.lease.write.result");
+
+    private final LeaseStore delegate;
+    private final Tracer tracer;
+
+    TracedLeaseStore(LeaseStore delegate, Tracer tracer) {
+        this.delegate = delegate;
+        this.tracer = tracer;
+    }
+
+    @Override
+    public CompletionStage<KeyState> read(LeaseKey key) {
+        Span span = start("read KV_leases", "$JS.API.STREAM.MSG.GET.KV_leases", key);
+        return Spans.traced(span, () -> delegate.read(key), state ->
+                span.setAttribute(OpenTelemetryLeaseTelemetry.LEASE_OUTCOME,
+                        state instanceof KeyState.Held ? "held" : "free"));
+    }
+
+    @Override
+    public CompletionStage<WriteOutcome> write(LeaseWrite write) {
+        Span span = start("publish $KV.leases", "$KV.leases." + write.key().value(), write.key());
+        span.setAttribute(EVENT, write.event().wireName());
+        span.setAttribute(EXPECTED, write.expectedSequence());
+        return Spans.traced(span, () -> delegate.write(write), outcome -> {
+            if (outcome instanceof WriteOutcome.Written written) {
+                span.setAttribute(RESULT, "written");
+                span.setAttribute(OpenTelemetryLeaseTelemetry.LEASE_REVISION, written.revision().revision());
+            } else {
+                span.setAttribute(RESULT, "conflict");
+            }
+        });
+    }
+
+    private Span start(String name, String destination, LeaseKey key) {
+        return tracer.spanBuilder(name)
+                .setSpanKind(SpanKind.CLIENT)
+                .setAttribute(OpenTelemetryLeaseTelemetry.MESSAGING_SYSTEM, "nats")
+                .setAttribute(OpenTelemetryLeaseTelemetry.DESTINATION, destination)
+                .setAttribute(OpenTelemetryLeaseTelemetry.LEASE_KEY, key.value())
+                .startSpan();
+    }
+}

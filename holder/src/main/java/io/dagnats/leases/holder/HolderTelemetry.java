@@ -1,0 +1,116 @@
+package io.dagnats.leases.holder;
+
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.metrics.DoubleHistogram;
+import io.opentelemetry.api.metrics.LongCounter;
+import io.opentelemetry.api.metrics.Meter;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapGetter;
+import io.opentelemetry.context.propagation.TextMapPropagator;
+import io.nats.client.impl.Headers;
+import java.util.Collection;
+import java.util.function.Supplier;
+
+/**
+ * The holder library's traces and metrics: CLIENT spans for its calls to
+ * dagnats (carrying W3C context in the request headers), a SERVER span for
+ * each forwarded request it serves (continuing dagnats' context), and metrics
+ * for renew slack, stale forwards, ownership changes and being owner.
+ */
+final class HolderTelemetry {
+
+    static final AttributeKey<String> KEY = AttributeKey.stringKey("dagnats.lease.key");
+    static final AttributeKey<String> HOLDER = AttributeKey.stringKey("dagnats.lease.holder");
+    static final AttributeKey<Long> REVISION = AttributeKey.longKey("dagnats.lease.revision");
+    static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("dagnats.lease.outcome");
+    static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
+    private static final AttributeKey<String> SYSTEM = AttributeKey.stringKey("messaging.system");
+    private static final AttributeKey<String> DESTINATION = AttributeKey.stringKey("messaging.destination.name");
+    private static final AttributeKey<String> OPERATION = AttributeKey.stringKey("messaging.operation.name");
+    private static final AttributeKey<String> CHANGE = AttributeKey.stringKey("dagnats.holder.change");
+
+    private static final TextMapGetter<Headers> HEADERS = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(Headers carrier) {
+            return carrier.keySet();
+        }
+
+        @Override
+        public String get(Headers carrier, String key) {
+            return carrier == null ? null : carrier.getFirst(key);
+        }
+    };
+
+    private final Tracer tracer;
+    private final TextMapPropagator propagator;
+    private final DoubleHistogram renewSlack;
+    private final LongCounter staleForwards;
+    private final LongCounter ownershipChanges;
+
+    HolderTelemetry(OpenTelemetry openTelemetry, Supplier<Collection<KeptLease>> kept) {
+        tracer = openTelemetry.getTracer("io.dagnats.leases.holder");
+        propagator = openTelemetry.getPropagators().getTextMapPropagator();
+        Meter meter = openTelemetry.getMeter("io.dagnats.leases.holder");
+        renewSlack = meter.histogramBuilder("dagnats.holder.renew.slack")
+                .setDescription("Time left to the acting-as-owner deadline when a renew succeeded")
+                .setUnit("s")
+                .build();
+        staleForwards = meter.counterBuilder("dagnats.holder.forwards.rejected")
+                .setDescription("Forwarded requests rejected as stale (not owner, or a fence below the tenure)")
+                .setUnit("{request}")
+                .build();
+        ownershipChanges = meter.counterBuilder("dagnats.holder.ownership.changes")
+                .setDescription("Times this process started or stopped acting as owner of a key")
+                .setUnit("{change}")
+                .build();
+        meter.gaugeBuilder("dagnats.holder.owner")
+                .setDescription("1 while this process acts as owner of the key, else 0")
+                .setUnit("1")
+                .ofLongs()
+                .buildWithCallback(measurement -> kept.get().forEach(lease ->
+                        measurement.record(lease.isOwner() ? 1 : 0, Attributes.of(KEY, lease.key().value()))));
+    }
+
+    /** A CLIENT span for a call to {@code subject}, its context injected into {@code headers}. */
+    Span startCall(String subject, String key, Headers headers) {
+        Span span = tracer.spanBuilder("send " + subject)
+                .setSpanKind(SpanKind.CLIENT)
+                .setAttribute(SYSTEM, "nats")
+                .setAttribute(DESTINATION, subject)
+                .setAttribute(OPERATION, "send")
+                .setAttribute(KEY, key)
+                .startSpan();
+        propagator.inject(Context.current().with(span), headers, Headers::put);
+        return span;
+    }
+
+    /** A SERVER span for a forwarded request, continuing the trace that dagnats sent. */
+    Span startServing(String subject, String key, Headers headers) {
+        Context parent = headers == null ? Context.root() : propagator.extract(Context.root(), headers, HEADERS);
+        return tracer.spanBuilder("process " + subject)
+                .setParent(parent)
+                .setSpanKind(SpanKind.SERVER)
+                .setAttribute(SYSTEM, "nats")
+                .setAttribute(DESTINATION, subject)
+                .setAttribute(OPERATION, "process")
+                .setAttribute(KEY, key)
+                .startSpan();
+    }
+
+    void renewed(String key, long slackNanos) {
+        renewSlack.record(slackNanos / 1e9, Attributes.of(KEY, key));
+    }
+
+    void rejectedStale(String key) {
+        staleForwards.add(1, Attributes.of(KEY, key));
+    }
+
+    void ownershipChanged(String key, boolean owner) {
+        ownershipChanges.add(1, Attributes.of(KEY, key, CHANGE, owner ? "became_owner" : "stopped_owning"));
+    }
+}
