@@ -1,0 +1,111 @@
+package io.dagnats.leases.adapters.otel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dagnats.leases.application.LeaseStore;
+import io.dagnats.leases.application.LeaseTelemetry;
+import io.dagnats.leases.domain.KeyState;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseWrite;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.metrics.data.MetricData;
+import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class OpenTelemetryLeaseTelemetryTest {
+
+    private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+    private static final String CALLER = "00f067aa0ba902b7";
+
+    private final InMemorySpanExporter spans = InMemorySpanExporter.create();
+    private final InMemoryMetricReader metrics = InMemoryMetricReader.create();
+    private final OpenTelemetrySdk sdk = OpenTelemetrySdk.builder()
+            .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans)).build())
+            .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(metrics).build())
+            .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
+            .build();
+    private final LeaseTelemetry telemetry = new OpenTelemetryLeaseTelemetry(sdk);
+
+    /** Completes reads later, on another thread, as the NATS client does. */
+    private final LeaseStore slowStore = new LeaseStore() {
+        @Override
+        public CompletionStage<KeyState> read(LeaseKey key) {
+            return CompletableFuture.supplyAsync(() -> new KeyState.Free(key, 0));
+        }
+
+        @Override
+        public CompletionStage<WriteOutcome> write(LeaseWrite write) {
+            throw new UnsupportedOperationException();
+        }
+    };
+
+    @Test
+    void aRequestContinuesTheCallersTraceAndItsReadsAreChildrenEvenAcrossThreads() {
+        LeaseStore store = telemetry.observe(slowStore);
+        LeaseTelemetry.RequestRecord record = telemetry.startRequest("owner", "api.leases.owner",
+                Map.of("traceparent", "00-" + TRACE_ID + "-" + CALLER + "-01"));
+
+        record.within(() -> store.read(new LeaseKey("k"))
+                        .thenCompose(first -> store.read(new LeaseKey("k"))))
+                .toCompletableFuture().join();
+        record.end(new LeaseTelemetry.Facts("free", null, "k", null, 0));
+
+        List<SpanData> finished = spans.getFinishedSpanItems();
+        SpanData request = finished.stream().filter(span -> span.getKind() == SpanKind.SERVER).findFirst().orElseThrow();
+        assertEquals(TRACE_ID, request.getTraceId());
+        assertEquals(CALLER, request.getParentSpanId());
+        assertEquals("process api.leases.owner", request.getName());
+        assertEquals("nats", request.getAttributes().get(OpenTelemetryLeaseTelemetry.MESSAGING_SYSTEM));
+        assertEquals("free", request.getAttributes().get(OpenTelemetryLeaseTelemetry.LEASE_OUTCOME));
+        List<SpanData> reads = finished.stream().filter(span -> span.getKind() == SpanKind.CLIENT).toList();
+        assertEquals(2, reads.size());
+        reads.forEach(read -> assertEquals(request.getSpanId(), read.getParentSpanId(), read.getName()));
+    }
+
+    @Test
+    void badInputIsAnOutcomeNotAnException() {
+        telemetry.startRequest("acquire", "api.leases.acquire", Map.of())
+                .end(new LeaseTelemetry.Facts("invalid", "invalid", null, null, 0));
+
+        SpanData request = spans.getFinishedSpanItems().get(0);
+        assertEquals("invalid", request.getAttributes().get(OpenTelemetryLeaseTelemetry.ERROR_TYPE));
+        assertEquals(StatusCode.UNSET, request.getStatus().getStatusCode());
+        assertTrue(request.getEvents().isEmpty(), "no exception event for bad input");
+    }
+
+    @Test
+    void requestsAreCountedByOperationAndOutcomeAndTimed() {
+        telemetry.startRequest("acquire", "api.leases.acquire", Map.of())
+                .end(new LeaseTelemetry.Facts("granted", null, "k", "h", 7));
+        telemetry.leasesSupported(true);
+
+        Set<String> names = metrics.collectAllMetrics().stream().map(MetricData::getName).collect(Collectors.toSet());
+        assertTrue(names.containsAll(Set.of("dagnats.lease.requests", "dagnats.lease.request.duration",
+                "dagnats.lease.supported")), names.toString());
+    }
+
+    @Test
+    void outgoingHeadersCarryTheCurrentContext() {
+        LeaseTelemetry.RequestRecord record = telemetry.startRequest("forward", "api.leases.forward", Map.of());
+
+        Map<String, String> headers = record.within(telemetry::outgoingHeaders);
+
+        assertTrue(headers.get("traceparent").startsWith("00-"), headers.toString());
+    }
+}
