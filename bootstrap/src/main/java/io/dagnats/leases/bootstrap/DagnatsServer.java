@@ -87,6 +87,16 @@ public final class DagnatsServer implements AutoCloseable {
         LOG.log(System.Logger.Level.INFO, "dagnats: " + status.describe());
     }
 
+    /**
+     * For fault tests: dies as a killed process would, mid-request, without
+     * draining or answering what is in flight.
+     */
+    public void crash() throws InterruptedException {
+        provisioner.shutdownNow();
+        connection.close();
+        telemetrySetup.close();
+    }
+
     /** Stops taking requests, answers the ones in flight (up to the drain timeout), then disconnects. */
     @Override
     public void close() throws InterruptedException {

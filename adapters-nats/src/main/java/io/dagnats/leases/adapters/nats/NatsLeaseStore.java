@@ -135,7 +135,7 @@ public final class NatsLeaseStore implements LeaseStore {
                     "JetStream's answer to a write of " + write.key() + " was unreadable", garbled);
         }
         if (ack.error() != null) {
-            if (ack.error().errorCode() == StoredMessage.ApiError.WRONG_LAST_SEQUENCE) {
+            if (ack.error().wrongLastSequence()) {
                 return new WriteOutcome.Conflict();
             }
             throw apiFailure("write " + write.key(), ack.error());

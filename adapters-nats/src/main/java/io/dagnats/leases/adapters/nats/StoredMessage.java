@@ -21,6 +21,12 @@ record StoredMessage(long sequence, Instant time, Map<String, String> headers, b
     record ApiError(int code, int errorCode, String description) {
         static final int NO_MESSAGE_FOUND = 10037;
         static final int WRONG_LAST_SEQUENCE = 10071;
+        /** The same refusal without the sequence in the text, as a recovering stream answers it. */
+        static final int WRONG_LAST_SEQUENCE_CONSTANT = 10164;
+
+        boolean wrongLastSequence() {
+            return errorCode == WRONG_LAST_SEQUENCE || errorCode == WRONG_LAST_SEQUENCE_CONSTANT;
+        }
     }
 
     /** Either a message or an error, never both. */

@@ -1,0 +1,221 @@
+package io.dagnats.leases.acceptance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dagnats.leases.adapters.nats.BucketStatus;
+import io.dagnats.leases.bootstrap.DagnatsServer;
+import io.dagnats.leases.bootstrap.Settings;
+import io.nats.client.Connection;
+import io.nats.client.Nats;
+import io.nats.client.Options;
+import io.nats.client.Subscription;
+import io.nats.client.api.MessageInfo;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A 3-node cluster with the bucket at 3 replicas and two dagnats instances in
+ * the queue group, under faults. After each scenario the history and the fenced
+ * sinks are checked: fences strictly increase, each fence has one holder, no two
+ * holders wrote under one fence, and every acknowledged write is still there.
+ */
+class ClusterFaultsAcceptanceTest {
+
+    private static final Duration TTL = Duration.ofSeconds(3);
+    private static final Duration RENEW_EVERY = Duration.ofMillis(250);
+
+    private NatsCluster cluster;
+    private final List<DagnatsServer> dagnats = new ArrayList<>();
+    private Connection observer;
+
+    @BeforeEach
+    void start() throws Exception {
+        cluster = NatsCluster.start();
+        for (int i = 0; i < 2; i++) {
+            dagnats.add(DagnatsServer.start(Settings.fromEnvironment(Map.of(
+                    "NATS_URL", cluster.urls(), "DAGNATS_LEASE_REPLICAS", "3"))));
+        }
+        dagnats.forEach(instance -> assertTrue(instance.status() instanceof BucketStatus.Ready, instance.status().describe()));
+        observer = Nats.connect(new Options.Builder().servers(cluster.urls().split(",")).maxReconnects(-1).build());
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        observer.close();
+        for (DagnatsServer instance : dagnats) {
+            instance.close();
+        }
+        cluster.close();
+    }
+
+    private WireClient client() {
+        return new WireClient(cluster.urls());
+    }
+
+    @Test
+    void theBucketHasThreeReplicasAndLeaseReadsNeverUseDirectGets() throws Exception {
+        assertEquals(3, observer.jetStreamManagement().getStreamInfo("KV_leases").getConfiguration().getReplicas());
+        Subscription direct = observer.subscribe("$JS.API.DIRECT.GET.>");
+        Subscription leader = observer.subscribe("$JS.API.STREAM.MSG.GET.KV_leases");
+        observer.flush(Duration.ofSeconds(5));
+
+        try (WireClient client = client()) {
+            long revision = client.acquire("reads", "a", 15_000).path("revision").asLong();
+            client.acquire("reads", "b", 15_000);
+            client.owner("reads");
+            long renewed = client.renew("reads", "a", revision).path("revision").asLong();
+            client.call("forward", "{\"key\":\"reads\",\"payload\":\"\",\"timeout_ms\":200}");
+            client.release("reads", "a", renewed);
+            observer.flush(Duration.ofSeconds(5));
+        }
+
+        assertTrue(leader.nextMessage(Duration.ofSeconds(2)) != null, "no leader read seen: the probe is blind");
+        assertEquals(null, direct.nextMessage(Duration.ofMillis(500)), "dagnats issued a direct get");
+    }
+
+    @Test
+    void killingTheStreamLeaderDuringRenewsGrantsNothingTwiceAndLosesNoAcknowledgedWrite() throws Exception {
+        faultDuringLoad("stream leader kill -9", () -> {
+            String leader = cluster.streamLeader(observer, "KV_leases");
+            assertNotNull(leader);
+            cluster.node(leader).kill();
+            return leader;
+        });
+    }
+
+    @Test
+    void killingAFollowerDuringRenewsKeepsServing() throws Exception {
+        faultDuringLoad("follower kill -9", () -> {
+            String leader = cluster.streamLeader(observer, "KV_leases");
+            NatsCluster.Node follower = cluster.nodes.stream().filter(node -> !node.name.equals(leader)).findFirst()
+                    .orElseThrow();
+            follower.kill();
+            return follower.name;
+        });
+    }
+
+    @Test
+    void restartingTheWholeClusterLosesNoAcknowledgedWrite() throws Exception {
+        faultDuringLoad("whole cluster restart", () -> {
+            cluster.nodes.forEach(NatsCluster.Node::stop);
+            cluster.nodes.forEach(NatsCluster.Node::start);
+            cluster.awaitJetStream(Duration.ofSeconds(60));
+            return "all";
+        });
+    }
+
+    @Test
+    void killingADagnatsInstanceMidLoadLeavesTheOtherAnswering() throws Exception {
+        faultDuringLoad("dagnats instance crash", () -> {
+            DagnatsServer crashed = dagnats.remove(0);
+            crashed.crash();
+            return "dagnats-0";
+        });
+    }
+
+    @Test
+    void aHundredConcurrentAcquirersWhileTheStreamLeaderDiesHaveOneWinner() throws Exception {
+        String leader = cluster.streamLeader(observer, "KV_leases");
+        try (WireClient client = client()) {
+            List<CompletableFuture<JsonNode>> calls = new ArrayList<>();
+            int[] unavailable = new int[1];
+            for (int i = 0; i < 100; i++) {
+                calls.add(acquireUntilAnswered(client, "h" + i, unavailable));
+                if (i == 30) {
+                    cluster.node(leader).kill();
+                }
+            }
+            CompletableFuture.allOf(calls.toArray(new CompletableFuture[0])).get(120, TimeUnit.SECONDS);
+
+            List<String> winners = new ArrayList<>();
+            List<String> named = new ArrayList<>();
+            for (CompletableFuture<JsonNode> call : calls) {
+                JsonNode reply = call.join();
+                String lease = reply.path("holder").asText() + "@" + reply.path("revision").asLong();
+                (reply.path("granted").asBoolean() ? winners : named).add(lease);
+            }
+            Reliability.report("100 acquirers while the stream leader dies", "winners " + winners
+                    + ", unavailable answers retried " + unavailable[0]);
+            assertEquals(1, winners.size(), "winners: " + winners);
+            assertTrue(named.stream().allMatch(winners.get(0)::equals), "another holder named: " + named);
+            JsonNode owner = client.owner("crowd");
+            assertEquals(winners.get(0), owner.path("holder").asText() + "@" + owner.path("revision").asLong());
+        }
+    }
+
+    /** As a caller should: retry acquire after unavailable (or no answer) until a definite answer. */
+    private static CompletableFuture<JsonNode> acquireUntilAnswered(WireClient client, String holder, int[] unavailable) {
+        String body = "{\"key\":\"crowd\",\"holder\":\"" + holder + "\",\"ttl_ms\":60000}";
+        return client.callAsync("acquire", body).handle((reply, failure) -> {
+            if (failure == null && !reply.has("kind")) {
+                return CompletableFuture.completedFuture(reply);
+            }
+            if (failure == null) {
+                assertEquals("unavailable", reply.path("kind").asText(), reply.toString());
+            }
+            synchronized (unavailable) {
+                unavailable[0]++;
+            }
+            return acquireUntilAnswered(client, holder, unavailable);
+        }).thenCompose(next -> next);
+    }
+
+    @FunctionalInterface
+    private interface Fault {
+        String inject() throws Exception;
+    }
+
+    private void faultDuringLoad(String scenario, Fault fault) throws Exception {
+        History history = new History();
+        try (LeaseWorkload load = new LeaseWorkload(history).start(cluster.urls(), 4, 2, TTL, RENEW_EVERY)) {
+            Polling.until(Duration.ofSeconds(20), "steady renewals",
+                    () -> history.answers().stream().filter(a -> a.outcome().equals("renewed")).count(),
+                    renewed -> renewed >= 20);
+            long faultAt = System.nanoTime();
+            String target = fault.inject();
+            long injectedAt = System.nanoTime();
+            long resumedAt = Polling.until(Duration.ofSeconds(60), "writes after the fault",
+                    () -> load.lastWriteAt.get(), lastWrite -> lastWrite > injectedAt);
+            // Keep the load on a little past recovery so takeovers and retries play out.
+            long settle = System.nanoTime() + TTL.toNanos();
+            Polling.until(TTL.plusSeconds(5), "the load to run on", System::nanoTime, now -> now > settle);
+            load.close();
+
+            Map<String, Long> outcomesDuring = new java.util.TreeMap<>(history.between(faultAt, resumedAt).stream()
+                    .collect(java.util.stream.Collectors.groupingBy(History.Answer::outcome,
+                            java.util.stream.Collectors.counting())));
+            Reliability.report(scenario, "target " + target
+                    + ", writes unavailable for " + (resumedAt - faultAt) / 1_000_000 + " ms"
+                    + " (fault injection took " + (injectedAt - faultAt) / 1_000_000 + " ms)"
+                    + ", answers meanwhile " + outcomesDuring + ", all answers " + history.outcomes());
+        }
+        history.checkInvariants();
+        assertFalse(history.outcomes().containsKey("internal"), history.outcomes().toString());
+        // Every acknowledged write is still in the stream: the key's last message is it or a later one.
+        for (Map.Entry<String, Long> acknowledged : history.highestAcknowledged().entrySet()) {
+            MessageInfo last = Polling.until(Duration.ofSeconds(30), "a leader read of " + acknowledged.getKey(),
+                    () -> lastMessage(acknowledged.getKey()), message -> message != null);
+            assertTrue(last.getSeq() >= acknowledged.getValue(), acknowledged.getKey() + ": acknowledged revision "
+                    + acknowledged.getValue() + " but the stream's last is " + last.getSeq());
+        }
+    }
+
+    private MessageInfo lastMessage(String key) {
+        try {
+            return observer.jetStreamManagement().getLastMessage("KV_leases", "$KV.leases." + key);
+        } catch (Exception notYet) {
+            return null;
+        }
+    }
+}
