@@ -1,0 +1,172 @@
+package io.dagnats.leases.acceptance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dagnats.leases.adapters.nats.BucketStatus;
+import io.dagnats.leases.bootstrap.DagnatsServer;
+import io.dagnats.leases.bootstrap.Settings;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.holder.Answers;
+import io.dagnats.leases.holder.LeaseHolder;
+import io.dagnats.leases.holder.OwnershipListener;
+import io.nats.client.Connection;
+import io.nats.client.ErrorListener;
+import io.nats.client.NKey;
+import io.nats.client.Nats;
+import io.nats.client.Options;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shipped least-privilege configuration (docs/examples/least-privilege.conf)
+ * on a real server, and the other ways dagnats authenticates: an nkey, and TLS
+ * with a private CA and a client certificate.
+ */
+class PermissionsAcceptanceTest {
+
+    /** Collects the server's permission violations, which arrive asynchronously. */
+    private static final class Violations implements ErrorListener {
+        final List<String> errors = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void errorOccurred(Connection connection, String error) {
+            errors.add(error);
+        }
+
+        boolean seen(String subject) {
+            return errors.stream().anyMatch(error -> error.contains("Permissions Violation") && error.contains(subject));
+        }
+    }
+
+    private static NatsServerProcess serverWithConfig(String config) throws Exception {
+        Path file = Files.createTempFile("nats-", ".conf");
+        Files.writeString(file, config);
+        return NatsServerProcess.start(NatsServerProcess.binary("nats.server.bin"), false, "-c", file.toString());
+    }
+
+    private static Connection connect(String url, String user, String password, Violations violations) throws Exception {
+        return Nats.connect(new Options.Builder().server(url).userInfo(user, password).errorListener(violations).build());
+    }
+
+    @Test
+    void theLeastPrivilegeConfigurationLetsEachPartyDoItsJobAndNothingElse() throws Exception {
+        int port = NatsServerProcess.freePort();
+        Path store = Files.createTempDirectory("nats-perms-");
+        String config = Files.readString(Path.of(System.getProperty("least.privilege.conf",
+                        "../docs/examples/least-privilege.conf")))
+                .replace("{{PORT}}", Integer.toString(port))
+                .replace("{{STORE}}", store.toString())
+                .replace("{{DAGNATS_PASSWORD}}", "d-secret")
+                .replace("{{ALICE_PASSWORD}}", "a-secret")
+                .replace("{{OUTSIDER_PASSWORD}}", "o-secret");
+        // The test harness picks the port on the command line, which wins over the file's listen line.
+        try (NatsServerProcess nats = serverWithConfig(config);
+                DagnatsServer dagnats = DagnatsServer.start(Settings.fromEnvironment(Map.of(
+                        "NATS_URL", nats.url(), "NATS_USER", "dagnats", "NATS_PASSWORD", "d-secret")))) {
+            assertInstanceOf(BucketStatus.Ready.class, dagnats.status(), dagnats.status().describe());
+            String url = nats.url();
+            Violations aliceViolations = new Violations();
+            Violations outsiderViolations = new Violations();
+            try (Connection alice = connect(url, "alice", "a-secret", aliceViolations);
+                    Connection outsider = connect(url, "outsider", "o-secret", outsiderViolations);
+                    LeaseHolder holder = LeaseHolder.builder(alice).holderId("alice")
+                            .forwardHandler((key, fence, payload) -> "alice serves".getBytes(StandardCharsets.UTF_8))
+                            .build()) {
+                // The holder does its job: acquire, keep, be forwarded to, watch events.
+                holder.keep("guarded", Duration.ofSeconds(15), OwnershipListener.NONE);
+                Polling.until(Duration.ofSeconds(10), "alice to own guarded",
+                        () -> holder.client().owner(new LeaseKey("guarded")).join(),
+                        answer -> answer instanceof Answers.Owner.Held);
+                Answers.Forward forwarded = holder.client().forward(new LeaseKey("guarded"), new byte[0],
+                        Duration.ofSeconds(2)).join();
+                assertEquals("alice serves", new String(
+                        assertInstanceOf(Answers.Forward.Answered.class, forwarded).reply(), StandardCharsets.UTF_8));
+
+                // Alice may not touch the bucket or another holder's inbox.
+                alice.subscribe("dagnats.lease.inbox.bob.>");
+                alice.publish("$KV.leases.guarded", "{}".getBytes(StandardCharsets.UTF_8));
+                alice.publish("$JS.API.STREAM.MSG.GET.KV_leases", "{\"last_by_subj\":\"$KV.leases.guarded\"}".getBytes(StandardCharsets.UTF_8));
+                alice.flush(Duration.ofSeconds(5));
+                Polling.until(Duration.ofSeconds(5), "alice's violations", () -> aliceViolations.errors,
+                        errors -> aliceViolations.seen("dagnats.lease.inbox.bob.>")
+                                && aliceViolations.seen("$KV.leases.guarded")
+                                && aliceViolations.seen("$JS.API.STREAM.MSG.GET.KV_leases"));
+
+                // The outsider may do nothing at all.
+                outsider.publish("api.leases.acquire", "{\"key\":\"guarded\",\"holder\":\"x\",\"ttl_ms\":15000}"
+                        .getBytes(StandardCharsets.UTF_8));
+                outsider.publish("$JS.API.STREAM.MSG.GET.KV_leases", new byte[0]);
+                outsider.publish("$KV.leases.guarded", new byte[0]);
+                outsider.subscribe("dagnats.lease.inbox.alice.>");
+                outsider.flush(Duration.ofSeconds(5));
+                Polling.until(Duration.ofSeconds(5), "the outsider's violations", () -> outsiderViolations.errors,
+                        errors -> outsiderViolations.seen("api.leases.acquire")
+                                && outsiderViolations.seen("$JS.API.STREAM.MSG.GET.KV_leases")
+                                && outsiderViolations.seen("$KV.leases.guarded")
+                                && outsiderViolations.seen("dagnats.lease.inbox.alice.>"));
+
+                // Nothing they tried changed the lease.
+                Answers.Owner owner = holder.client().owner(new LeaseKey("guarded")).join();
+                assertEquals("alice", assertInstanceOf(Answers.Owner.Held.class, owner).lease().holder().value());
+            }
+        }
+    }
+
+    @Test
+    void anNkeySeedFile() throws Exception {
+        NKey user = NKey.createUser(null);
+        Path seed = Files.createTempFile("dagnats-", ".nk");
+        Files.writeString(seed, new String(user.getSeed()));
+        int port = NatsServerProcess.freePort();
+        Path store = Files.createTempDirectory("nats-nkey-");
+        String config = "listen: 127.0.0.1:" + port + "\njetstream { store_dir: \"" + store + "\" }\n"
+                + "authorization { users = [ { nkey: " + new String(user.getPublicKey()) + " } ] }\n";
+        try (NatsServerProcess nats = serverWithConfig(config);
+                DagnatsServer dagnats = DagnatsServer.start(Settings.fromEnvironment(Map.of(
+                        "NATS_URL", nats.url(), "NATS_NKEY", seed.toString())))) {
+            assertInstanceOf(BucketStatus.Ready.class, dagnats.status(), dagnats.status().describe());
+        }
+    }
+
+    @Test
+    void tlsWithAPrivateCaAndAClientCertificate() throws Exception {
+        Path dir = Files.createTempDirectory("dagnats-tls-");
+        openssl(dir, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca-key.pem", "-out", "ca.pem",
+                "-days", "2", "-subj", "/CN=dagnats test CA");
+        for (String name : List.of("server", "client")) {
+            openssl(dir, "req", "-newkey", "rsa:2048", "-nodes", "-keyout", name + "-key.pem", "-out", name + ".csr",
+                    "-subj", "/CN=" + name);
+            Files.writeString(dir.resolve(name + ".ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
+            openssl(dir, "x509", "-req", "-in", name + ".csr", "-CA", "ca.pem", "-CAkey", "ca-key.pem",
+                    "-CAcreateserial", "-out", name + ".pem", "-days", "2", "-extfile", name + ".ext");
+        }
+        try (NatsServerProcess nats = NatsServerProcess.modern("--tls", "--tlscert", dir.resolve("server.pem").toString(),
+                "--tlskey", dir.resolve("server-key.pem").toString(), "--tlsverify",
+                "--tlscacert", dir.resolve("ca.pem").toString());
+                DagnatsServer dagnats = DagnatsServer.start(Settings.fromEnvironment(Map.of(
+                        "NATS_URL", "tls://127.0.0.1:" + nats.port(),
+                        "NATS_CA", dir.resolve("ca.pem").toString(),
+                        "NATS_CERT", dir.resolve("client.pem").toString(),
+                        "NATS_KEY", dir.resolve("client-key.pem").toString())))) {
+            assertInstanceOf(BucketStatus.Ready.class, dagnats.status(), dagnats.status().describe());
+        }
+    }
+
+    private static void openssl(Path dir, String... arguments) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("openssl"));
+        command.addAll(List.of(arguments));
+        Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0, "openssl failed: " + output);
+    }
+}
