@@ -108,20 +108,46 @@ final class NatsCluster implements AutoCloseable {
         this.binary = binary;
         this.extraArguments = extraArguments;
         this.root = Files.createTempDirectory("dagnats-cluster-");
+        int[] ports = distinctFreePorts(6);
         for (int i = 1; i <= 3; i++) {
             Path store = Files.createDirectories(root.resolve("n" + i));
-            nodes.add(new Node("n" + i, NatsServerProcess.freePort(), NatsServerProcess.freePort(), store));
+            nodes.add(new Node("n" + i, ports[2 * i - 2], ports[2 * i - 1], store));
         }
     }
 
     static NatsCluster start(String... extraArguments) {
+        NatsCluster cluster;
         try {
-            NatsCluster cluster = new NatsCluster(NatsServerProcess.binary("nats.server.bin"), List.of(extraArguments));
+            cluster = new NatsCluster(NatsServerProcess.binary("nats.server.bin"), List.of(extraArguments));
+        } catch (IOException failed) {
+            throw new UncheckedIOException(failed);
+        }
+        try {
             cluster.nodes.forEach(Node::start);
             cluster.awaitJetStream(Duration.ofSeconds(60));
             return cluster;
-        } catch (IOException failed) {
-            throw new UncheckedIOException(failed);
+        } catch (RuntimeException | AssertionError failed) {
+            cluster.close();
+            throw failed;
+        }
+    }
+
+    /** Ports held open together while chosen, so no two nodes are handed the same one. */
+    private static int[] distinctFreePorts(int count) throws IOException {
+        java.net.ServerSocket[] sockets = new java.net.ServerSocket[count];
+        try {
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                sockets[i] = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+                ports[i] = sockets[i].getLocalPort();
+            }
+            return ports;
+        } finally {
+            for (java.net.ServerSocket socket : sockets) {
+                if (socket != null) {
+                    socket.close();
+                }
+            }
         }
     }
 
