@@ -52,11 +52,18 @@ class ClusterFaultsAcceptanceTest {
 
     @AfterEach
     void stop() throws Exception {
-        observer.close();
-        for (DagnatsServer instance : dagnats) {
-            instance.close();
+        try {
+            if (observer != null) {
+                observer.close();
+            }
+            for (DagnatsServer instance : dagnats) {
+                instance.close();
+            }
+        } finally {
+            if (cluster != null) {
+                cluster.close();
+            }
         }
-        cluster.close();
     }
 
     private WireClient client() {

@@ -58,10 +58,13 @@ class HolderLibraryAcceptanceTest {
                 // a replica the test killed may fail to close cleanly
             }
         }
-        if (dagnats != null) {
-            dagnats.close();
+        try {
+            if (dagnats != null) {
+                dagnats.close();
+            }
+        } finally {
+            nats.close();
         }
-        nats.close();
     }
 
     /** One replica: its own connection, like its own process. */
