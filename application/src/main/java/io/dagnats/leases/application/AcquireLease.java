@@ -23,17 +23,22 @@ public final class AcquireLease {
     }
 
     private final LeaseStore store;
+    private final KnownLeases known;
     private final Clock clock;
 
-    public AcquireLease(LeaseStore store, Clock clock) {
+    public AcquireLease(LeaseStore store, KnownLeases known, Clock clock) {
         this.store = Objects.requireNonNull(store, "store");
+        this.known = Objects.requireNonNull(known, "known");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     public CompletionStage<Acquisition> execute(Command command) {
+        // A key this instance has not seen is tried as never written: a fresh key is one write.
         return CompareAndSet.run(
                 store,
+                known,
                 command.key(),
+                true,
                 state -> LeaseRules.acquire(state, command.holder(), command.ttl(), Clocks.now(clock)),
                 (write, written) -> new Acquisition.Granted(
                         ((LeaseWrite.Put) write).leaseAt(written.revision())));

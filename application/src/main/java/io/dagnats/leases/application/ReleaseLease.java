@@ -20,15 +20,19 @@ public final class ReleaseLease {
     }
 
     private final LeaseStore store;
+    private final KnownLeases known;
 
-    public ReleaseLease(LeaseStore store) {
+    public ReleaseLease(LeaseStore store, KnownLeases known) {
         this.store = Objects.requireNonNull(store, "store");
+        this.known = Objects.requireNonNull(known, "known");
     }
 
     public CompletionStage<Release> execute(Command command) {
         return CompareAndSet.run(
                 store,
+                known,
                 command.key(),
+                false,
                 state -> LeaseRules.release(state, command.holder(), command.revision()),
                 (write, written) -> new Release.Released(write.key(), write.holder(), written.revision()));
     }

@@ -26,17 +26,22 @@ public final class RenewLease {
     }
 
     private final LeaseStore store;
+    private final KnownLeases known;
     private final Clock clock;
 
-    public RenewLease(LeaseStore store, Clock clock) {
+    public RenewLease(LeaseStore store, KnownLeases known, Clock clock) {
         this.store = Objects.requireNonNull(store, "store");
+        this.known = Objects.requireNonNull(known, "known");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     public CompletionStage<Renewal> execute(Command command) {
+        // The caller's own last write is usually remembered: then the renew is one write.
         return CompareAndSet.run(
                 store,
+                known,
                 command.key(),
+                false,
                 state -> LeaseRules.renew(state, command.holder(), command.revision(), command.ttl(), Clocks.now(clock)),
                 (write, written) -> new Renewal.Renewed(
                         ((LeaseWrite.Put) write).leaseAt(written.revision())));

@@ -28,8 +28,9 @@ class ForwardToOwnerTest {
 
     private final TestingClock clock = new TestingClock(Instant.parse("2026-10-18T12:00:00Z"));
     private final InMemoryLeaseStore store = new InMemoryLeaseStore();
-    private final AcquireLease acquire = new AcquireLease(store, clock);
-    private final ReleaseLease release = new ReleaseLease(store);
+    private final KnownLeases known = new KnownLeases(1_000);
+    private final AcquireLease acquire = new AcquireLease(store, known, clock);
+    private final ReleaseLease release = new ReleaseLease(store, known);
 
     /** Answers each delivery from a script, and records who was asked under which fence. */
     private final class ScriptedInbox implements OwnerInbox {

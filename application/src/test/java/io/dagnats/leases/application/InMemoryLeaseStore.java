@@ -21,6 +21,7 @@ final class InMemoryLeaseStore implements LeaseStore {
     private final Map<LeaseKey, KeyState> keys = new HashMap<>();
     private final List<LeaseWrite> applied = new ArrayList<>();
     private long sequence;
+    private int reads;
     private Runnable beforeNextWrite = () -> { };
 
     InMemoryLeaseStore() {
@@ -28,6 +29,7 @@ final class InMemoryLeaseStore implements LeaseStore {
 
     @Override
     public synchronized CompletionStage<KeyState> read(LeaseKey key) {
+        reads++;
         return CompletableFuture.completedFuture(keys.getOrDefault(key, new KeyState.Free(key, 0)));
     }
 
@@ -64,6 +66,10 @@ final class InMemoryLeaseStore implements LeaseStore {
     /** The server's TTL ran out: the key is free, behind an expiry marker. */
     synchronized void expire(LeaseKey key) {
         keys.put(key, new KeyState.Free(key, ++sequence));
+    }
+
+    synchronized int reads() {
+        return reads;
     }
 
     synchronized List<LeaseWrite> applied() {

@@ -30,9 +30,10 @@ class LeaseUseCasesTest {
 
     private final TestingClock clock = new TestingClock(Instant.parse("2026-10-18T12:00:00Z"));
     private final InMemoryLeaseStore store = new InMemoryLeaseStore();
-    private final AcquireLease acquire = new AcquireLease(store, clock);
-    private final RenewLease renew = new RenewLease(store, clock);
-    private final ReleaseLease release = new ReleaseLease(store);
+    private final KnownLeases known = new KnownLeases(1_000);
+    private final AcquireLease acquire = new AcquireLease(store, known, clock);
+    private final RenewLease renew = new RenewLease(store, known, clock);
+    private final ReleaseLease release = new ReleaseLease(store, known);
 
     @Test
     void acquireGrantsAFreeKeyAndStartsATenure() {
@@ -149,7 +150,7 @@ class LeaseUseCasesTest {
         };
 
         CompletionException failure = org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class,
-                () -> join(new AcquireLease(churning, clock).execute(new AcquireLease.Command(KEY, ALICE, TTL))));
+                () -> join(new AcquireLease(churning, KnownLeases.none(), clock).execute(new AcquireLease.Command(KEY, ALICE, TTL))));
 
         assertEquals(ErrorKind.UNAVAILABLE, assertInstanceOf(LeaseFailure.class, failure.getCause()).kind());
     }

@@ -5,6 +5,7 @@ import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import io.dagnats.leases.application.AcquireLease;
 import io.dagnats.leases.application.ForwardToOwner;
+import io.dagnats.leases.application.KnownLeases;
 import io.dagnats.leases.application.OwnerInbox;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.ReleaseLease;
@@ -33,21 +34,28 @@ final class LeasesModule extends AbstractModule {
         return new ForwardToOwner(store, inbox, clock);
     }
 
+    /** Keys remembered for one-write renewals; about 300 bytes each. */
     @Provides
     @Singleton
-    AcquireLease acquire(LeaseStore store, Clock clock) {
-        return new AcquireLease(store, clock);
+    KnownLeases known() {
+        return new KnownLeases(200_000);
     }
 
     @Provides
     @Singleton
-    RenewLease renew(LeaseStore store, Clock clock) {
-        return new RenewLease(store, clock);
+    AcquireLease acquire(LeaseStore store, KnownLeases known, Clock clock) {
+        return new AcquireLease(store, known, clock);
     }
 
     @Provides
     @Singleton
-    ReleaseLease release(LeaseStore store) {
-        return new ReleaseLease(store);
+    RenewLease renew(LeaseStore store, KnownLeases known, Clock clock) {
+        return new RenewLease(store, known, clock);
+    }
+
+    @Provides
+    @Singleton
+    ReleaseLease release(LeaseStore store, KnownLeases known) {
+        return new ReleaseLease(store, known);
     }
 }

@@ -1,0 +1,346 @@
+package io.dagnats.leases.benchmarks;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nats.client.Connection;
+import io.nats.client.Dispatcher;
+import io.nats.client.JetStream;
+import io.nats.client.Message;
+import io.nats.client.Nats;
+import io.nats.client.Options;
+import io.nats.client.PublishOptions;
+import io.nats.client.api.PublishAck;
+import io.nats.client.impl.Headers;
+import io.nats.client.impl.NatsMessage;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The lease service side by side with the JetStream operations it is made of,
+ * issued directly with jnats, in the same run: acquire (free key), renew, owner
+ * and forward, at 1, 16 and 64 closed-loop clients, with 10, 10 000 and 100 000
+ * live leases in the bucket.
+ *
+ * <p>Starts nothing. NATS_URL names the nats-server; a dagnats must already
+ * serve on it (scripts/bench.sh starts both). DAGNATS_PID, when given, lets the
+ * report show the service's CPU time per request. Writes a table to stdout and
+ * JSON to the path in BENCH_JSON (default benchmarks/target/bench.json).
+ */
+public final class LeaseBenchmark {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final byte[] PAYLOAD = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final String OWNER = "bench-owner";
+
+    private final Connection[] connections;
+    private final Duration runFor;
+    private final long dagnatsPid;
+    private final AtomicLong unique = new AtomicLong();
+    private final ArrayNode results = JSON.createArrayNode();
+
+    private LeaseBenchmark(Connection[] connections, Duration runFor, long dagnatsPid) {
+        this.connections = connections;
+        this.runFor = runFor;
+        this.dagnatsPid = dagnatsPid;
+    }
+
+    public static void main(String[] args) throws Exception {
+        String url = System.getenv().getOrDefault("NATS_URL", "nats://127.0.0.1:4222");
+        Duration runFor = Duration.ofMillis(Long.parseLong(System.getenv().getOrDefault("BENCH_RUN_MS", "3000")));
+        long pid = Long.parseLong(System.getenv().getOrDefault("DAGNATS_PID", "0"));
+        int[] clientCounts = ints(System.getenv().getOrDefault("BENCH_CLIENTS", "1,16,64"));
+        int[] leaseCounts = ints(System.getenv().getOrDefault("BENCH_LEASES", "10,10000,100000"));
+        Path jsonOut = Path.of(System.getenv().getOrDefault("BENCH_JSON", "benchmarks/target/bench.json"));
+
+        Connection[] connections = new Connection[8];
+        for (int i = 0; i < connections.length; i++) {
+            connections[i] = Nats.connect(new Options.Builder().server(url).reportNoResponders().build());
+        }
+        LeaseBenchmark benchmark = new LeaseBenchmark(connections, runFor, pid);
+        Dispatcher echo = connections[0].createDispatcher(message -> connections[0].publish(message.getReplyTo(), message.getData()));
+        echo.subscribe("dagnats.lease.inbox." + OWNER + ".>");
+        echo.subscribe("bench.echo");
+        connections[0].flush(Duration.ofSeconds(5));
+
+        System.out.printf(Locale.ROOT, "%-8s %7s %7s | %28s | %28s | %11s | %s%n", "op", "leases", "clients",
+                "dagnats  ops/s   p50   p99  p99.9", "baseline ops/s   p50   p99  p99.9", "ratio tput", "cpu/req");
+        int live = 0;
+        for (int leases : leaseCounts) {
+            live = benchmark.fill(live, leases);
+            for (int clients : clientCounts) {
+                for (String op : List.of("acquire", "renew", "owner", "forward")) {
+                    benchmark.compare(op, leases, clients);
+                }
+            }
+        }
+        Files.createDirectories(jsonOut.toAbsolutePath().getParent());
+        ObjectNode document = JSON.createObjectNode();
+        document.put("when", Instant.now().toString());
+        document.put("cores", Runtime.getRuntime().availableProcessors());
+        document.put("run_ms", runFor.toMillis());
+        document.set("results", benchmark.results);
+        Files.writeString(jsonOut, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(document));
+        System.out.println("JSON: " + jsonOut);
+        for (Connection connection : connections) {
+            connection.close();
+        }
+    }
+
+    private static int[] ints(String list) {
+        return java.util.Arrays.stream(list.split(",")).mapToInt(Integer::parseInt).toArray();
+    }
+
+    /** Brings the bucket to {@code target} live leases with 10-minute filler records. */
+    private int fill(int live, int target) throws Exception {
+        JetStream jetStream = connections[0].jetStream();
+        List<CompletableFuture<PublishAck>> pending = new ArrayList<>();
+        byte[] record = ("{\"holder\":\"filler\",\"acquired_at\":\"" + Instant.now() + "\",\"ttl_ms\":600000}")
+                .getBytes(StandardCharsets.UTF_8);
+        for (int i = live; i < target; i++) {
+            Headers headers = new Headers();
+            headers.put("Nats-TTL", "600s");
+            pending.add(jetStream.publishAsync(NatsMessage.builder().subject("$KV.leases.filler-" + i)
+                    .headers(headers).data(record).build()));
+            if (pending.size() == 5_000) {
+                CompletableFuture.allOf(pending.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
+                pending.clear();
+            }
+        }
+        CompletableFuture.allOf(pending.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
+        return Math.max(live, target);
+    }
+
+    /** One closed-loop client: issues its next request when the last one is answered. */
+    @FunctionalInterface
+    private interface Step {
+        /** Runs one request; returns false if the answer was wrong. */
+        boolean run(Connection connection) throws Exception;
+    }
+
+    @FunctionalInterface
+    private interface StepFactory {
+        Step create(int client) throws Exception;
+    }
+
+    private void compare(String op, int leases, int clients) throws Exception {
+        long cpuBefore = cpuNanos();
+        Run service = run(clients, serviceStep(op));
+        long cpu = cpuNanos() - cpuBefore;
+        Run baseline = run(clients, baselineStep(op));
+        double cpuPerRequest = dagnatsPid > 0 && service.ops > 0 ? cpu / 1_000.0 / service.ops : Double.NaN;
+        System.out.printf(Locale.ROOT, "%-8s %7d %7d | %7.0f %6.0f %5.0f %6.0f | %7.0f %6.0f %5.0f %6.0f | %9.2fx | %s%n",
+                op, leases, clients, service.throughput(), service.latencies.micros(0.5), service.latencies.micros(0.99),
+                service.latencies.micros(0.999), baseline.throughput(), baseline.latencies.micros(0.5),
+                baseline.latencies.micros(0.99), baseline.latencies.micros(0.999),
+                service.throughput() / baseline.throughput(),
+                Double.isNaN(cpuPerRequest) ? "-" : String.format(Locale.ROOT, "%.0f us", cpuPerRequest));
+        ObjectNode result = results.addObject();
+        result.put("op", op).put("leases", leases).put("clients", clients);
+        result.set("dagnats", service.json());
+        result.set("baseline", baseline.json());
+        result.put("throughput_ratio", service.throughput() / baseline.throughput());
+        result.put("p50_ratio", service.latencies.micros(0.5) / baseline.latencies.micros(0.5));
+        if (!Double.isNaN(cpuPerRequest)) {
+            result.put("dagnats_cpu_us_per_request", cpuPerRequest);
+        }
+    }
+
+    private static final class Run {
+        final Latencies latencies = new Latencies();
+        long ops;
+        long errors;
+        long nanos;
+
+        double throughput() {
+            return ops * 1e9 / nanos;
+        }
+
+        ObjectNode json() {
+            ObjectNode node = JSON.createObjectNode();
+            node.put("ops_per_s", throughput());
+            node.put("p50_us", latencies.micros(0.5));
+            node.put("p99_us", latencies.micros(0.99));
+            node.put("p999_us", latencies.micros(0.999));
+            node.put("errors", errors);
+            return node;
+        }
+    }
+
+    private Run run(int clients, StepFactory factory) throws Exception {
+        Run run = new Run();
+        AtomicBoolean measuring = new AtomicBoolean(false);
+        AtomicBoolean going = new AtomicBoolean(true);
+        AtomicLong ops = new AtomicLong();
+        AtomicLong errors = new AtomicLong();
+        CountDownLatch ready = new CountDownLatch(clients);
+        List<Thread> threads = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            Step step = factory.create(c);
+            Connection connection = connections[c % connections.length];
+            Thread thread = new Thread(() -> {
+                ready.countDown();
+                while (going.get()) {
+                    long started = System.nanoTime();
+                    boolean ok;
+                    try {
+                        ok = step.run(connection);
+                    } catch (Exception failed) {
+                        ok = false;
+                    }
+                    if (measuring.get()) {
+                        if (ok) {
+                            run.latencies.add(System.nanoTime() - started);
+                            ops.incrementAndGet();
+                        } else {
+                            errors.incrementAndGet();
+                        }
+                    }
+                }
+            });
+            threads.add(thread);
+            thread.start();
+        }
+        ready.await();
+        Thread.sleep(Math.min(1_000, runFor.toMillis() / 3)); // warm-up, not measured
+        long started = System.nanoTime();
+        measuring.set(true);
+        Thread.sleep(runFor.toMillis());
+        measuring.set(false);
+        run.nanos = System.nanoTime() - started;
+        going.set(false);
+        for (Thread thread : threads) {
+            thread.join(10_000);
+        }
+        run.ops = ops.get();
+        run.errors = errors.get();
+        return run;
+    }
+
+    // ---- the service ----
+
+    private StepFactory serviceStep(String op) {
+        return switch (op) {
+            case "acquire" -> client -> connection -> {
+                String key = "fresh-" + unique.incrementAndGet();
+                return ok(request(connection, "api.leases.acquire",
+                        "{\"key\":\"" + key + "\",\"holder\":\"h\",\"ttl_ms\":1000}"), "\"granted\":true");
+            };
+            case "renew" -> client -> {
+                String key = "renew-" + unique.incrementAndGet();
+                long[] fence = {revision(request(connections[0], "api.leases.acquire",
+                        "{\"key\":\"" + key + "\",\"holder\":\"h\",\"ttl_ms\":60000}"))};
+                return connection -> {
+                    String reply = request(connection, "api.leases.renew",
+                            "{\"key\":\"" + key + "\",\"holder\":\"h\",\"revision\":" + fence[0] + "}");
+                    fence[0] = revision(reply);
+                    return fence[0] > 0;
+                };
+            };
+            case "owner" -> client -> {
+                String key = "owned-" + unique.incrementAndGet();
+                request(connections[0], "api.leases.acquire", "{\"key\":\"" + key + "\",\"holder\":\"h\",\"ttl_ms\":600000}");
+                return connection -> ok(request(connection, "api.leases.owner", "{\"key\":\"" + key + "\"}"), "\"held\":true");
+            };
+            case "forward" -> client -> {
+                String key = "fwd-" + unique.incrementAndGet();
+                request(connections[0], "api.leases.acquire",
+                        "{\"key\":\"" + key + "\",\"holder\":\"" + OWNER + "\",\"ttl_ms\":600000}");
+                String body = "{\"key\":\"" + key + "\",\"payload\":\"" + Base64.getEncoder().encodeToString(PAYLOAD) + "\"}";
+                return connection -> ok(request(connection, "api.leases.forward", body), "\"payload\"");
+            };
+            default -> throw new IllegalArgumentException(op);
+        };
+    }
+
+    // ---- the same JetStream operations, directly ----
+
+    private StepFactory baselineStep(String op) {
+        return switch (op) {
+            case "acquire" -> client -> connection -> {
+                String key = "raw-fresh-" + unique.incrementAndGet();
+                Headers headers = new Headers();
+                headers.put("Nats-Expected-Last-Subject-Sequence", "0");
+                headers.put("Nats-TTL", "1s");
+                return ok(publish(connection, key, headers), "\"seq\"");
+            };
+            case "renew" -> client -> {
+                String key = "raw-renew-" + unique.incrementAndGet();
+                Headers create = new Headers();
+                create.put("Nats-TTL", "60s");
+                publish(connections[0], key, create);
+                return connection -> {
+                    String get = request(connection, "$JS.API.STREAM.MSG.GET.KV_leases",
+                            "{\"last_by_subj\":\"$KV.leases." + key + "\"}");
+                    long seq = JSON.readTree(get).path("message").path("seq").asLong();
+                    Headers headers = new Headers();
+                    headers.put("Nats-Expected-Last-Subject-Sequence", Long.toString(seq));
+                    headers.put("Nats-TTL", "60s");
+                    return ok(publish(connection, key, headers), "\"seq\"");
+                };
+            };
+            case "owner" -> client -> {
+                String key = "raw-owned-" + unique.incrementAndGet();
+                Headers create = new Headers();
+                create.put("Nats-TTL", "600s");
+                publish(connections[0], key, create);
+                return connection -> ok(request(connection, "$JS.API.STREAM.MSG.GET.KV_leases",
+                        "{\"last_by_subj\":\"$KV.leases." + key + "\"}"), "\"message\"");
+            };
+            case "forward" -> client -> connection -> {
+                Message reply = connection.request("bench.echo", PAYLOAD, Duration.ofSeconds(5));
+                return reply != null && reply.getData().length == PAYLOAD.length;
+            };
+            default -> throw new IllegalArgumentException(op);
+        };
+    }
+
+    private static final byte[] RECORD = "{\"holder\":\"h\",\"acquired_at\":\"2026-11-30T00:00:00Z\",\"ttl_ms\":60000}"
+            .getBytes(StandardCharsets.UTF_8);
+
+    private static String publish(Connection connection, String key, Headers headers) throws Exception {
+        Message reply = connection.request(NatsMessage.builder().subject("$KV.leases." + key).headers(headers)
+                .data(RECORD).build(), Duration.ofSeconds(5));
+        return reply == null ? "" : new String(reply.getData(), StandardCharsets.UTF_8);
+    }
+
+    private static String request(Connection connection, String subject, String body) throws Exception {
+        Message reply = connection.request(subject, body.getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(5));
+        return reply == null ? "" : new String(reply.getData(), StandardCharsets.UTF_8);
+    }
+
+    private static boolean ok(String reply, String mustContain) {
+        return reply.contains(mustContain) && !reply.contains("\"error\"");
+    }
+
+    private static long revision(String reply) throws Exception {
+        return JSON.readTree(reply).path("revision").asLong();
+    }
+
+    /** The service process's user + system CPU time, from /proc (0 when unknown). */
+    private long cpuNanos() {
+        if (dagnatsPid <= 0) {
+            return 0;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(dagnatsPid), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+            return ticks * 10_000_000L; // USER_HZ is 100 on Linux
+        } catch (Exception unreadable) {
+            return 0;
+        }
+    }
+}

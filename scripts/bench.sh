@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The lease service side by side with raw JetStream (docs/benchmarks.md).
+#
+# Starts, and says so: a private nats-server 2.11+ (JetStream, temporary store,
+# free port) and the dagnats fat JAR against it. Then runs the benchmark, which
+# prints a table and writes JSON to benchmarks/target/bench.json.
+#
+#   scripts/bench.sh                     the full matrix (about 8 minutes)
+#   BENCH_CLIENTS=1,16 BENCH_LEASES=10 BENCH_RUN_MS=1000 scripts/bench.sh    a quick look
+#   scripts/bench.sh soak [minutes]      heap of dagnats under a steady renew load (default 10)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/require-toolchain.sh
+mvn -B -q -ntp -Dmaven.test.skip=true package -pl bootstrap,benchmarks -am
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+bin=$(scripts/nats-server.sh)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$bin" -a 127.0.0.1 -p "$port" -js -sd "$work/nats" >"$work/nats.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+export NATS_URL="nats://127.0.0.1:$port"
+echo "started: $("$bin" --version) on $NATS_URL (store in $work)"
+
+java -Xms256m -Xmx256m -jar bootstrap/target/dagnats.jar >"$work/dagnats.log" 2>&1 &
+dagnats_pid=$!
+pids+=($dagnats_pid)
+for _ in $(seq 1 200); do grep -q "serving" "$work/dagnats.log" 2>/dev/null && break; sleep 0.1; done
+echo "started: dagnats (pid $dagnats_pid, heap 256 MiB): $(grep serving "$work/dagnats.log" | sed 's/.*serving/serving/')"
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -sr)"
+echo
+
+if [ "${1:-}" = soak ]; then
+  DAGNATS_PID=$dagnats_pid SOAK_MINUTES=${2:-10} \
+    java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.RenewSoak
+else
+  DAGNATS_PID=$dagnats_pid java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.LeaseBenchmark
+fi
