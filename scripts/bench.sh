@@ -14,22 +14,11 @@ cd "$(dirname "$0")/.."
 scripts/require-toolchain.sh
 mvn -B -q -ntp -Dmaven.test.skip=true package -pl bootstrap,benchmarks -am
 
+. scripts/lib.sh
 work=$(mktemp -d)
 pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-bin=$(scripts/nats-server.sh)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"$bin" -a 127.0.0.1 -p "$port" -js -sd "$work/nats" >"$work/nats.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
-export NATS_URL="nats://127.0.0.1:$port"
-echo "started: $("$bin" --version) on $NATS_URL (store in $work)"
+trap 'stop_all; rm -rf "$work"' EXIT
+start_private_nats "$work"
 
 java -Xms256m -Xmx256m -jar bootstrap/target/dagnats.jar >"$work/dagnats.log" 2>&1 &
 dagnats_pid=$!

@@ -11,22 +11,11 @@ scripts/require-toolchain.sh
 echo "building the service and the demo"
 mvn -B -q -ntp -Dmaven.test.skip=true package -pl bootstrap,demo -am
 
+. scripts/lib.sh
 work=$(mktemp -d)
 pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null || echo 14222)
-bin=$(scripts/nats-server.sh)
-"$bin" -a 127.0.0.1 -p "$port" -js -sd "$work/nats" >"$work/nats.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
-export NATS_URL="nats://127.0.0.1:$port"
-echo "nats-server on $NATS_URL"
+trap 'stop_all; rm -rf "$work"' EXIT
+start_private_nats "$work"
 
 java -jar bootstrap/target/dagnats.jar 2>&1 | sed -u 's/^/[dagnats] /' &
 pids+=($!)

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.nats.client.Message;
 import io.nats.client.Subscription;
 import java.time.Duration;
@@ -17,22 +15,18 @@ import org.junit.jupiter.api.Test;
 /** Every write is republished on dagnats.lease.changed.<key>, and so is an expiry. */
 class ChangeEventsAcceptanceTest {
 
-    private static NatsServerProcess nats;
-    private static DagnatsServer dagnats;
+    private static ServiceFixture service;
     private static WireClient client;
 
     @BeforeAll
     static void start() {
-        nats = NatsServerProcess.modern();
-        dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
-        client = new WireClient(nats.url());
+        service = ServiceFixture.start();
+        client = service.client;
     }
 
     @AfterAll
     static void stop() throws InterruptedException {
-        client.close();
-        dagnats.close();
-        nats.close();
+        service.close();
     }
 
     @Test
@@ -44,9 +38,9 @@ class ChangeEventsAcceptanceTest {
         long renewed = client.renew("events-key", "a", acquired).path("revision").asLong();
         long released = client.release("events-key", "a", renewed).path("revision").asLong();
 
-        assertEvent(events.nextMessage(Duration.ofSeconds(5)), acquired, "acquired");
-        assertEvent(events.nextMessage(Duration.ofSeconds(5)), renewed, "renewed");
-        assertEvent(events.nextMessage(Duration.ofSeconds(5)), released, "released");
+        assertEvent(events.nextMessage(Duration.ofSeconds(5)), "events-key", acquired, "acquired");
+        assertEvent(events.nextMessage(Duration.ofSeconds(5)), "events-key", renewed, "renewed");
+        assertEvent(events.nextMessage(Duration.ofSeconds(5)), "events-key", released, "released");
     }
 
     @Test
@@ -62,7 +56,7 @@ class ChangeEventsAcceptanceTest {
         long renewed = client.renew("quiet-key", "a", revision).path("revision").asLong();
 
         // The first event to arrive is the renew: nothing before it published.
-        assertEvent(events.nextMessage(Duration.ofSeconds(5)), renewed, "renewed");
+        assertEvent(events.nextMessage(Duration.ofSeconds(5)), "quiet-key", renewed, "renewed");
     }
 
     @Test
@@ -72,7 +66,7 @@ class ChangeEventsAcceptanceTest {
 
         long acquired = client.acquire("expiring-key", "a", 1_000).path("revision").asLong();
 
-        assertEvent(events.nextMessage(Duration.ofSeconds(5)), acquired, "acquired");
+        assertEvent(events.nextMessage(Duration.ofSeconds(5)), "expiring-key", acquired, "acquired");
         Message expiry = events.nextMessage(Duration.ofSeconds(10));
         assertNotNull(expiry, "no expiry event within 10 s of a 1 s lease");
         assertEquals("MaxAge", expiry.getHeaders().getFirst("Nats-Marker-Reason"));
@@ -81,12 +75,11 @@ class ChangeEventsAcceptanceTest {
         assertEquals("$KV.leases.expiring-key", expiry.getHeaders().getFirst("Nats-Subject"));
     }
 
-    private static void assertEvent(Message event, long revision, String kind) {
+    private static void assertEvent(Message event, String key, long revision, String kind) {
         assertNotNull(event, "no " + kind + " event");
-        assertEquals("dagnats.lease.changed." + event.getSubject().substring("dagnats.lease.changed.".length()),
-                event.getSubject());
+        assertEquals("dagnats.lease.changed." + key, event.getSubject());
         assertEquals(Long.toString(revision), event.getHeaders().getFirst("Nats-Sequence"), kind);
         assertEquals(kind, event.getHeaders().getFirst("Dagnats-Lease-Event"));
-        assertTrue(event.getHeaders().getFirst("Nats-Subject").startsWith("$KV.leases."));
+        assertEquals("$KV.leases." + key, event.getHeaders().getFirst("Nats-Subject"));
     }
 }

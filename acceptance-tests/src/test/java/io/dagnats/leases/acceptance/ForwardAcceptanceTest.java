@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
 import io.nats.client.Message;
@@ -27,26 +25,22 @@ import org.junit.jupiter.api.Test;
 /** api.leases.forward against owners that are plain NATS subscriptions. */
 class ForwardAcceptanceTest {
 
-    private static NatsServerProcess nats;
-    private static DagnatsServer dagnats;
+    private static ServiceFixture service;
     private static WireClient client;
     private static WireClient owners;
     private final List<Dispatcher> dispatchers = new CopyOnWriteArrayList<>();
 
     @BeforeAll
     static void start() {
-        nats = NatsServerProcess.modern();
-        dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
-        client = new WireClient(nats.url());
-        owners = new WireClient(nats.url());
+        service = ServiceFixture.start();
+        client = service.client;
+        owners = new WireClient(service.nats.url());
     }
 
     @AfterAll
     static void stop() throws InterruptedException {
         owners.close();
-        client.close();
-        dagnats.close();
-        nats.close();
+        service.close();
     }
 
     @AfterEach

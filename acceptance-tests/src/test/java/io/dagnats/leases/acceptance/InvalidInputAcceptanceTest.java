@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.nats.client.api.StreamState;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -20,24 +18,20 @@ class InvalidInputAcceptanceTest {
 
     private static final String KEY_129 = "k".repeat(129);
 
-    private static NatsServerProcess nats;
-    private static DagnatsServer dagnats;
+    private static ServiceFixture service;
     private static WireClient client;
     private static long heldRevision;
 
     @BeforeAll
     static void start() {
-        nats = NatsServerProcess.modern();
-        dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
-        client = new WireClient(nats.url());
+        service = ServiceFixture.start();
+        client = service.client;
         heldRevision = client.acquire("held", "a", 60_000).path("revision").asLong();
     }
 
     @AfterAll
     static void stop() throws InterruptedException {
-        client.close();
-        dagnats.close();
-        nats.close();
+        service.close();
     }
 
     static Stream<Arguments> invalidRequests() {

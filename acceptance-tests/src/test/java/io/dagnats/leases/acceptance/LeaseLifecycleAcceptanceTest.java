@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -17,22 +15,18 @@ import org.junit.jupiter.api.Test;
 /** acquire, renew, release and owner against a real nats-server, through the wire only. */
 class LeaseLifecycleAcceptanceTest {
 
-    private static NatsServerProcess nats;
-    private static DagnatsServer dagnats;
+    private static ServiceFixture service;
     private static WireClient client;
 
     @BeforeAll
     static void start() {
-        nats = NatsServerProcess.modern();
-        dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
-        client = new WireClient(nats.url());
+        service = ServiceFixture.start();
+        client = service.client;
     }
 
     @AfterAll
     static void stop() throws InterruptedException {
-        client.close();
-        dagnats.close();
-        nats.close();
+        service.close();
     }
 
     private static String key() {

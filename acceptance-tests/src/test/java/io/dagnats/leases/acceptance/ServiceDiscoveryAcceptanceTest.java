@@ -3,8 +3,6 @@ package io.dagnats.leases.acceptance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
@@ -15,22 +13,18 @@ import org.junit.jupiter.api.Test;
 /** The lease subjects are one NATS micro service, discoverable with $SRV. */
 class ServiceDiscoveryAcceptanceTest {
 
-    private static NatsServerProcess nats;
-    private static DagnatsServer dagnats;
+    private static ServiceFixture service;
     private static WireClient client;
 
     @BeforeAll
     static void start() {
-        nats = NatsServerProcess.modern();
-        dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
-        client = new WireClient(nats.url());
+        service = ServiceFixture.start();
+        client = service.client;
     }
 
     @AfterAll
     static void stop() throws InterruptedException {
-        client.close();
-        dagnats.close();
-        nats.close();
+        service.close();
     }
 
     @Test
