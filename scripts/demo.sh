@@ -17,7 +17,8 @@ pids=()
 trap 'stop_all; rm -rf "$work"' EXIT
 start_private_nats "$work"
 
-java -jar bootstrap/target/dagnats.jar 2>&1 | sed -u 's/^/[dagnats] /' &
+# Process substitution, not a pipe, so that $! is dagnats itself and the exit trap stops it.
+java -jar bootstrap/target/dagnats.jar > >(sed -u 's/^/[dagnats] /') 2>&1 &
 pids+=($!)
 sleep 2
 
