@@ -42,13 +42,10 @@ if [ -z "${NATS_URL:-}" ]; then
   mkdir -p .data/nats
   "$bin" -a 127.0.0.1 -p "$port" -js -sd "$PWD/.data/nats" >.data/nats-server.log 2>&1 &
   nats_pid=$!
-  for _ in $(seq 1 100); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
-    if ! kill -0 "$nats_pid" 2>/dev/null; then
-      echo "the local nats-server did not start; its log:" >&2; cat .data/nats-server.log >&2; exit 1
-    fi
-    sleep 0.1
-  done
+  . scripts/lib.sh
+  if ! wait_for_port "$port"; then
+    echo "the local nats-server did not start; its log:" >&2; cat .data/nats-server.log >&2; exit 1
+  fi
   echo "started a local $("$bin" --version) on 127.0.0.1:$port (store: .data/nats, log: .data/nats-server.log)"
   export NATS_URL="nats://127.0.0.1:$port"
 fi

@@ -30,7 +30,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -112,6 +111,25 @@ class TracingAcceptanceTest {
             JsonNode read = find(spans, "dagnats", "read kv_leases");
             assertNotNull(read, "the JetStream read is a child span");
             assertTrue(isUnder(read, forwardSpan, byId));
+        }
+    }
+
+    @Test
+    void anExporterThatCannotReachItsBackendNeverFailsALeaseRequest() throws Exception {
+        int nobodyListens = NatsServerProcess.freePort();
+        try (NatsServerProcess nats = NatsServerProcess.modern();
+                DagnatsServer dagnats = DagnatsServer.start(Settings.forUrl(nats.url(), Map.of(
+                        "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + nobodyListens,
+                        "OTEL_BSP_SCHEDULE_DELAY", "50",
+                        "OTEL_METRIC_EXPORT_INTERVAL", "200")));
+                WireClient client = new WireClient(nats.url())) {
+            long revision = client.acquire("untraced", "h", 15_000).path("revision").asLong();
+            for (int i = 0; i < 200; i++) {
+                JsonNode renewed = client.renew("untraced", "h", revision);
+                assertFalse(renewed.has("kind"), renewed.toString());
+                revision = renewed.path("revision").asLong();
+            }
+            assertEquals("h", client.owner("untraced").path("holder").asText());
         }
     }
 

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * OpenTelemetry as the standard {@code OTEL_*} variables configure it (SDK
@@ -76,11 +77,14 @@ public final class TelemetrySetup implements AutoCloseable {
         return description;
     }
 
-    /** Flushes what is buffered and stops the exporters. */
+    /**
+     * Flushes what is buffered and stops the exporters, waiting at most a few
+     * seconds: an unreachable backend must not hold up a stop.
+     */
     @Override
     public void close() {
         if (sdk != null) {
-            sdk.close();
+            sdk.shutdown().join(3, TimeUnit.SECONDS);
         }
     }
 }
