@@ -8,26 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.nats.client.Message;
 import io.nats.client.Subscription;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Every write is republished on dagnats.lease.changed.<key>, and so is an expiry. */
-class ChangeEventsAcceptanceTest {
+class ChangeEventsAcceptanceTest extends SharedServiceTest {
 
-    private static ServiceFixture service;
-    private static WireClient client;
-
-    @BeforeAll
-    static void start() {
-        service = ServiceFixture.start();
-        client = service.client;
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        service.close();
-    }
 
     @Test
     void everyWriteIsRepublishedWithItsRevisionAndEvent() throws Exception {

@@ -23,24 +23,19 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** api.leases.forward against owners that are plain NATS subscriptions. */
-class ForwardAcceptanceTest {
+class ForwardAcceptanceTest extends SharedServiceTest {
 
-    private static ServiceFixture service;
-    private static WireClient client;
     private static WireClient owners;
     private final List<Dispatcher> dispatchers = new CopyOnWriteArrayList<>();
 
     @BeforeAll
-    static void start() {
-        service = ServiceFixture.start();
-        client = service.client;
+    static void startOwners() {
         owners = new WireClient(service.nats.url());
     }
 
     @AfterAll
-    static void stop() throws InterruptedException {
+    static void stopOwners() throws InterruptedException {
         owners.close();
-        service.close();
     }
 
     @AfterEach

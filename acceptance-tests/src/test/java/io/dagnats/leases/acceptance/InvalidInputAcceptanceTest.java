@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nats.client.api.StreamState;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,24 +13,15 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every input rule of the contract: the answer is kind invalid, and nothing in the bucket changes. */
-class InvalidInputAcceptanceTest {
+class InvalidInputAcceptanceTest extends SharedServiceTest {
 
     private static final String KEY_129 = "k".repeat(129);
 
-    private static ServiceFixture service;
-    private static WireClient client;
     private static long heldRevision;
 
     @BeforeAll
-    static void start() {
-        service = ServiceFixture.start();
-        client = service.client;
+    static void holdOneKey() {
         heldRevision = client.acquire("held", "a", 60_000).path("revision").asLong();
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        service.close();
     }
 
     static Stream<Arguments> invalidRequests() {

@@ -8,26 +8,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** acquire, renew, release and owner against a real nats-server, through the wire only. */
-class LeaseLifecycleAcceptanceTest {
+class LeaseLifecycleAcceptanceTest extends SharedServiceTest {
 
-    private static ServiceFixture service;
-    private static WireClient client;
-
-    @BeforeAll
-    static void start() {
-        service = ServiceFixture.start();
-        client = service.client;
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        service.close();
-    }
 
     private static String key() {
         return "k-" + UUID.randomUUID();

@@ -6,26 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The lease subjects are one NATS micro service, discoverable with $SRV. */
-class ServiceDiscoveryAcceptanceTest {
+class ServiceDiscoveryAcceptanceTest extends SharedServiceTest {
 
-    private static ServiceFixture service;
-    private static WireClient client;
-
-    @BeforeAll
-    static void start() {
-        service = ServiceFixture.start();
-        client = service.client;
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        service.close();
-    }
 
     @Test
     void infoListsTheLeaseEndpointsInTheQueueGroup() throws Exception {
