@@ -15,6 +15,9 @@ import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
 import io.nats.client.Connection;
+import io.nats.client.ConnectionListener;
+import io.nats.client.Consumer;
+import io.nats.client.ErrorListener;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import java.io.IOException;
@@ -29,6 +32,8 @@ import java.time.Duration;
  * for, never in {@link #configure()}.
  */
 final class NatsModule extends AbstractModule {
+
+    private static final System.Logger LOG = System.getLogger(NatsModule.class.getName());
 
     private final Settings settings;
 
@@ -46,7 +51,9 @@ final class NatsModule extends AbstractModule {
                 .reconnectWait(Duration.ofMillis(500))
                 .connectionTimeout(Duration.ofSeconds(5))
                 // A forward must tell "nobody listens" from "nobody answered in time".
-                .reportNoResponders();
+                .reportNoResponders()
+                .connectionListener(NatsModule::connectionEvent)
+                .errorListener(new OneLineErrors());
         settings.credsFile().ifPresent(path -> options.credentialPath(path.toString()));
         if (settings.nkeySeedFile().isPresent()) {
             char[] seed = Files.readString(settings.nkeySeedFile().get(), StandardCharsets.US_ASCII).strip().toCharArray();
@@ -60,6 +67,36 @@ final class NatsModule extends AbstractModule {
             options.sslContext(TlsContexts.fromPem(settings.tlsCa(), settings.tlsCert(), settings.tlsKey()));
         }
         return Nats.connect(options.build());
+    }
+
+    /** Connection changes as one line each, for operators. */
+    private static void connectionEvent(Connection connection, ConnectionListener.Events event) {
+        switch (event) {
+            case DISCONNECTED -> LOG.log(System.Logger.Level.WARNING, "NATS connection lost; reconnecting");
+            case RECONNECTED -> LOG.log(System.Logger.Level.INFO, "NATS connection back, to " + connection.getConnectedUrl());
+            case CLOSED -> LOG.log(System.Logger.Level.INFO, "NATS connection closed");
+            default -> {
+                // connected, discovered servers, resubscribed: nothing an operator must act on
+            }
+        }
+    }
+
+    /** jnats' errors as one warning line each, without stack traces. */
+    private static final class OneLineErrors implements ErrorListener {
+        @Override
+        public void errorOccurred(Connection connection, String error) {
+            LOG.log(System.Logger.Level.WARNING, "NATS server error: " + error);
+        }
+
+        @Override
+        public void exceptionOccurred(Connection connection, Exception exception) {
+            LOG.log(System.Logger.Level.WARNING, "NATS connection problem: " + exception);
+        }
+
+        @Override
+        public void slowConsumerDetected(Connection connection, Consumer consumer) {
+            LOG.log(System.Logger.Level.WARNING, "NATS slow consumer: dagnats is not keeping up with requests");
+        }
     }
 
     @Provides
