@@ -307,6 +307,9 @@ public final class LeaseApi {
     }
 
     private void respond(ServiceMessage message, byte[] body) {
+        if (message.getReplyTo() == null) {
+            return; // a publish, not a request: nobody to answer, nothing worth a log line
+        }
         try {
             message.respond(connection, body);
         } catch (RuntimeException closed) {
