@@ -108,7 +108,7 @@ final class NatsCluster implements AutoCloseable {
         this.binary = binary;
         this.extraArguments = extraArguments;
         this.root = Files.createTempDirectory("dagnats-cluster-");
-        int[] ports = distinctFreePorts(6);
+        int[] ports = NatsServerProcess.distinctFreePorts(6);
         for (int i = 1; i <= 3; i++) {
             Path store = Files.createDirectories(root.resolve("n" + i));
             nodes.add(new Node("n" + i, ports[2 * i - 2], ports[2 * i - 1], store));
@@ -129,25 +129,6 @@ final class NatsCluster implements AutoCloseable {
         } catch (RuntimeException | AssertionError failed) {
             cluster.close();
             throw failed;
-        }
-    }
-
-    /** Ports held open together while chosen, so no two nodes are handed the same one. */
-    private static int[] distinctFreePorts(int count) throws IOException {
-        java.net.ServerSocket[] sockets = new java.net.ServerSocket[count];
-        try {
-            int[] ports = new int[count];
-            for (int i = 0; i < count; i++) {
-                sockets[i] = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
-                ports[i] = sockets[i].getLocalPort();
-            }
-            return ports;
-        } finally {
-            for (java.net.ServerSocket socket : sockets) {
-                if (socket != null) {
-                    socket.close();
-                }
-            }
         }
     }
 

@@ -107,9 +107,25 @@ final class NatsServerProcess implements AutoCloseable {
     }
 
     static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
+        return distinctFreePorts(1)[0];
+    }
+
+    /** Ports held open together while chosen, so no two of them are the same. */
+    static int[] distinctFreePorts(int count) throws IOException {
+        ServerSocket[] sockets = new ServerSocket[count];
+        try {
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                sockets[i] = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+                ports[i] = sockets[i].getLocalPort();
+            }
+            return ports;
+        } finally {
+            for (ServerSocket socket : sockets) {
+                if (socket != null) {
+                    socket.close();
+                }
+            }
         }
     }
 

@@ -15,10 +15,6 @@ final class Latencies {
         samples[count++] = nanos;
     }
 
-    synchronized int count() {
-        return count;
-    }
-
     /** The q-quantile in microseconds. */
     synchronized double micros(double q) {
         if (count == 0) {

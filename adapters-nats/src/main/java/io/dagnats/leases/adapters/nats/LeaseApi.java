@@ -29,7 +29,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -292,7 +291,7 @@ public final class LeaseApi {
     }
 
     private static Reply fromFailure(String operation, Throwable thrown) {
-        Throwable cause = thrown instanceof CompletionException && thrown.getCause() != null ? thrown.getCause() : thrown;
+        Throwable cause = Stages.cause(thrown);
         if (cause instanceof InvalidLeaseInput invalid) {
             return failure(ErrorKind.INVALID, invalid.getMessage());
         }

@@ -17,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
@@ -99,7 +98,7 @@ public final class NatsLeaseStore implements LeaseStore {
                     "could not " + what + ": " + closed.getMessage(), closed));
         }
         return reply.exceptionallyCompose(failure -> CompletableFuture.failedFuture(new LeaseFailure(
-                ErrorKind.UNAVAILABLE, "JetStream did not answer the " + what + " in time", unwrap(failure))));
+                ErrorKind.UNAVAILABLE, "JetStream did not answer the " + what + " in time", Stages.cause(failure))));
     }
 
     private KeyState toKeyState(LeaseKey key, Message reply) {
@@ -150,7 +149,4 @@ public final class NatsLeaseStore implements LeaseStore {
                 + " (" + error.errorCode() + ")");
     }
 
-    private static Throwable unwrap(Throwable failure) {
-        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-    }
 }

@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -66,8 +65,7 @@ public final class NatsOwnerInbox implements OwnerInbox {
                 byte[] body = message.getData();
                 return new Delivery.Replied(body == null ? new byte[0] : body);
             }
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
+            Throwable cause = Stages.cause(failure);
             if (cause instanceof JetStreamStatusException status && status.getStatus().getCode() == 503) {
                 return new Delivery.NoResponders();
             }
