@@ -79,8 +79,8 @@ class HolderLibraryAcceptanceTest {
             connection = Nats.connect(nats.url());
             cleanup.add(connection::close);
             LeaseHolder.Builder builder = LeaseHolder.builder(connection).holderPrefix(prefix)
-                    .forwardHandler((leaseKey, fence, payload) ->
-                            (holderName() + "@" + fence + ":" + new String(payload, StandardCharsets.UTF_8))
+                    .forwardHandler((tenure, payload) ->
+                            (holderName() + "@" + tenure.fence() + ":" + new String(payload, StandardCharsets.UTF_8))
                                     .getBytes(StandardCharsets.UTF_8));
             if (scheduler != null) {
                 builder.scheduler(scheduler);

@@ -30,7 +30,7 @@ class HolderProcessFaultsAcceptanceTest {
     private NatsServerProcess nats;
     private DagnatsServer dagnats;
     private WireClient client;
-    private final List<Process> replicas = new ArrayList<>();
+    private ReplicaProcesses replicas;
     private final FencedSink sink = new FencedSink();
     private final List<String> refusedWriters = new CopyOnWriteArrayList<>();
 
@@ -39,6 +39,7 @@ class HolderProcessFaultsAcceptanceTest {
         nats = NatsServerProcess.modern();
         dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
         client = new WireClient(nats.url());
+        replicas = new ReplicaProcesses(nats.url());
         Dispatcher sinkService = client.connection().createDispatcher(request -> {
             String[] parts = new String(request.getData(), StandardCharsets.UTF_8).split(" ");
             boolean accepted = sink.write(Long.parseLong(parts[0]), parts[1], "work");
@@ -52,24 +53,14 @@ class HolderProcessFaultsAcceptanceTest {
 
     @AfterEach
     void stop() throws Exception {
-        for (Process replica : replicas) {
-            signal(replica, "CONT");
-            replica.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
+        replicas.close();
         client.close();
         dagnats.close();
         nats.close();
     }
 
-    private Process replica(String name, String key) throws Exception {
-        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), ReplicaMain.class.getName(),
-                nats.url(), name, key, Long.toString(TTL_MS))
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start();
-        replicas.add(process);
-        return process;
+    private Process replica(String name, String key) {
+        return replicas.start(name, key, Duration.ofMillis(TTL_MS));
     }
 
     private static void signal(Process process, String signal) throws Exception {

@@ -80,7 +80,7 @@ class PermissionsAcceptanceTest {
             try (Connection alice = connect(url, "alice", "a-secret", aliceViolations);
                     Connection outsider = connect(url, "outsider", "o-secret", outsiderViolations);
                     LeaseHolder holder = LeaseHolder.builder(alice).holderId("alice")
-                            .forwardHandler((key, fence, payload) -> "alice serves".getBytes(StandardCharsets.UTF_8))
+                            .forwardHandler((tenure, payload) -> "alice serves".getBytes(StandardCharsets.UTF_8))
                             .build()) {
                 // The holder does its job: acquire, keep, be forwarded to, watch events.
                 holder.keep("guarded", Duration.ofSeconds(15), OwnershipListener.NONE);

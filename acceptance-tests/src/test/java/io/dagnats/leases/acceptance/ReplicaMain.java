@@ -1,21 +1,30 @@
 package io.dagnats.leases.acceptance;
 
 import io.dagnats.leases.domain.Fence;
-import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
+import io.nats.client.Subscription;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
  * A replica in its own JVM, for tests that stop or kill a real process:
- * {@code ReplicaMain <nats-url> <holder-prefix> <key> <ttl-ms>}. It keeps the
- * lease, answers forwards with its holder id, and while it believes it owns the
- * key it does "work": takes the fence, works for a second, then writes to the
- * test's fenced sink on {@code test.sink.<key>} with that fence.
+ * {@code ReplicaMain <nats-url> <holder> <key> <ttl-ms> <ownership-log> [exact] [wait]}.
+ *
+ * <p>{@code holder} is a prefix (a random suffix makes the id unique) unless
+ * {@code exact} is given, as a replica restarted with its own fixed id would run.
+ * With {@code wait} it connects, says {@code ready} on {@code test.replica.<holder>}
+ * and starts keeping the key only when told to on {@code test.go.<holder>}, so a
+ * test can place that moment precisely. It records its own belief of ownership
+ * in the {@link OwnershipLog} file, answers forwards with its holder id, and while
+ * it believes it owns the key it does "work": takes the fence, works for a
+ * second, then writes to the test's sink on {@code test.sink.<key>} with that fence.
  */
 public final class ReplicaMain {
 
@@ -24,23 +33,35 @@ public final class ReplicaMain {
 
     public static void main(String[] args) throws Exception {
         Connection connection = Nats.connect(args[0]);
+        String name = args[1];
         String key = args[2];
-        LeaseHolder holder = LeaseHolder.builder(connection)
-                .holderPrefix(args[1])
-                .forwardHandler((leaseKey, fence, payload) -> ("served by " + args[1]).getBytes(StandardCharsets.UTF_8))
-                .build();
-        var lease = holder.keep(key, Duration.ofMillis(Long.parseLong(args[3])), new OwnershipListener() {
+        Duration ttl = Duration.ofMillis(Long.parseLong(args[3]));
+        Path logFile = Path.of(args[4]);
+        boolean exact = hasFlag(args, "exact");
+        LeaseHolder.Builder builder = LeaseHolder.builder(connection)
+                .forwardHandler((tenure, payload) -> ("served by " + name).getBytes(StandardCharsets.UTF_8));
+        LeaseHolder holder = (exact ? builder.holderId(name) : builder.holderPrefix(name)).build();
+        if (hasFlag(args, "wait")) {
+            Subscription go = connection.subscribe("test.go." + name);
+            connection.flush(Duration.ofSeconds(5));
+            connection.publish("test.replica." + name, "ready".getBytes(StandardCharsets.UTF_8));
+            go.nextMessage(Duration.ZERO);
+        }
+        String incarnation = name + "@" + ManagementFactory.getRuntimeMXBean().getPid();
+        OwnershipLog log = OwnershipLog.toFile(logFile, incarnation);
+        KeptLease lease = holder.keep(key, ttl, new OwnershipListener() {
             @Override
-            public void becameOwner(Tenure tenure) {
-                connection.publish("test.replica." + args[1], ("owner " + holder.id() + " " + tenure.start())
+            public void becameOwner(io.dagnats.leases.domain.Tenure tenure) {
+                connection.publish("test.replica." + name, ("owner " + holder.id() + " " + tenure.start())
                         .getBytes(StandardCharsets.UTF_8));
             }
 
             @Override
             public void stoppedOwning(StopReason reason) {
-                connection.publish("test.replica." + args[1], ("stopped " + reason).getBytes(StandardCharsets.UTF_8));
+                connection.publish("test.replica." + name, ("stopped " + reason).getBytes(StandardCharsets.UTF_8));
             }
         });
+        log.watch(lease);
         while (true) {
             Optional<Fence> fence = lease.fence();
             if (fence.isEmpty()) {
@@ -52,5 +73,14 @@ public final class ReplicaMain {
             connection.request("test.sink." + key,
                     (fence.get().revision() + " " + holder.id()).getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(2));
         }
+    }
+
+    private static boolean hasFlag(String[] args, String flag) {
+        for (int i = 5; i < args.length; i++) {
+            if (args[i].equals(flag)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

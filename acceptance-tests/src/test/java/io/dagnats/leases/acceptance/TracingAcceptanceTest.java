@@ -63,7 +63,7 @@ class TracingAcceptanceTest {
                 Connection callerConnection = Nats.connect(nats.url());
                 LeaseHolder owner = LeaseHolder.builder(ownerConnection).holderPrefix("owner")
                         .openTelemetry(ownerTelemetry)
-                        .forwardHandler((key, fence, payload) -> "pong".getBytes(StandardCharsets.UTF_8))
+                        .forwardHandler((tenure, payload) -> "pong".getBytes(StandardCharsets.UTF_8))
                         .build()) {
             owner.keep("traced", Duration.ofSeconds(15), OwnershipListener.NONE);
             Polling.until(Duration.ofSeconds(10), "the owner to own", () -> owner.client()

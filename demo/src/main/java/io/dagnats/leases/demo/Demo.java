@@ -48,8 +48,8 @@ public final class Demo {
         Connection connection = Nats.connect(url);
         LeaseHolder holder = LeaseHolder.builder(connection)
                 .holderPrefix(name)
-                .forwardHandler((key, fence, payload) ->
-                        ("I am " + name + ", leading under fence " + fence).getBytes(StandardCharsets.UTF_8))
+                .forwardHandler((tenure, payload) ->
+                        ("I am " + name + ", leading under fence " + tenure.fence()).getBytes(StandardCharsets.UTF_8))
                 .build();
         holder.keep(KEY, TTL, new OwnershipListener() {
             @Override

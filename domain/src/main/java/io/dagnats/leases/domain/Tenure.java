@@ -1,5 +1,6 @@
 package io.dagnats.leases.domain;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -8,14 +9,20 @@ import java.util.Optional;
  * the acquire that granted it until release, {@code lost}, or the deadline.
  *
  * <p>The deadline is measured on the holder's own monotonic clock from when the
- * last successful acquire or renew was <em>sent</em>: the server stamped that
- * write later, so the server's TTL runs out after the deadline, never before.
+ * last successful renew was <em>sent</em>, less a {@linkplain #safetyMargin safety
+ * margin}: the server stamped that write later, so the server's TTL runs out after
+ * the deadline, never before, even when the two clocks run at slightly different
+ * rates. A tenure begins only on a write the holder caused (a renew right after the
+ * grant): an acquire by the current holder returns an earlier write unchanged,
+ * whose TTL started before the request, so a grant alone proves no time left.
  *
  * @param start         the fence the granting acquire returned; renewals keep it
  * @param fence         the current fence, to send with every downstream write
  * @param deadlineNanos on {@link MonotonicClock}: past it, stop acting as owner
  */
 public record Tenure(LeaseKey key, HolderId holder, Fence start, Fence fence, long deadlineNanos) {
+
+    private static final Duration FIXED_MARGIN = Duration.ofMillis(100);
 
     /** Why a forwarded request was or was not let through to the owner's handler. */
     public enum ForwardVerdict {
@@ -42,9 +49,13 @@ public record Tenure(LeaseKey key, HolderId holder, Fence start, Fence fence, lo
         }
     }
 
-    /** A tenure granted by a write whose request was sent at {@code sentAtNanos}. */
+    /**
+     * A tenure granted by a write whose request was sent at {@code sentAtNanos}: the
+     * caller knows the write was made by that very request (a renew, or an acquire
+     * that wrote), never an acquire answered with an earlier write.
+     */
     public static Tenure begin(LeaseKey key, HolderId holder, Fence granted, long sentAtNanos, LeaseTtl ttl) {
-        return new Tenure(key, holder, granted, granted, sentAtNanos + ttl.duration().toNanos());
+        return new Tenure(key, holder, granted, granted, deadline(sentAtNanos, ttl));
     }
 
     /** The same tenure after a renew, sent at {@code sentAtNanos}, returned {@code renewed}. */
@@ -52,7 +63,23 @@ public record Tenure(LeaseKey key, HolderId holder, Fence start, Fence fence, lo
         if (renewed.isBelow(fence)) {
             throw new IllegalArgumentException("a renew cannot lower the fence from " + fence + " to " + renewed);
         }
-        return new Tenure(key, holder, start, renewed, sentAtNanos + ttl.duration().toNanos());
+        return new Tenure(key, holder, start, renewed, deadline(sentAtNanos, ttl));
+    }
+
+    /**
+     * How much earlier than the server's TTL a holder stops acting as owner: 1 % of
+     * the TTL plus 100 ms. The 1 % covers the holder's clock running faster or slower
+     * than the server's over one TTL: NTP slews a clock by at most 500 ppm (0.05 %) and
+     * an undisciplined quartz oscillator drifts by about 100 ppm, so 1 % leaves a factor
+     * of 20 for badly kept virtual machines. The 100 ms covers the server stamping and
+     * expiring on its own timers and a holder thread that reads the clock a little late.
+     */
+    public static Duration safetyMargin(LeaseTtl ttl) {
+        return ttl.duration().dividedBy(100).plus(FIXED_MARGIN);
+    }
+
+    private static long deadline(long sentAtNanos, LeaseTtl ttl) {
+        return sentAtNanos + ttl.duration().toNanos() - safetyMargin(ttl).toNanos();
     }
 
     /** Whether the holder may still act as owner at {@code nowNanos}. */

@@ -18,11 +18,21 @@ class TenureTest {
 
     private final Tenure tenure = Tenure.begin(KEY, ME, new Fence(40), 100 * SECOND, TTL);
 
+    /** 15 s less the margin: 1 % of the TTL (150 ms) and 100 ms. */
+    private static final long MARGIN = 250_000_000L;
+
     @Test
-    void theDeadlineIsTtlAfterTheAcquireWasSent() {
-        assertTrue(tenure.actingAsOwner(114 * SECOND));
-        assertFalse(tenure.actingAsOwner(115 * SECOND));
-        assertEquals(SECOND, tenure.nanosLeft(114 * SECOND));
+    void theDeadlineIsTtlLessTheSafetyMarginAfterTheWriteWasSent() {
+        assertEquals(MARGIN, Tenure.safetyMargin(TTL).toNanos());
+        assertTrue(tenure.actingAsOwner(115 * SECOND - MARGIN - 1));
+        assertFalse(tenure.actingAsOwner(115 * SECOND - MARGIN));
+        assertEquals(SECOND - MARGIN, tenure.nanosLeft(114 * SECOND));
+    }
+
+    @Test
+    void theSafetyMarginGrowsWithTheTtl() {
+        assertEquals(110, Tenure.safetyMargin(LeaseTtl.ofSeconds(1)).toMillis());
+        assertEquals(6_100, Tenure.safetyMargin(LeaseTtl.ofSeconds(600)).toMillis());
     }
 
     @Test
@@ -31,8 +41,8 @@ class TenureTest {
 
         assertEquals(new Fence(40), renewed.start());
         assertEquals(new Fence(44), renewed.fence());
-        assertTrue(renewed.actingAsOwner(124 * SECOND));
-        assertFalse(renewed.actingAsOwner(125 * SECOND));
+        assertTrue(renewed.actingAsOwner(125 * SECOND - MARGIN - 1));
+        assertFalse(renewed.actingAsOwner(125 * SECOND - MARGIN));
     }
 
     @Test

@@ -6,27 +6,33 @@ import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
-import io.nats.client.Connection;
-import io.nats.client.Dispatcher;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 
 /**
- * One key this process wants to own, kept for as long as it is open: it
- * campaigns (acquire, then waits for the key to change, with a jittered
- * fallback), renews about every ttl/3, and stops acting as owner at its
- * deadline on the monotonic clock even while a renew is still in flight.
+ * One key this process wants to own, kept for as long as it is open.
  *
- * <p>All state changes run on the holder's single scheduler thread; the
- * queries ({@link #isOwner()}, {@link #tenure()}, {@link #fence()}) read the
- * clock themselves, so they turn false at the deadline however late that
- * thread runs.
+ * <p>It campaigns (acquire, then waits for the key to change, with a jittered
+ * fallback). A grant is not yet ownership: an acquire by the current holder
+ * returns the earlier write unchanged, whose TTL may have started long before
+ * (a process restarted with its own holder id, a retried acquire). So after a
+ * grant it renews at once, and acts as owner only once that renew, a write this
+ * very request caused, succeeds: the deadline runs from that renew's send time,
+ * less {@link Tenure#safetyMargin}. It renews about every ttl/3 from then on, and
+ * stops acting as owner at the deadline on the monotonic clock even while a renew
+ * is still in flight.
+ *
+ * <p>All state changes run on the holder's single scheduler thread; the queries
+ * ({@link #isOwner()}, {@link #tenure()}, {@link #fence()}) read the clock
+ * themselves, so they turn false at the deadline however late that thread runs.
+ * A listener that throws is logged and changes nothing here.
  */
 public final class KeptLease implements AutoCloseable {
 
@@ -37,29 +43,27 @@ public final class KeptLease implements AutoCloseable {
     private final HolderId holder;
     private final LeaseTtl ttl;
     private final long ttlNanos;
-    private final LeaseClient client;
+    private final LeaseCalls client;
     private final MonotonicClock clock;
-    private final ScheduledExecutorService scheduler;
+    private final Scheduler scheduler;
     private final OwnershipListener listener;
-    private final Random random = new Random();
-    private final Connection connection;
-    private final Dispatcher changes;
     private final HolderTelemetry telemetry;
+    private final Runnable onClose;
+    private final Random random = new Random();
 
     private volatile Tenure tenure;
 
     // Scheduler-thread state.
     private boolean closed;
+    /** A call is in flight; its completion decides what comes next. */
     private boolean busy;
+    /** Bumped whenever the tenure changes, so timers set for an older one do nothing. */
     private int generation;
-    /** When the earliest write whose outcome we do not know was sent; a grant may stem from it. */
-    private Long uncertainSince;
-    private Fence lastWritten;
-    private long lastWrittenSentAt;
+    /** Completed once a close has released what it could; set by the first close. */
+    private CompletableFuture<Void> closing;
 
-    KeptLease(LeaseKey key, HolderId holder, LeaseTtl ttl, LeaseClient client, MonotonicClock clock,
-            ScheduledExecutorService scheduler, OwnershipListener listener, Connection connection,
-            HolderTelemetry telemetry) {
+    KeptLease(LeaseKey key, HolderId holder, LeaseTtl ttl, LeaseCalls client, MonotonicClock clock,
+            Scheduler scheduler, OwnershipListener listener, HolderTelemetry telemetry, Runnable onClose) {
         this.key = key;
         this.holder = holder;
         this.ttl = ttl;
@@ -68,20 +72,29 @@ public final class KeptLease implements AutoCloseable {
         this.clock = clock;
         this.scheduler = scheduler;
         this.listener = listener;
-        this.connection = connection;
         this.telemetry = telemetry;
-        this.changes = connection.createDispatcher(event -> {
-            if (tenure == null) {
-                // Somebody released it or the server expired it: try now, a few ms apart from the others.
-                schedule(this::campaign, random.nextInt(25) * MILLI);
-            }
-        });
-        changes.subscribe("dagnats.lease.changed." + key.value());
+        this.onClose = onClose;
+    }
+
+    /** Starts campaigning. Called once, by the holder, after it has subscribed to the key's changes. */
+    void start() {
         scheduler.execute(this::campaign);
+    }
+
+    /** The key changed on the server: if not owner, try now, a few ms apart from the other waiters. */
+    void keyChanged() {
+        if (tenure == null) {
+            scheduler.schedule(this::campaign, random.nextInt(25) * MILLI);
+        }
     }
 
     public LeaseKey key() {
         return key;
+    }
+
+    /** The holder id this process keeps the key as. */
+    public HolderId holder() {
+        return holder;
     }
 
     /** Whether this process may act as owner right now. */
@@ -101,13 +114,16 @@ public final class KeptLease implements AutoCloseable {
         return tenure().map(Tenure::fence);
     }
 
-    /** The owner-side rule for a forwarded request to this key. */
-    Tenure.ForwardVerdict judgeForward(String fenceHeader) {
+    /**
+     * The owner-side rule for a forwarded request to this key, judged now: the
+     * tenure to serve it under, or empty when it must be rejected as stale.
+     */
+    Optional<Tenure> admit(String fenceHeader) {
         Tenure current = tenure;
-        if (current == null) {
-            return Tenure.ForwardVerdict.REJECT_PAST_DEADLINE;
+        if (current == null || !current.judgeForward(fenceHeader, clock.nanoTime()).accepted()) {
+            return Optional.empty();
         }
-        return current.judgeForward(fenceHeader, clock.nanoTime());
+        return Optional.of(current);
     }
 
     private void campaign() {
@@ -115,95 +131,67 @@ public final class KeptLease implements AutoCloseable {
             return;
         }
         busy = true;
-        long sentAt = clock.nanoTime();
-        client.acquire(key, holder, ttl).whenCompleteAsync((answer, failure) -> onAcquired(sentAt, answer, failure), scheduler);
+        client.acquire(key, holder, ttl).whenCompleteAsync(this::onAcquired, scheduler);
     }
 
-    private void onAcquired(long sentAt, Answers.Acquire answer, Throwable failure) {
+    private void onAcquired(Answers.Acquire answer, Throwable failure) {
         busy = false;
+        if (closed) {
+            if (failure == null && answer instanceof Answers.Acquire.Granted granted) {
+                releaseAndFinishClosing(granted.lease().revision());
+            } else {
+                finishClosing();
+            }
+            return;
+        }
         if (failure != null) {
-            noteUncertain(sentAt, failure);
-            schedule(this::campaign, retryDelay());
+            logIfFinal(failure);
+            scheduler.schedule(this::campaign, retryDelay());
             return;
         }
         if (answer instanceof Answers.Acquire.HeldByOther other) {
-            uncertainSince = null;
-            schedule(this::campaign, fallbackDelay(other.lease()));
+            scheduler.schedule(this::campaign, fallbackDelay(other.lease()));
             return;
         }
+        // Held on the server, but maybe by a write made long ago: prove time left with a write of our own.
         Fence granted = answer.lease().revision();
-        // The write behind this grant was sent no later than the earliest request that may have made it.
-        long base = earliest(sentAt, uncertainSince);
-        if (granted.equals(lastWritten)) {
-            base = earliest(base, lastWrittenSentAt);
-        }
-        uncertainSince = null;
-        remember(granted, base);
-        Tenure candidate = Tenure.begin(key, holder, granted, base, ttl);
-        if (closed) {
-            release(candidate);
-            return;
-        }
-        if (candidate.nanosLeft(clock.nanoTime()) > ttlNanos / 3) {
-            becomeOwner(candidate);
-        } else {
-            // Held on the server, but too close to the deadline to act on: renew first.
-            renew(candidate);
-        }
+        renew(granted, granted);
     }
 
-    private void becomeOwner(Tenure granted) {
-        tenure = granted;
-        generation++;
-        telemetry.ownershipChanged(key.value(), true);
-        listener.becameOwner(granted);
-        scheduleRenewAndDeadline(granted);
-    }
-
-    private void scheduleRenewAndDeadline(Tenure current) {
-        int scheduled = generation;
-        long now = clock.nanoTime();
-        long renewIn = Math.max(0, current.nanosLeft(now) - 2 * ttlNanos / 3);
-        schedule(() -> {
-            if (scheduled == generation && tenure != null) {
-                renew(tenure);
-            }
-        }, renewIn);
-        schedule(() -> {
-            if (scheduled == generation && tenure != null && !tenure.actingAsOwner(clock.nanoTime())) {
-                stop(OwnershipListener.StopReason.DEADLINE_PASSED);
-                campaign();
-            }
-        }, Math.max(0, current.nanosLeft(now)));
-    }
-
-    private void renew(Tenure current) {
+    /** @param start the fence the tenure began with, kept across renewals */
+    private void renew(Fence start, Fence current) {
         if (closed || busy) {
             return;
         }
         busy = true;
         long sentAt = clock.nanoTime();
-        client.renew(key, holder, current.fence(), Optional.of(ttl))
-                .whenCompleteAsync((answer, failure) -> onRenewed(current, sentAt, answer, failure), scheduler);
+        client.renew(key, holder, current, Optional.of(ttl))
+                .whenCompleteAsync((answer, failure) -> onRenewed(start, sentAt, answer, failure), scheduler);
     }
 
-    private void onRenewed(Tenure renewedFrom, long sentAt, Answers.Renew answer, Throwable failure) {
+    private void onRenewed(Fence start, long sentAt, Answers.Renew answer, Throwable failure) {
         busy = false;
         if (closed) {
+            if (failure == null && answer instanceof Answers.Renew.Renewed renewed) {
+                releaseAndFinishClosing(renewed.lease().revision());
+            } else {
+                finishClosing();
+            }
             return;
         }
         if (failure != null) {
-            noteUncertain(sentAt, failure);
+            logIfFinal(failure);
             Tenure current = tenure;
             if (current != null && current.actingAsOwner(clock.nanoTime())) {
                 int scheduled = generation;
-                schedule(() -> {
+                scheduler.schedule(() -> {
                     if (scheduled == generation && tenure != null) {
-                        renew(tenure);
+                        renew(tenure.start(), tenure.fence());
                     }
                 }, Math.min(ttlNanos / 10, 1_000 * MILLI));
             } else if (current == null) {
-                schedule(this::campaign, retryDelay());
+                // Not owner (yet): an acquire says whether the key is still ours.
+                scheduler.schedule(this::campaign, retryDelay());
             }
             return;
         }
@@ -212,53 +200,72 @@ public final class KeptLease implements AutoCloseable {
             if (tenure != null) {
                 stop(OwnershipListener.StopReason.LOST);
             }
-            schedule(this::campaign, random.nextInt(50) * MILLI);
+            scheduler.schedule(this::campaign, random.nextInt(50) * MILLI);
             return;
         }
         Fence renewed = ((Answers.Renew.Renewed) answer).lease().revision();
-        telemetry.renewed(key.value(), renewedFrom.nanosLeft(clock.nanoTime()));
-        uncertainSince = null;
-        remember(renewed, sentAt);
-        Tenure next = renewedFrom.renewed(renewed, sentAt, ttl);
+        Tenure next = Tenure.begin(key, holder, start, sentAt, ttl).renewed(renewed, sentAt, ttl);
+        Tenure previous = tenure;
         if (!next.actingAsOwner(clock.nanoTime())) {
-            if (tenure != null) {
+            // The answer came too late to act on: stop, and renew again for a fresh deadline.
+            if (previous != null) {
                 stop(OwnershipListener.StopReason.DEADLINE_PASSED);
             }
-            renew(next);
+            renew(start, renewed);
             return;
         }
-        if (tenure == null) {
-            becomeOwner(next);
-        } else {
-            tenure = next;
-            generation++;
-            scheduleRenewAndDeadline(next);
+        if (previous != null) {
+            telemetry.renewed(key.value(), previous.nanosLeft(clock.nanoTime()));
         }
+        tenure = next;
+        generation++;
+        scheduleRenewAndDeadline(next, sentAt);
+        if (previous == null) {
+            telemetry.ownershipChanged(key.value(), true);
+            tell(OwnershipListener::becameOwner, next);
+        } else {
+            tell(OwnershipListener::renewed, next);
+        }
+    }
+
+    private void scheduleRenewAndDeadline(Tenure current, long sentAt) {
+        int scheduled = generation;
+        long now = clock.nanoTime();
+        scheduler.schedule(() -> {
+            if (scheduled == generation && tenure != null) {
+                renew(tenure.start(), tenure.fence());
+            }
+        }, Math.max(0, sentAt + ttlNanos / 3 - now));
+        scheduler.schedule(() -> {
+            if (scheduled == generation && tenure != null && !tenure.actingAsOwner(clock.nanoTime())) {
+                stop(OwnershipListener.StopReason.DEADLINE_PASSED);
+                campaign();
+            }
+        }, Math.max(0, current.nanosLeft(now)));
     }
 
     private void stop(OwnershipListener.StopReason reason) {
         tenure = null;
         generation++;
         telemetry.ownershipChanged(key.value(), false);
-        listener.stoppedOwning(reason);
+        tell((target, why) -> target.stoppedOwning(why), reason);
     }
 
-    private void noteUncertain(long sentAt, Throwable failure) {
+    /** Calls the user's listener; whatever it throws is logged and never stops the lease being kept. */
+    private <T> void tell(BiConsumer<OwnershipListener, T> call, T argument) {
+        try {
+            call.accept(listener, argument);
+        } catch (RuntimeException | Error thrown) {
+            LOG.log(System.Logger.Level.WARNING, "the ownership listener of " + key + " threw; the lease is kept as before",
+                    thrown);
+        }
+    }
+
+    private void logIfFinal(Throwable failure) {
         Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
         if (cause instanceof DagnatsException dagnats && !dagnats.retryable()) {
             LOG.log(System.Logger.Level.WARNING, "lease " + key + ": " + dagnats.getMessage());
-            return;
         }
-        uncertainSince = earliest(sentAt, uncertainSince);
-    }
-
-    private void remember(Fence written, long sentAt) {
-        lastWritten = written;
-        lastWrittenSentAt = sentAt;
-    }
-
-    private static long earliest(long candidate, Long other) {
-        return other != null && other - candidate < 0 ? other : candidate;
     }
 
     private long retryDelay() {
@@ -272,45 +279,62 @@ public final class KeptLease implements AutoCloseable {
         return Math.max(50 * MILLI, Math.min(ttlNanos, untilExpiry + 100 * MILLI)) + jitter;
     }
 
-    private void schedule(Runnable action, long delayNanos) {
-        if (!scheduler.isShutdown()) {
-            scheduler.schedule(action, delayNanos, TimeUnit.NANOSECONDS);
+    private void releaseAndFinishClosing(Fence held) {
+        client.release(key, holder, held).whenComplete((answer, failure) -> finishClosing());
+    }
+
+    private void finishClosing() {
+        if (closing != null) {
+            closing.complete(null);
         }
     }
 
-    private void release(Tenure held) {
-        client.release(key, holder, held.fence());
+    /** Begins closing on the scheduler thread; the stage completes once what was held is released. */
+    CompletableFuture<Void> beginClose() {
+        CompletableFuture<Void> closed = new CompletableFuture<>();
+        if (scheduler.isShutdown()) {
+            closed.complete(null);
+            return closed;
+        }
+        scheduler.execute(() -> {
+            if (closing != null) {
+                closing.whenComplete((ignored, failure) -> closed.complete(null));
+                return;
+            }
+            this.closed = true;
+            closing = closed;
+            Tenure held = tenure;
+            if (held != null) {
+                stop(OwnershipListener.StopReason.RELEASED);
+            }
+            if (busy) {
+                return; // the call in flight releases whatever it turns out to hold
+            }
+            if (held != null) {
+                releaseAndFinishClosing(held.fence());
+            } else {
+                finishClosing();
+            }
+        });
+        return closed;
     }
 
     /** Stops keeping the key: stops acting as owner, and releases the lease if it is held. */
     @Override
     public void close() {
-        CompletableFuture<Void> released = new CompletableFuture<>();
-        if (scheduler.isShutdown()) {
-            return;
-        }
-        scheduler.execute(() -> {
-            if (closed) {
-                released.complete(null);
-                return;
-            }
-            closed = true;
-            Tenure held = tenure;
-            if (held == null) {
-                released.complete(null);
-                return;
-            }
-            stop(OwnershipListener.StopReason.RELEASED);
-            client.release(key, holder, held.fence()).whenComplete((answer, failure) -> released.complete(null));
-        });
         try {
-            released.get(10, TimeUnit.SECONDS);
-        } catch (TimeoutException | java.util.concurrent.ExecutionException slow) {
+            beginClose().get(10, TimeUnit.SECONDS);
+        } catch (TimeoutException | ExecutionException slow) {
             LOG.log(System.Logger.Level.WARNING, "lease " + key + " was not released in time; the server's TTL will free it");
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
         } finally {
-            connection.closeDispatcher(changes);
+            onClose.run();
         }
+    }
+
+    /** For the forward inbox: runs {@code task} on the scheduler thread after {@code delayNanos}. */
+    void later(Runnable task, long delayNanos) {
+        scheduler.schedule(task, delayNanos);
     }
 }

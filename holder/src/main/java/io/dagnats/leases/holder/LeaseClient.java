@@ -30,7 +30,7 @@ import java.util.function.Function;
  * Every call is asynchronous; normal answers are values ({@link Answers}),
  * and a stage fails only with {@link DagnatsException}.
  */
-public final class LeaseClient {
+public final class LeaseClient implements LeaseCalls {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Added to a forward's own timeout so dagnats' answer, not ours, reports an owner timeout. */
@@ -58,6 +58,7 @@ public final class LeaseClient {
         this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
     }
 
+    @Override
     public CompletableFuture<Answers.Acquire> acquire(LeaseKey key, HolderId holder, LeaseTtl ttl) {
         ObjectNode body = body(key).put("holder", holder.value()).put("ttl_ms", ttl.millis());
         return call("acquire", body, requestTimeout, reply -> {
@@ -67,6 +68,7 @@ public final class LeaseClient {
     }
 
     /** @param ttl the new TTL, or empty to keep the lease's current one */
+    @Override
     public CompletableFuture<Answers.Renew> renew(LeaseKey key, HolderId holder, Fence revision, Optional<LeaseTtl> ttl) {
         ObjectNode body = body(key).put("holder", holder.value()).put("revision", revision.revision());
         ttl.ifPresent(value -> body.put("ttl_ms", value.millis()));
@@ -75,6 +77,7 @@ public final class LeaseClient {
                 : new Answers.Renew.Renewed(view(reply)));
     }
 
+    @Override
     public CompletableFuture<Answers.Release> release(LeaseKey key, HolderId holder, Fence revision) {
         ObjectNode body = body(key).put("holder", holder.value()).put("revision", revision.revision());
         return call("release", body, requestTimeout, reply -> "lost".equals(reply.path("kind").asText())

@@ -7,19 +7,21 @@ import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
 import io.nats.client.Connection;
+import io.nats.client.Dispatcher;
+import io.nats.client.Message;
+import io.nats.client.Subscription;
+import io.nats.client.impl.Headers;
+import io.nats.client.impl.NatsMessage;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Scope;
-import io.nats.client.Dispatcher;
-import io.nats.client.Message;
-import io.nats.client.impl.Headers;
-import io.nats.client.impl.NatsMessage;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -52,11 +54,16 @@ public final class LeaseHolder implements AutoCloseable {
     private final HolderId id;
     private final LeaseClient client;
     private final MonotonicClock clock;
-    private final ScheduledExecutorService scheduler;
+    private final Scheduler scheduler;
+    /** The executor behind {@link #scheduler}, shut down on close. */
+    private final ScheduledExecutorService executor;
     private final ExecutorService handlers;
     private final ForwardHandler forwardHandler;
     private final Map<LeaseKey, KeptLease> kept = new ConcurrentHashMap<>();
+    private final Map<LeaseKey, Subscription> subscriptions = new ConcurrentHashMap<>();
     private final Dispatcher inbox;
+    /** Change events of the kept keys: one subscription per key, each waking its lease. */
+    private final Dispatcher changes;
     private final HolderTelemetry telemetry;
 
     private LeaseHolder(Builder builder) {
@@ -65,11 +72,13 @@ public final class LeaseHolder implements AutoCloseable {
         this.telemetry = new HolderTelemetry(builder.openTelemetry, kept::values);
         this.client = new LeaseClient(connection, builder.requestTimeout, telemetry);
         this.clock = builder.clock;
-        this.scheduler = builder.scheduler != null
+        this.executor = builder.scheduler != null
                 ? builder.scheduler
                 : Executors.newSingleThreadScheduledExecutor(daemon("dagnats-holder-" + id));
+        this.scheduler = Scheduler.of(executor);
         this.forwardHandler = builder.forwardHandler;
         this.handlers = forwardHandler == null ? null : Executors.newCachedThreadPool(daemon("dagnats-forward-" + id));
+        this.changes = connection.createDispatcher();
         if (forwardHandler != null) {
             inbox = connection.createDispatcher(this::onForward);
             inbox.subscribe(INBOX_PREFIX + id.value() + ".>");
@@ -102,21 +111,34 @@ public final class LeaseHolder implements AutoCloseable {
     public KeptLease keep(String key, Duration ttl, OwnershipListener listener) {
         LeaseKey leaseKey = new LeaseKey(key);
         LeaseTtl leaseTtl = new LeaseTtl(ttl.toMillis());
-        return kept.compute(leaseKey, (ignored, existing) -> {
+        Objects.requireNonNull(listener, "listener");
+        KeptLease lease = kept.compute(leaseKey, (ignored, existing) -> {
             if (existing != null) {
                 throw new IllegalStateException(key + " is already kept by this holder");
             }
-            return new KeptLease(leaseKey, id, leaseTtl, client, clock, scheduler,
-                    Objects.requireNonNull(listener, "listener"), connection, telemetry);
+            return new KeptLease(leaseKey, id, leaseTtl, client, clock, scheduler, listener, telemetry,
+                    () -> forget(leaseKey));
         });
+        subscriptions.put(leaseKey, changes.subscribe("dagnats.lease.changed." + key, event -> lease.keyChanged()));
+        lease.start();
+        return lease;
     }
 
     /** Stops keeping {@code key} and releases it if held. */
     public void drop(String key) {
-        KeptLease lease = kept.remove(new LeaseKey(key));
+        KeptLease lease = kept.get(new LeaseKey(key));
         if (lease != null) {
             lease.close();
         }
+    }
+
+    /** A kept lease closed: no more change events for it, and the key may be kept again. */
+    private void forget(LeaseKey key) {
+        Subscription subscription = subscriptions.remove(key);
+        if (subscription != null && changes.isActive()) {
+            changes.unsubscribe(subscription);
+        }
+        kept.remove(key);
     }
 
     private void onForward(Message request) {
@@ -129,18 +151,21 @@ public final class LeaseHolder implements AutoCloseable {
         if (fenceHeader != null) {
             Tenure.parseFence(fenceHeader).ifPresent(fence -> span.setAttribute(HolderTelemetry.REVISION, fence));
         }
-        if (lease == null || !lease.judgeForward(fenceHeader).accepted()) {
+        if (lease == null || lease.admit(fenceHeader).isEmpty()) {
             rejectStale(request, keyToken, span);
             return;
         }
         handlers.execute(() -> {
             // Judge again: time may have passed in the queue, and the deadline with it.
-            if (!lease.judgeForward(fenceHeader).accepted()) {
+            Optional<Tenure> admitted = lease.admit(fenceHeader);
+            if (admitted.isEmpty()) {
                 rejectStale(request, keyToken, span);
                 return;
             }
+            HandlerRun run = new HandlerRun(Thread.currentThread());
+            interruptWhenNoLongerOwner(lease, admitted.get(), run);
             try (Scope ignored = span.makeCurrent()) {
-                byte[] reply = forwardHandler.handle(lease.key(), new Fence(Long.parseUnsignedLong(fenceHeader)),
+                byte[] reply = forwardHandler.handle(admitted.get(),
                         request.getData() == null ? new byte[0] : request.getData());
                 connection.publish(request.getReplyTo(), reply == null ? new byte[0] : reply);
                 span.setAttribute(HolderTelemetry.OUTCOME, "served");
@@ -150,9 +175,51 @@ public final class LeaseHolder implements AutoCloseable {
                 span.setAttribute(HolderTelemetry.OUTCOME, "failed");
                 span.setAttribute(HolderTelemetry.ERROR_TYPE, failed.getClass().getSimpleName());
             } finally {
+                run.finish();
                 span.end();
             }
         });
+    }
+
+    /** One handler call on a pooled thread, which may be interrupted only while the call runs. */
+    private static final class HandlerRun {
+        private final Thread thread;
+        private boolean running = true;
+
+        HandlerRun(Thread thread) {
+            this.thread = thread;
+        }
+
+        synchronized boolean running() {
+            return running;
+        }
+
+        synchronized void interrupt() {
+            if (running) {
+                thread.interrupt();
+            }
+        }
+
+        /** Ends the call; an interrupt that came too late is cleared, so it never reaches the next call. */
+        synchronized void finish() {
+            running = false;
+            Thread.interrupted();
+        }
+    }
+
+    /** At the tenure's deadline: still owner (renewed), look again at the new deadline; else interrupt. */
+    private void interruptWhenNoLongerOwner(KeptLease lease, Tenure admitted, HandlerRun run) {
+        lease.later(() -> {
+            if (!run.running()) {
+                return;
+            }
+            Optional<Tenure> now = lease.tenure();
+            if (now.isPresent() && now.get().start().equals(admitted.start())) {
+                interruptWhenNoLongerOwner(lease, now.get(), run);
+            } else {
+                run.interrupt();
+            }
+        }, Math.max(0, admitted.nanosLeft(clock.nanoTime())));
     }
 
     private static LeaseKey safeKey(String token) {
@@ -189,7 +256,8 @@ public final class LeaseHolder implements AutoCloseable {
             lease.close();
         }
         kept.clear();
-        scheduler.shutdownNow();
+        connection.closeDispatcher(changes);
+        executor.shutdownNow();
         if (handlers != null) {
             handlers.shutdownNow();
         }

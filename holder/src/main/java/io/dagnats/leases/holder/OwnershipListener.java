@@ -4,7 +4,8 @@ import io.dagnats.leases.domain.Tenure;
 
 /**
  * Told when this process starts and stops acting as owner of a key. Called on
- * the holder's own thread, one call at a time and in order; keep it quick.
+ * the holder's own thread, one call at a time and in order; keep it quick. What a
+ * listener throws is logged and never stops the lease being kept.
  */
 public interface OwnershipListener {
 
@@ -29,8 +30,15 @@ public interface OwnershipListener {
         }
     };
 
-    /** This process owns the key from now, under {@code tenure} (its start is the acquire's fence). */
+    /**
+     * This process owns the key from now, under {@code tenure} (its start is the acquire's
+     * fence; its fence is that of the renew that confirmed it, the one to send downstream).
+     */
     void becameOwner(Tenure tenure);
+
+    /** A renew raised the fence and moved the deadline; send {@code tenure.fence()} downstream from now. */
+    default void renewed(Tenure tenure) {
+    }
 
     /** This process no longer owns the key; it has stopped acting as owner already. */
     void stoppedOwning(StopReason reason);

@@ -1,0 +1,112 @@
+package io.dagnats.leases.acceptance;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dagnats.leases.bootstrap.DagnatsServer;
+import io.dagnats.leases.bootstrap.Settings;
+import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.KeptLease;
+import io.dagnats.leases.holder.LeaseHolder;
+import io.dagnats.leases.holder.OwnershipListener;
+import io.nats.client.Connection;
+import io.nats.client.Nats;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** What the holder library guarantees when the user's own code misbehaves or outlives its tenure. */
+class HolderSafetyAcceptanceTest {
+
+    private static final Duration TTL = Duration.ofSeconds(2);
+
+    private NatsServerProcess nats;
+    private DagnatsServer dagnats;
+    private WireClient client;
+    private Connection connection;
+
+    @BeforeEach
+    void start() throws Exception {
+        nats = NatsServerProcess.modern();
+        dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
+        client = new WireClient(nats.url());
+        connection = Nats.connect(nats.url());
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        connection.close();
+        client.close();
+        dagnats.close();
+        nats.close();
+    }
+
+    @Test
+    void aListenerThatThrowsNeverStopsTheLeaseBeingKept() throws Exception {
+        try (LeaseHolder holder = LeaseHolder.builder(connection).holderPrefix("throws").build()) {
+            KeptLease lease = holder.keep("listener-throws", TTL, new OwnershipListener() {
+                @Override
+                public void becameOwner(Tenure tenure) {
+                    throw new IllegalStateException("a bug in the user's listener");
+                }
+
+                @Override
+                public void stoppedOwning(StopReason reason) {
+                    throw new IllegalStateException("another bug in the user's listener");
+                }
+            });
+            JsonNode first = Polling.until(Duration.ofSeconds(10), "the lease held",
+                    () -> client.owner("listener-throws"), reply -> reply.path("held").asBoolean());
+
+            // Two TTLs later it must still be ours, renewed several times over.
+            long firstRevision = first.path("revision").asLong();
+            JsonNode later = Polling.until(TTL.multipliedBy(3), "renewals after the listener threw",
+                    () -> client.owner("listener-throws"),
+                    reply -> reply.path("revision").asLong() >= firstRevision + 3);
+            assertTrue(later.path("held").asBoolean(), later.toString());
+            assertTrue(later.path("holder").asText().equals(holder.id().value()), later.toString());
+            assertTrue(lease.isOwner());
+        }
+    }
+
+    @Test
+    void aForwardHandlerStillRunningWhenOwnershipEndsIsInterrupted() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicLong interruptedAt = new AtomicLong();
+        AtomicLong deadlineSeen = new AtomicLong();
+        try (LeaseHolder holder = LeaseHolder.builder(connection).holderPrefix("slow")
+                .forwardHandler((tenure, payload) -> {
+                    deadlineSeen.set(tenure.deadlineNanos());
+                    started.countDown();
+                    try {
+                        Thread.sleep(60_000);
+                    } catch (InterruptedException interrupted) {
+                        interruptedAt.set(System.nanoTime());
+                    }
+                    return new byte[0];
+                })
+                .build()) {
+            KeptLease lease = holder.keep("slow-handler", TTL, OwnershipListener.NONE);
+            Polling.until(Duration.ofSeconds(10), "ownership", lease::isOwner, owner -> owner);
+            client.callAsync("forward", "{\"key\":\"slow-handler\",\"payload\":\"\",\"timeout_ms\":30000}");
+            assertTrue(started.await(10, TimeUnit.SECONDS), "the handler started");
+
+            // dagnats dies: no renew can succeed, so ownership ends at the deadline.
+            long crashedAt = System.nanoTime();
+            dagnats.crash();
+            Polling.until(TTL.plusSeconds(2), "the handler to be interrupted", interruptedAt::get, at -> at != 0);
+
+            assertFalse(lease.isOwner());
+            assertTrue(interruptedAt.get() - deadlineSeen.get() >= 0, "never interrupted before the deadline it was given");
+            assertTrue(interruptedAt.get() - crashedAt <= TTL.toNanos() + 1_000_000_000L,
+                    "interrupted " + (interruptedAt.get() - crashedAt) / 1_000_000 + " ms after the crash");
+        } finally {
+            dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package io.dagnats.leases.acceptance;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The safety checker: builds, from {@link OwnershipLog} lines alone, the
+ * windows in which each holder believed it owned each key, and fails on two
+ * holders' windows overlapping on one key, or on a later owner's fence not above
+ * every fence of an earlier one.
+ *
+ * <p>A window runs from the first sample that saw a tenure to the first sample
+ * that no longer did, but never past the last deadline the holder knew of:
+ * {@code isOwner()} turns false at the deadline on the holder's own clock, however
+ * late its threads run. A process that was killed, or whose log just stops, is
+ * counted as owner until that deadline, the latest moment a paused process could
+ * still act.
+ */
+final class OwnershipHistory {
+
+    /** One holder process's belief that it owned {@code key}, on System.nanoTime. */
+    record Window(String key, String holder, String incarnation, long fromNanos, long toNanos, long firstFence,
+            long lastFence) {
+        boolean overlaps(Window other) {
+            return fromNanos < other.toNanos && other.fromNanos < toNanos;
+        }
+
+        @Override
+        public String toString() {
+            return holder + "/" + incarnation + " owned " + key + " from " + fromNanos + " to " + toNanos
+                    + " (" + (toNanos - fromNanos) / 1_000_000 + " ms, fences " + firstFence + ".." + lastFence + ")";
+        }
+    }
+
+    private final List<Window> windows = new ArrayList<>();
+
+    static OwnershipHistory fromFiles(Collection<Path> files) {
+        List<String> lines = new ArrayList<>();
+        for (Path file : files) {
+            try {
+                if (Files.exists(file)) {
+                    lines.addAll(Files.readAllLines(file));
+                }
+            } catch (IOException unreadable) {
+                throw new UncheckedIOException(unreadable);
+            }
+        }
+        return fromLines(lines);
+    }
+
+    static OwnershipHistory fromLines(Collection<String> lines) {
+        OwnershipHistory history = new OwnershipHistory();
+        Map<String, List<String[]>> byIncarnationAndKey = new TreeMap<>();
+        for (String line : lines) {
+            if (line.isBlank()) {
+                continue;
+            }
+            String[] fields = line.trim().split(" ");
+            byIncarnationAndKey.computeIfAbsent(fields[3] + " " + fields[1], ignored -> new ArrayList<>()).add(fields);
+        }
+        for (List<String[]> samples : byIncarnationAndKey.values()) {
+            history.addSamples(samples);
+        }
+        history.windows.sort(Comparator.comparingLong(Window::fromNanos));
+        return history;
+    }
+
+    private void addSamples(List<String[]> samples) {
+        samples.sort(Comparator.comparingLong(fields -> Long.parseLong(fields[0])));
+        Long from = null;
+        long tenureStart = 0;
+        long firstFence = 0;
+        long lastFence = 0;
+        long deadline = 0;
+        String[] last = null;
+        for (String[] fields : samples) {
+            last = fields;
+            long at = Long.parseLong(fields[0]);
+            boolean own = fields[4].equals("own");
+            if (from != null && (!own || Long.parseLong(fields[5]) != tenureStart)) {
+                windows.add(window(fields, from, Math.min(at, deadline), firstFence, lastFence));
+                from = null;
+            }
+            if (own) {
+                if (from == null) {
+                    from = at;
+                    tenureStart = Long.parseLong(fields[5]);
+                    firstFence = Long.parseLong(fields[6]);
+                }
+                lastFence = Long.parseLong(fields[6]);
+                deadline = Math.max(deadline, Long.parseLong(fields[7]));
+            }
+        }
+        if (from != null) {
+            windows.add(window(last, from, deadline, firstFence, lastFence));
+        }
+    }
+
+    private static Window window(String[] fields, long from, long to, long firstFence, long lastFence) {
+        return new Window(fields[1], fields[2], fields[3], from, Math.max(from, to), firstFence, lastFence);
+    }
+
+    List<Window> windows() {
+        return List.copyOf(windows);
+    }
+
+    /**
+     * Fails on any two holders' windows overlapping on one key, and on any window
+     * whose first fence is not above the last fence of every earlier window of that
+     * key. Returns a one-line summary for the report.
+     */
+    String assertSafe() {
+        Map<String, List<Window>> byKey = new HashMap<>();
+        for (Window window : windows) {
+            byKey.computeIfAbsent(window.key(), ignored -> new ArrayList<>()).add(window);
+        }
+        long smallestGap = Long.MAX_VALUE;
+        int handovers = 0;
+        for (List<Window> ofKey : byKey.values()) {
+            for (int i = 0; i < ofKey.size(); i++) {
+                Window later = ofKey.get(i);
+                for (int j = 0; j < i; j++) {
+                    Window earlier = ofKey.get(j);
+                    if (!earlier.holder().equals(later.holder()) && earlier.overlaps(later)) {
+                        throw new AssertionError("two owners at once for "
+                                + (Math.min(earlier.toNanos(), later.toNanos()) - later.fromNanos()) / 1_000_000
+                                + " ms: " + earlier + " and " + later);
+                    }
+                    if (later.firstFence() <= earlier.lastFence() && !sameTenure(earlier, later)) {
+                        throw new AssertionError("a fence did not grow: " + earlier + " then " + later);
+                    }
+                }
+                Window previous = i > 0 ? ofKey.get(i - 1) : null;
+                if (previous != null && !previous.holder().equals(later.holder())) {
+                    handovers++;
+                    smallestGap = Math.min(smallestGap, later.fromNanos() - previous.toNanos());
+                }
+            }
+        }
+        return windows.size() + " ownership windows, " + handovers + " handovers between holders"
+                + (handovers > 0 ? ", smallest gap between two holders " + smallestGap / 1_000_000 + " ms" : "");
+    }
+
+    /** One holder id's tenure seen by two of its incarnations (a restart that kept the lease). */
+    private static boolean sameTenure(Window earlier, Window later) {
+        return earlier.holder().equals(later.holder()) && later.firstFence() >= earlier.lastFence();
+    }
+}

@@ -1,0 +1,108 @@
+package io.dagnats.leases.acceptance;
+
+import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.KeptLease;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * A holder's own record of when it believed it owned its keys: a sampler asks
+ * each {@link KeptLease} for its tenure, as the user's code would before acting,
+ * about every half millisecond on {@link System#nanoTime()} (one clock for every
+ * process on this machine), and writes a line whenever the answer changes:
+ *
+ * <pre>
+ * &lt;nanos&gt; &lt;key&gt; &lt;holder&gt; &lt;incarnation&gt; own &lt;tenure-start&gt; &lt;fence&gt; &lt;deadline-nanos&gt;
+ * &lt;nanos&gt; &lt;key&gt; &lt;holder&gt; &lt;incarnation&gt; free
+ * </pre>
+ *
+ * It never looks at the service or at any other holder: {@link OwnershipHistory}
+ * judges safety from these lines alone.
+ */
+final class OwnershipLog implements AutoCloseable {
+
+    private final String incarnation;
+    private final Consumer<String> sink;
+    private final Map<KeptLease, Optional<Tenure>> watched = new ConcurrentHashMap<>();
+    private final Thread sampler;
+    private volatile boolean running = true;
+
+    private OwnershipLog(String incarnation, Consumer<String> sink) {
+        this.incarnation = incarnation;
+        this.sink = sink;
+        this.sampler = new Thread(this::sample, "ownership-log-" + incarnation);
+        sampler.setDaemon(true);
+        sampler.start();
+    }
+
+    /** Lines appended to {@code file} and flushed one by one, so a killed process leaves every line it wrote. */
+    static OwnershipLog toFile(Path file, String incarnation) {
+        Writer writer;
+        try {
+            writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+        } catch (IOException cannotOpen) {
+            throw new UncheckedIOException(cannotOpen);
+        }
+        return new OwnershipLog(incarnation, line -> {
+            try {
+                writer.write(line);
+                writer.write('\n');
+                writer.flush();
+            } catch (IOException cannotWrite) {
+                throw new UncheckedIOException(cannotWrite);
+            }
+        });
+    }
+
+    /** Lines kept in memory, for holders in the test's own process. */
+    static OwnershipLog inMemory(String incarnation, List<String> lines) {
+        return new OwnershipLog(incarnation, lines::add);
+    }
+
+    static List<String> lines() {
+        return new CopyOnWriteArrayList<>();
+    }
+
+    void watch(KeptLease lease) {
+        watched.put(lease, Optional.empty());
+    }
+
+    private void sample() {
+        while (running) {
+            for (Map.Entry<KeptLease, Optional<Tenure>> entry : watched.entrySet()) {
+                KeptLease lease = entry.getKey();
+                Optional<Tenure> now = lease.tenure();
+                if (!now.equals(entry.getValue())) {
+                    entry.setValue(now);
+                    sink.accept(line(lease, now));
+                }
+            }
+            LockSupport.parkNanos(500_000);
+        }
+    }
+
+    private String line(KeptLease lease, Optional<Tenure> tenure) {
+        String prefix = System.nanoTime() + " " + lease.key().value() + " " + lease.holder().value() + " " + incarnation;
+        return tenure.map(held -> prefix + " own " + held.start().revision() + " " + held.fence().revision() + " "
+                + held.deadlineNanos()).orElse(prefix + " free");
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        running = false;
+        sampler.join(5_000);
+    }
+}

@@ -1,0 +1,115 @@
+package io.dagnats.leases.acceptance;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@link ReplicaMain} processes of one test, each writing its {@link OwnershipLog}
+ * into one directory, all killed on close. The checker reads every log there.
+ */
+final class ReplicaProcesses implements AutoCloseable {
+
+    private static final AtomicInteger COUNT = new AtomicInteger();
+
+    private final String natsUrl;
+    private final Path directory;
+    private final List<Process> processes = new ArrayList<>();
+
+    ReplicaProcesses(String natsUrl) {
+        this.natsUrl = natsUrl;
+        try {
+            this.directory = Files.createTempDirectory("dagnats-replicas");
+        } catch (IOException failed) {
+            throw new UncheckedIOException(failed);
+        }
+    }
+
+    /** Starts a replica; {@code flags} are ReplicaMain's ({@code exact}, {@code wait}). */
+    Process start(String holder, String key, Duration ttl, String... flags) {
+        int number = COUNT.incrementAndGet();
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), ReplicaMain.class.getName(),
+                natsUrl, holder, key, Long.toString(ttl.toMillis()),
+                directory.resolve("ownership-" + number + ".log").toString()));
+        command.addAll(List.of(flags));
+        try {
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(directory.resolve("replica-" + number + "-" + holder + ".out").toFile())
+                    .start();
+            processes.add(process);
+            return process;
+        } catch (IOException failed) {
+            throw new UncheckedIOException(failed);
+        }
+    }
+
+    static void signal(Process process, String signal) {
+        try {
+            new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor(10, TimeUnit.SECONDS);
+        } catch (IOException failed) {
+            throw new UncheckedIOException(failed);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(interrupted);
+        }
+    }
+
+    /** kill -9, and waits until the process is gone. */
+    static void kill(Process process) {
+        signal(process, "KILL");
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(interrupted);
+        }
+    }
+
+    /** What every replica believed, judged by the checker alone. */
+    OwnershipHistory history() {
+        try (var files = Files.list(directory)) {
+            return OwnershipHistory.fromFiles(files.filter(file -> file.getFileName().toString().endsWith(".log")).toList());
+        } catch (IOException failed) {
+            throw new UncheckedIOException(failed);
+        }
+    }
+
+    /** The replicas' own output, for a failure message. */
+    String output() {
+        StringBuilder all = new StringBuilder();
+        try (var files = Files.list(directory)) {
+            for (Path file : files.sorted().toList()) {
+                all.append("--- ").append(file.getFileName()).append('\n')
+                        .append(Files.readString(file, StandardCharsets.UTF_8));
+            }
+        } catch (IOException failed) {
+            all.append(failed);
+        }
+        return all.toString();
+    }
+
+    @Override
+    public void close() {
+        for (Process process : processes) {
+            signal(process, "CONT");
+            process.destroyForcibly();
+        }
+        for (Process process : processes) {
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

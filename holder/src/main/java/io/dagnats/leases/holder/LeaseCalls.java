@@ -1,0 +1,22 @@
+package io.dagnats.leases.holder;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The three calls that keeping a lease makes. {@link LeaseClient} makes them on
+ * the wire; the state machine's unit tests script them. A stage fails only with
+ * {@link DagnatsException}; normal answers are values.
+ */
+interface LeaseCalls {
+
+    CompletableFuture<Answers.Acquire> acquire(LeaseKey key, HolderId holder, LeaseTtl ttl);
+
+    CompletableFuture<Answers.Renew> renew(LeaseKey key, HolderId holder, Fence revision, Optional<LeaseTtl> ttl);
+
+    CompletableFuture<Answers.Release> release(LeaseKey key, HolderId holder, Fence revision);
+}

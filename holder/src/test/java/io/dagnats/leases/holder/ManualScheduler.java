@@ -1,0 +1,56 @@
+package io.dagnats.leases.holder;
+
+import io.dagnats.leases.domain.MonotonicClock;
+import java.time.Duration;
+import java.util.PriorityQueue;
+
+/**
+ * A scheduler and monotonic clock that move only when the test says so: tasks
+ * run, in time order, on the test's own thread as time is advanced past them.
+ */
+final class ManualScheduler implements Scheduler, MonotonicClock {
+
+    private record Task(long at, long order, Runnable action) {
+    }
+
+    private final PriorityQueue<Task> tasks = new PriorityQueue<>((left, right) -> left.at != right.at
+            ? Long.compare(left.at, right.at) : Long.compare(left.order, right.order));
+    private long now = 1_000_000_000L;
+    private long order;
+
+    @Override
+    public long nanoTime() {
+        return now;
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        schedule(task, 0);
+    }
+
+    @Override
+    public void schedule(Runnable task, long delayNanos) {
+        tasks.add(new Task(now + Math.max(0, delayNanos), order++, task));
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return false;
+    }
+
+    /** Runs whatever is due now, including what those tasks schedule for now. */
+    void runDue() {
+        advance(Duration.ZERO);
+    }
+
+    /** Moves the clock forward, running every task that falls due on the way, at its own time. */
+    void advance(Duration by) {
+        long until = now + by.toNanos();
+        while (!tasks.isEmpty() && tasks.peek().at <= until) {
+            Task next = tasks.poll();
+            now = Math.max(now, next.at);
+            next.action.run();
+        }
+        now = until;
+    }
+}
