@@ -12,7 +12,6 @@ import io.nats.client.Message;
 import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +21,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Holders as real processes: stopped with SIGSTOP, killed with SIGKILL. */
+/**
+ * Holders as real processes: stopped with SIGSTOP, killed with SIGKILL. Each
+ * records when it believed it owned the key; {@link OwnershipHistory} fails on
+ * any overlap between two of them.
+ */
 class HolderProcessFaultsAcceptanceTest {
 
     private static final long TTL_MS = 2_000;
@@ -63,10 +66,6 @@ class HolderProcessFaultsAcceptanceTest {
         return replicas.start(name, key, Duration.ofMillis(TTL_MS));
     }
 
-    private static void signal(Process process, String signal) throws Exception {
-        new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor(10, TimeUnit.SECONDS);
-    }
-
     private JsonNode owner(String key) {
         return Polling.until(Duration.ofSeconds(30), "a held " + key, () -> client.owner(key),
                 reply -> reply.path("held").asBoolean());
@@ -78,7 +77,7 @@ class HolderProcessFaultsAcceptanceTest {
         JsonNode sleepers = owner("stopped-key");
         Polling.until(Duration.ofSeconds(10), "the sleeper's first write", sink::accepted, writes -> !writes.isEmpty());
         // It is now a second into its next unit of work, holding its fence: freeze it there.
-        signal(sleeper, "STOP");
+        ReplicaProcesses.signal(sleeper, "STOP");
         Process successor = replica("successor", "stopped-key");
         JsonNode successors = Polling.until(Duration.ofSeconds(TTL_MS / 1000 + 10), "the successor to take over",
                 () -> client.owner("stopped-key"), reply -> reply.path("holder").asText().startsWith("successor"));
@@ -86,10 +85,17 @@ class HolderProcessFaultsAcceptanceTest {
         Polling.until(Duration.ofSeconds(10), "the successor's write",
                 sink::accepted, writes -> writes.stream().anyMatch(write -> write.writer().startsWith("successor")));
 
-        signal(sleeper, "CONT");
+        ReplicaProcesses.signal(sleeper, "CONT");
 
         Polling.until(Duration.ofSeconds(10), "the sleeper's stale write to be refused",
                 () -> refusedWriters, refused -> refused.stream().anyMatch(writer -> writer.startsWith("sleeper")));
+        // Safety is judged from what each process believed, not from the sink that fenced it.
+        OwnershipHistory history = replicas.history();
+        String summary = history.assertSafe();
+        assertTrue(history.windows().stream().anyMatch(window -> window.holder().startsWith("sleeper"))
+                && history.windows().stream().anyMatch(window -> window.holder().startsWith("successor")),
+                "both believed they owned the key, one after the other: " + history.windows());
+        Reliability.report("holder SIGSTOP'd past its TTL (" + TTL_MS + " ms), then woken", summary);
         Headers late = new Headers();
         late.put("Dagnats-Lease-Fence", sleepers.path("revision").asText());
         Message rejected = client.connection().request(NatsMessage.builder()
