@@ -14,6 +14,7 @@ import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
 import io.nats.client.Nats;
 import io.nats.client.Options;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,7 +77,7 @@ class OwnerInboxOutcomesAcceptanceTest {
     void aRequestTheOwnerReceivedButDidNotAnswerInTimeIsAlwaysATimeoutNeverNoResponders() throws Exception {
         HolderId silent = new HolderId("silent-owner");
         Set<String> received = ConcurrentHashMap.newKeySet();
-        Dispatcher dispatcher = owners.createDispatcher(request -> received.add(new String(request.getData())));
+        Dispatcher dispatcher = owners.createDispatcher(request -> received.add(new String(request.getData(), StandardCharsets.UTF_8)));
         dispatcher.subscribe("dagnats.lease.inbox." + silent.value() + "." + KEY.value());
         owners.flush(Duration.ofSeconds(5));
         OwnerInbox inbox = new NatsOwnerInbox(dagnats, LeaseTelemetry.NONE);
@@ -87,7 +88,7 @@ class OwnerInboxOutcomesAcceptanceTest {
             // Deadlines spread over 100..299 ms so the adapter's deadline and
             // jnats's sweeper race at many different moments.
             Duration timeout = Duration.ofMillis(100 + i % 200);
-            outcomes.add(inbox.deliver(KEY, silent, FENCE, ("request-" + i).getBytes(), timeout).toCompletableFuture());
+            outcomes.add(inbox.deliver(KEY, silent, FENCE, ("request-" + i).getBytes(StandardCharsets.UTF_8), timeout).toCompletableFuture());
         }
         CompletableFuture.allOf(outcomes.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
 
@@ -104,7 +105,7 @@ class OwnerInboxOutcomesAcceptanceTest {
     void aRequestEndedByJnatsSweeperWhileTheDeadlineTimerIsLateIsATimeout() throws Exception {
         HolderId silent = new HolderId("silent-owner");
         Set<String> received = ConcurrentHashMap.newKeySet();
-        Dispatcher dispatcher = owners.createDispatcher(request -> received.add(new String(request.getData())));
+        Dispatcher dispatcher = owners.createDispatcher(request -> received.add(new String(request.getData(), StandardCharsets.UTF_8)));
         dispatcher.subscribe("dagnats.lease.inbox." + silent.value() + "." + KEY.value());
         owners.flush(Duration.ofSeconds(5));
         OwnerInbox inbox = new NatsOwnerInbox(dagnats, LeaseTelemetry.NONE);
@@ -127,7 +128,7 @@ class OwnerInboxOutcomesAcceptanceTest {
         try {
             stalled.await(10, TimeUnit.SECONDS);
             for (int i = 0; i < 50; i++) {
-                outcomes.add(inbox.deliver(KEY, silent, FENCE, ("request-" + i).getBytes(), Duration.ofMillis(100))
+                outcomes.add(inbox.deliver(KEY, silent, FENCE, ("request-" + i).getBytes(StandardCharsets.UTF_8), Duration.ofMillis(100))
                         .toCompletableFuture());
             }
             Polling.until(Duration.ofSeconds(10), "jnats's sweeper to end every request",
