@@ -77,7 +77,8 @@ class OwnerInboxOutcomesAcceptanceTest {
     void aRequestTheOwnerReceivedButDidNotAnswerInTimeIsAlwaysATimeoutNeverNoResponders() throws Exception {
         HolderId silent = new HolderId("silent-owner");
         Set<String> received = ConcurrentHashMap.newKeySet();
-        Dispatcher dispatcher = owners.createDispatcher(request -> received.add(new String(request.getData(), StandardCharsets.UTF_8)));
+        Dispatcher dispatcher = owners.createDispatcher(
+                request -> received.add(new String(request.getData(), StandardCharsets.UTF_8)));
         dispatcher.subscribe("dagnats.lease.inbox." + silent.value() + "." + KEY.value());
         owners.flush(Duration.ofSeconds(5));
         OwnerInbox inbox = new NatsOwnerInbox(dagnats, LeaseTelemetry.NONE);
@@ -88,7 +89,8 @@ class OwnerInboxOutcomesAcceptanceTest {
             // Deadlines spread over 100..299 ms so the adapter's deadline and
             // jnats's sweeper race at many different moments.
             Duration timeout = Duration.ofMillis(100 + i % 200);
-            outcomes.add(inbox.deliver(KEY, silent, FENCE, ("request-" + i).getBytes(StandardCharsets.UTF_8), timeout).toCompletableFuture());
+            byte[] payload = ("request-" + i).getBytes(StandardCharsets.UTF_8);
+            outcomes.add(inbox.deliver(KEY, silent, FENCE, payload, timeout).toCompletableFuture());
         }
         CompletableFuture.allOf(outcomes.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
 
@@ -105,7 +107,8 @@ class OwnerInboxOutcomesAcceptanceTest {
     void aRequestEndedByJnatsSweeperWhileTheDeadlineTimerIsLateIsATimeout() throws Exception {
         HolderId silent = new HolderId("silent-owner");
         Set<String> received = ConcurrentHashMap.newKeySet();
-        Dispatcher dispatcher = owners.createDispatcher(request -> received.add(new String(request.getData(), StandardCharsets.UTF_8)));
+        Dispatcher dispatcher = owners.createDispatcher(
+                request -> received.add(new String(request.getData(), StandardCharsets.UTF_8)));
         dispatcher.subscribe("dagnats.lease.inbox." + silent.value() + "." + KEY.value());
         owners.flush(Duration.ofSeconds(5));
         OwnerInbox inbox = new NatsOwnerInbox(dagnats, LeaseTelemetry.NONE);
@@ -128,8 +131,8 @@ class OwnerInboxOutcomesAcceptanceTest {
         try {
             stalled.await(10, TimeUnit.SECONDS);
             for (int i = 0; i < 50; i++) {
-                outcomes.add(inbox.deliver(KEY, silent, FENCE, ("request-" + i).getBytes(StandardCharsets.UTF_8), Duration.ofMillis(100))
-                        .toCompletableFuture());
+                byte[] payload = ("request-" + i).getBytes(StandardCharsets.UTF_8);
+                outcomes.add(inbox.deliver(KEY, silent, FENCE, payload, Duration.ofMillis(100)).toCompletableFuture());
             }
             Polling.until(Duration.ofSeconds(10), "jnats's sweeper to end every request",
                     () -> outcomes.stream().filter(CompletableFuture::isDone).count(), done -> done == outcomes.size());

@@ -101,7 +101,8 @@ class TenureTest {
                 .renewed(new Fence(start + 4), 110 * SECOND, TTL);
 
         assertEquals(verdict, renewed.judgeForward(header, nowSeconds * SECOND));
-        assertEquals(verdict == Tenure.ForwardVerdict.ACCEPT, renewed.judgeForward(header, nowSeconds * SECOND).accepted());
+        assertEquals(verdict == Tenure.ForwardVerdict.ACCEPT,
+                renewed.judgeForward(header, nowSeconds * SECOND).accepted());
     }
 
     @Test
