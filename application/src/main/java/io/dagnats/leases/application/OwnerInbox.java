@@ -24,7 +24,11 @@ public interface OwnerInbox {
         record Replied(byte[] body) implements Delivery {
         }
 
-        /** Nobody subscribes to the owner's inbox: the request was not processed. */
+        /**
+         * Nobody subscribes to the owner's inbox: the request was not processed. Only
+         * for proof from the server that nobody received it, never inferred from a
+         * missing answer.
+         */
         record NoResponders() implements Delivery {
         }
 
@@ -32,7 +36,11 @@ public interface OwnerInbox {
         record Rejected() implements Delivery {
         }
 
-        /** No answer in time: the owner may or may not have processed the request. */
+        /**
+         * No answer in time, however the wait ended (the deadline, the client library
+         * giving up on the request, the connection closing): the owner may or may not
+         * have processed the request.
+         */
         record TimedOut() implements Delivery {
         }
     }

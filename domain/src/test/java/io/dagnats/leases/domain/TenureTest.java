@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class TenureTest {
 
@@ -50,36 +50,91 @@ class TenureTest {
         assertThrows(IllegalArgumentException.class, () -> tenure.renewed(new Fence(39), 110 * SECOND, TTL));
     }
 
-    @Test
-    void aForwardFencedAtOrAboveTheTenureStartIsAccepted() {
-        Tenure renewed = tenure.renewed(new Fence(44), 110 * SECOND, TTL);
+    /**
+     * The owner-side rule for one forwarded request, as a table: a tenure that
+     * began at {@code start} with its acquire sent at 100 s and a 15 s TTL
+     * (deadline 115 s), renewed at 110 s to fence {@code start + 4} (deadline
+     * 125 s), judging {@code header} at {@code nowSeconds}.
+     */
+    @ParameterizedTest(name = "start {0}, fence header [{1}] at {2} s: {3}")
+    @CsvSource(nullValues = "<absent>", textBlock = """
+            # start,               header,                  now, verdict
+            # at the start and above, up to the largest unsigned 64-bit value
+            40,                    40,                      111, ACCEPT
+            40,                    41,                      111, ACCEPT
+            40,                    44,                      111, ACCEPT
+            40,                    45,                      111, ACCEPT
+            40,                    9223372036854775807,     111, ACCEPT
+            40,                    9223372036854775808,     111, ACCEPT
+            40,                    18446744073709551615,    111, ACCEPT
+            # compared unsigned: past 2^63-1 is above the highest signed start
+            9223372036854775803,   9223372036854775803,     111, ACCEPT
+            9223372036854775803,   9223372036854775808,     111, ACCEPT
+            9223372036854775803,   18446744073709551615,    111, ACCEPT
+            9223372036854775803,   9223372036854775802,     111, REJECT_STALE_FENCE
+            # leading zeros are digits: 20 of them is still a 64-bit value
+            40,                    00000000000000000040,    111, ACCEPT
+            # below the tenure start: a fence from an earlier tenure
+            40,                    39,                      111, REJECT_STALE_FENCE
+            40,                    1,                       111, REJECT_STALE_FENCE
+            40,                    0,                       111, REJECT_STALE_FENCE
+            1,                     0,                       111, REJECT_STALE_FENCE
+            # missing, empty, not digits, signed, spaced
+            40,                    <absent>,                111, REJECT_BAD_FENCE
+            40,                    '',                      111, REJECT_BAD_FENCE
+            40,                    forty,                   111, REJECT_BAD_FENCE
+            40,                    4.0e1,                   111, REJECT_BAD_FENCE
+            40,                    0x28,                    111, REJECT_BAD_FENCE
+            40,                    40a,                     111, REJECT_BAD_FENCE
+            40,                    -40,                     111, REJECT_BAD_FENCE
+            40,                    +40,                     111, REJECT_BAD_FENCE
+            40,                    -1,                      111, REJECT_BAD_FENCE
+            40,                    ' 40',                   111, REJECT_BAD_FENCE
+            40,                    '40 ',                   111, REJECT_BAD_FENCE
+            40,                    '4 0',                   111, REJECT_BAD_FENCE
+            40,                    \u0664\u0660,            111, REJECT_BAD_FENCE
+            # more than 20 digits, even of a small value; past 2^64-1
+            40,                    000000000000000000040,   111, REJECT_BAD_FENCE
+            40,                    184467440737095516150,   111, REJECT_BAD_FENCE
+            40,                    18446744073709551616,    111, REJECT_BAD_FENCE
+            40,                    99999999999999999999,    111, REJECT_BAD_FENCE
+            # the deadline: accepted just before it, rejected at and after it, whatever the fence
+            40,                    44,                      124, ACCEPT
+            40,                    44,                      125, REJECT_PAST_DEADLINE
+            40,                    44,                      126, REJECT_PAST_DEADLINE
+            40,                    18446744073709551615,    125, REJECT_PAST_DEADLINE
+            40,                    39,                      125, REJECT_PAST_DEADLINE
+            40,                    <absent>,                200, REJECT_PAST_DEADLINE
+            """)
+    void aForwardIsJudgedByTheTenure(long start, String header, long nowSeconds, Tenure.ForwardVerdict verdict) {
+        Tenure renewed = Tenure.begin(KEY, ME, new Fence(start), 100 * SECOND, TTL)
+                .renewed(new Fence(start + 4), 110 * SECOND, TTL);
 
-        assertEquals(Tenure.ForwardVerdict.ACCEPT, renewed.judgeForward("40", 111 * SECOND));
-        assertEquals(Tenure.ForwardVerdict.ACCEPT, renewed.judgeForward("44", 111 * SECOND));
-        assertEquals(Tenure.ForwardVerdict.ACCEPT, renewed.judgeForward("18446744073709551615", 111 * SECOND));
+        assertEquals(verdict, renewed.judgeForward(header, nowSeconds * SECOND));
+        assertEquals(verdict == Tenure.ForwardVerdict.ACCEPT,
+                renewed.judgeForward(header, nowSeconds * SECOND).accepted());
     }
 
     @Test
-    void aForwardFencedBeforeTheTenureIsStale() {
-        assertEquals(Tenure.ForwardVerdict.REJECT_STALE_FENCE, tenure.judgeForward("39", 101 * SECOND));
-        assertEquals(Tenure.ForwardVerdict.REJECT_STALE_FENCE, tenure.judgeForward("0", 101 * SECOND));
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"", "-41", "+41", " 41", "41 ", "4.1e1", "0x29", "forty-one", "18446744073709551616"})
-    void aMissingOrMalformedFenceIsRejected(String header) {
-        assertEquals(Tenure.ForwardVerdict.REJECT_BAD_FENCE, tenure.judgeForward(header, 101 * SECOND));
-    }
-
-    @Test
-    void anAbsentFenceIsRejected() {
-        assertEquals(Tenure.ForwardVerdict.REJECT_BAD_FENCE, tenure.judgeForward(null, 101 * SECOND));
-    }
-
-    @Test
-    void pastTheDeadlineEveryForwardIsRejectedWhateverItsFence() {
+    void anUnrenewedTenureRejectsAtItsOwnDeadline() {
+        assertEquals(Tenure.ForwardVerdict.ACCEPT, tenure.judgeForward("40", 114 * SECOND));
         assertEquals(Tenure.ForwardVerdict.REJECT_PAST_DEADLINE, tenure.judgeForward("40", 115 * SECOND));
-        assertFalse(tenure.judgeForward("99", 200 * SECOND).accepted());
+    }
+
+    @ParameterizedTest(name = "[{0}] parses as {1}")
+    @CsvSource(nullValues = "<none>", textBlock = """
+            1,                      1
+            40,                     40
+            9223372036854775807,    9223372036854775807
+            9223372036854775808,    -9223372036854775808
+            18446744073709551615,   -1
+            00000000000000000007,   7
+            18446744073709551616,   <none>
+            -1,                     <none>
+            '',                     <none>
+            """)
+    void aFenceHeaderParsesAsAnUnsigned64BitValue(String header, Long bits) {
+        assertEquals(java.util.Optional.ofNullable(bits), Tenure.parseFence(header));
     }
 
     @Test

@@ -30,10 +30,20 @@ public final class NatsOwnerInbox implements OwnerInbox {
     private final Connection connection;
     private final LeaseTelemetry telemetry;
 
-    /** @param telemetry supplies the trace context each request carries to the owner */
+    /**
+     * @param connection must report no responders ({@link io.nats.client.Options#isReportNoResponders()}):
+     *                   without it jnats answers "nobody listens" by cancelling the request, the same
+     *                   way its sweeper ends a request that timed out, and the two must never be confused
+     * @param telemetry  supplies the trace context each request carries to the owner
+     * @throws IllegalArgumentException when the connection does not report no responders
+     */
     public NatsOwnerInbox(Connection connection, LeaseTelemetry telemetry) {
         this.connection = Objects.requireNonNull(connection, "connection");
         this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
+        if (!connection.getOptions().isReportNoResponders()) {
+            throw new IllegalArgumentException("the owner inbox needs a connection built with reportNoResponders(), "
+                    + "or it cannot tell an owner that is not there from one that did not answer in time");
+        }
     }
 
     @Override
@@ -67,13 +77,12 @@ public final class NatsOwnerInbox implements OwnerInbox {
             }
             Throwable cause = Stages.cause(failure);
             if (cause instanceof JetStreamStatusException status && status.getStatus().getCode() == 503) {
-                return new Delivery.NoResponders();
-            }
-            if (cause instanceof CancellationException && connection.getStatus() == Connection.Status.CONNECTED) {
-                // jnats cancels a request the server answered with "no responders" when not told to report it.
+                // The server's "no responders" status: proof that nobody received the request.
                 return new Delivery.NoResponders();
             }
             if (cause instanceof TimeoutException || cause instanceof CancellationException) {
+                // Our deadline, or jnats's request sweeper (a CancellationException) when it runs
+                // first, or the connection closing: the owner may have received and processed it.
                 return new Delivery.TimedOut();
             }
             throw new LeaseFailure(ErrorKind.INTERNAL, "forwarding to " + owner + " failed: " + cause.getMessage(), cause);
