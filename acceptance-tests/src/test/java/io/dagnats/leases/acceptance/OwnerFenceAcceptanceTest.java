@@ -49,8 +49,8 @@ class OwnerFenceAcceptanceTest {
         client = new WireClient(nats.url());
         ownerConnection = Nats.connect(nats.url());
         holder = LeaseHolder.builder(ownerConnection).holderPrefix("fenced")
-                .forwardHandler((leaseKey, fence, payload) -> {
-                    String seen = "handled@" + fence + ":" + new String(payload, StandardCharsets.UTF_8);
+                .forwardHandler((tenure, payload) -> {
+                    String seen = "handled@" + tenure.start() + ":" + new String(payload, StandardCharsets.UTF_8);
                     handled.add(seen);
                     return seen.getBytes(StandardCharsets.UTF_8);
                 })
