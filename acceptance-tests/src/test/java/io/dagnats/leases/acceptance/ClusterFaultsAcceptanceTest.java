@@ -28,9 +28,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A 3-node cluster with the bucket at 3 replicas and two dagnats instances in
- * the queue group, under faults. After each scenario the history and the fenced
- * sinks are checked: fences strictly increase, each fence has one holder, no two
- * holders wrote under one fence, and no acknowledged write was lost, by exact
+ * the queue group, under faults. After each scenario: no two holder-library
+ * replicas ever believed they owned one key at once ({@link OwnershipHistory},
+ * from their own records and deadlines); the service's answers give each fence
+ * one holder and grow each holder's fences; and no acknowledged write was lost, by exact
  * revision ({@link StoredRevisions#checkAcknowledgedWritesKept}): each key's last
  * message is exactly the highest revision a holder was acknowledged, with that
  * holder, or a later one explained by an expiry marker or by a write a caller
@@ -193,7 +194,7 @@ class ClusterFaultsAcceptanceTest {
         }
     }
 
-    /** As a caller should: retry acquire after unavailable (or no answer) until a definite answer. */
+    /** As a caller should: retry acquire after unavailable (or no answer), 20 ms apart, until a definite answer. */
     private static CompletableFuture<JsonNode> acquireUntilAnswered(WireClient client, String holder, int[] unavailable) {
         String body = "{\"key\":\"crowd\",\"holder\":\"" + holder + "\",\"ttl_ms\":60000}";
         return client.callAsync("acquire", body).handle((reply, failure) -> {
@@ -206,7 +207,9 @@ class ClusterFaultsAcceptanceTest {
             synchronized (unavailable) {
                 unavailable[0]++;
             }
-            return acquireUntilAnswered(client, holder, unavailable);
+            // As a caller should: back off a little before asking again.
+            return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS))
+                    .thenCompose(ignored -> acquireUntilAnswered(client, holder, unavailable));
         }).thenCompose(next -> next);
     }
 
@@ -223,7 +226,9 @@ class ClusterFaultsAcceptanceTest {
     /** @param keys how many keys the load keeps, each contended by two holders renewing every 250 ms */
     private void faultDuringLoad(String scenario, int keys, Fault fault) throws Exception {
         History history = new History();
-        try (LeaseWorkload load = new LeaseWorkload(history).start(cluster.urls(), keys, 2, TTL, RENEW_EVERY)) {
+        String safety;
+        try (LeaseWorkload load = new LeaseWorkload(history).start(cluster.urls(), keys, 2, TTL, RENEW_EVERY)
+                .keep(cluster.urls(), 2, 3, TTL)) {
             Polling.until(Duration.ofSeconds(20), "steady renewals",
                     () -> history.answers().stream().filter(a -> a.outcome().equals("renewed")).count(),
                     renewed -> renewed >= 20);
@@ -236,6 +241,11 @@ class ClusterFaultsAcceptanceTest {
             long settle = System.nanoTime() + TTL.toNanos();
             Polling.until(TTL.plusSeconds(5), "the load to run on", System::nanoTime, now -> now > settle);
             load.close();
+            // Judged from what each keeper believed, with its own deadline: never two owners at once.
+            OwnershipHistory ownership = load.ownership();
+            safety = ownership.assertSafe();
+            assertTrue(ownership.windows().stream().map(OwnershipHistory.Window::key).distinct().count() == 2,
+                    "every kept key had an owner at some point: " + ownership.windows());
 
             Map<String, Long> outcomesDuring = new java.util.TreeMap<>(history.between(faultAt, resumedAt).stream()
                     .collect(java.util.stream.Collectors.groupingBy(History.Answer::outcome,
@@ -243,7 +253,8 @@ class ClusterFaultsAcceptanceTest {
             Reliability.report(scenario, "target " + target
                     + ", writes unavailable for " + (resumedAt - faultAt) / 1_000_000 + " ms"
                     + " (fault injection took " + (injectedAt - faultAt) / 1_000_000 + " ms)"
-                    + ", answers meanwhile " + outcomesDuring + ", all answers " + history.outcomes());
+                    + ", answers meanwhile " + outcomesDuring + ", all answers " + history.outcomes()
+                    + "; keepers: " + safety);
         }
         history.checkInvariants();
         assertFalse(history.outcomes().containsKey("internal"), history.outcomes().toString());

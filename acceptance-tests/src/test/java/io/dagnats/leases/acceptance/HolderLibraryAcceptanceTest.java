@@ -41,15 +41,22 @@ class HolderLibraryAcceptanceTest {
     private NatsServerProcess nats;
     private DagnatsServer dagnats;
     private final List<AutoCloseable> cleanup = new ArrayList<>();
+    /** Every replica's own record of when it believed it led; checked after each test. */
+    private final List<String> beliefs = OwnershipLog.lines();
+    private OwnershipLog ownership;
 
     @BeforeEach
     void start() {
         nats = NatsServerProcess.modern();
         dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
+        ownership = OwnershipLog.inMemory("in-process", beliefs);
     }
 
     @AfterEach
     void stop() throws Exception {
+        ownership.close();
+        // Whatever the scenario, no two replicas ever believed they led at once.
+        OwnershipHistory.fromLines(beliefs).assertSafe();
         java.util.Collections.reverse(cleanup);
         for (AutoCloseable closeable : cleanup) {
             try {
@@ -88,6 +95,7 @@ class HolderLibraryAcceptanceTest {
             holder = builder.build();
             cleanup.add(holder);
             lease = holder.keep(key, TTL, this);
+            ownership.watch(lease);
         }
 
         String holderName() {

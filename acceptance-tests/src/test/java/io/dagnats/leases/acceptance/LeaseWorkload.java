@@ -7,6 +7,8 @@ import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.holder.Answers;
 import io.dagnats.leases.holder.DagnatsException;
 import io.dagnats.leases.holder.LeaseClient;
+import io.dagnats.leases.holder.LeaseHolder;
+import io.dagnats.leases.holder.OwnershipListener;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import io.nats.client.Options;
@@ -19,15 +21,25 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Contenders that take and renew leases the way the holder rules say, record
- * every answer in a {@link History}, and write to each key's fenced sink with
- * the fence they believe they hold.
+ * Load for the fault tests, of two kinds.
+ *
+ * <p>Contenders on keys {@code load-*} call acquire and renew on the wire and
+ * record every answer in a {@link History}: the service's acknowledged writes,
+ * for the lost-write check.
+ *
+ * <p>Keepers on keys {@code kept-*} are replicas using the holder library, each
+ * on its own connection, whose own belief of ownership an {@link OwnershipLog}
+ * records: {@link #ownership()} judges from those beliefs alone that no two of
+ * them ever acted as owner of one key at once, however the fault played out.
  */
 final class LeaseWorkload implements AutoCloseable {
 
     private final History history;
     private final List<Thread> threads = new ArrayList<>();
     private final List<Connection> connections = new ArrayList<>();
+    private final List<LeaseHolder> keepers = new ArrayList<>();
+    private final List<String> beliefs = OwnershipLog.lines();
+    private final OwnershipLog ownership = OwnershipLog.inMemory("workload", beliefs);
     private final AtomicBoolean running = new AtomicBoolean(true);
     /** System.nanoTime of the latest acknowledged write. */
     final AtomicLong lastWriteAt = new AtomicLong(System.nanoTime());
@@ -40,9 +52,7 @@ final class LeaseWorkload implements AutoCloseable {
     LeaseWorkload start(String urls, int keys, int contenders, Duration ttl, Duration renewEvery) throws Exception {
         for (int k = 0; k < keys; k++) {
             for (int c = 0; c < contenders; c++) {
-                Connection connection = Nats.connect(new Options.Builder().servers(urls.split(","))
-                        .maxReconnects(-1).reconnectWait(Duration.ofMillis(100)).build());
-                connections.add(connection);
+                Connection connection = connect(urls);
                 LeaseClient client = new LeaseClient(connection, Duration.ofSeconds(3),
                         io.opentelemetry.api.OpenTelemetry.noop());
                 String key = "load-" + k;
@@ -54,6 +64,31 @@ final class LeaseWorkload implements AutoCloseable {
             }
         }
         return this;
+    }
+
+    /** Starts {@code replicas} holder-library replicas keeping each of {@code keys} keys. */
+    LeaseWorkload keep(String urls, int keys, int replicas, Duration ttl) throws Exception {
+        for (int k = 0; k < keys; k++) {
+            for (int r = 0; r < replicas; r++) {
+                Connection connection = connect(urls);
+                LeaseHolder holder = LeaseHolder.builder(connection).holderPrefix("keeper-" + k + "-" + r).build();
+                keepers.add(holder);
+                ownership.watch(holder.keep("kept-" + k, ttl, OwnershipListener.NONE));
+            }
+        }
+        return this;
+    }
+
+    /** What the keepers believed, as the checker sees it. */
+    OwnershipHistory ownership() {
+        return OwnershipHistory.fromLines(beliefs);
+    }
+
+    private Connection connect(String urls) throws Exception {
+        Connection connection = Nats.connect(new Options.Builder().servers(urls.split(","))
+                .maxReconnects(-1).reconnectWait(Duration.ofMillis(100)).build());
+        connections.add(connection);
+        return connection;
     }
 
     private void contend(LeaseClient client, String keyName, String holderName, Duration ttl, Duration renewEvery) {
@@ -83,9 +118,6 @@ final class LeaseWorkload implements AutoCloseable {
                         fence = null;
                     }
                 }
-                if (fence != null) {
-                    history.sink(keyName).write(fence.revision(), holderName, "work");
-                }
             } catch (CompletionException failed) {
                 String kind = failed.getCause() instanceof DagnatsException dagnats ? dagnats.kind() : "error";
                 if (!kind.equals("unavailable")) {
@@ -107,14 +139,19 @@ final class LeaseWorkload implements AutoCloseable {
         }
     }
 
+    /** Stops the load as a crash would: no releases, so the stream keeps the last acknowledged writes. */
     @Override
     public void close() throws InterruptedException {
         running.set(false);
         for (Thread thread : threads) {
             thread.join(10_000);
         }
+        ownership.close();
         for (Connection connection : connections) {
             connection.close();
+        }
+        for (LeaseHolder keeper : keepers) {
+            keeper.close();
         }
     }
 }

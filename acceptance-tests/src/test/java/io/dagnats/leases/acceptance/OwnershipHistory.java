@@ -59,15 +59,17 @@ final class OwnershipHistory {
 
     static OwnershipHistory fromLines(Collection<String> lines) {
         OwnershipHistory history = new OwnershipHistory();
-        Map<String, List<String[]>> byIncarnationAndKey = new TreeMap<>();
+        Map<String, List<String[]>> byBelief = new TreeMap<>();
         for (String line : lines) {
             if (line.isBlank()) {
                 continue;
             }
             String[] fields = line.trim().split(" ");
-            byIncarnationAndKey.computeIfAbsent(fields[3] + " " + fields[1], ignored -> new ArrayList<>()).add(fields);
+            // One holder process's samples of one key: incarnation, holder id, key.
+            byBelief.computeIfAbsent(fields[3] + " " + fields[2] + " " + fields[1], ignored -> new ArrayList<>())
+                    .add(fields);
         }
-        for (List<String[]> samples : byIncarnationAndKey.values()) {
+        for (List<String[]> samples : byBelief.values()) {
             history.addSamples(samples);
         }
         history.windows.sort(Comparator.comparingLong(Window::fromNanos));

@@ -246,20 +246,27 @@ public final class LeaseHolder implements AutoCloseable {
         connection.publish(NatsMessage.builder().subject(request.getReplyTo()).headers(headers).data(new byte[0]).build());
     }
 
-    /** Releases every kept lease, stops serving forwards; the connection stays open. */
+    /**
+     * Releases every kept lease, stops serving forwards; the connection stays open.
+     * Closing after the connection was closed releases nothing and does not throw.
+     */
     @Override
     public void close() {
-        if (inbox != null) {
-            connection.closeDispatcher(inbox);
-        }
+        closeDispatcher(inbox);
         for (KeptLease lease : List.copyOf(kept.values())) {
             lease.close();
         }
         kept.clear();
-        connection.closeDispatcher(changes);
+        closeDispatcher(changes);
         executor.shutdownNow();
         if (handlers != null) {
             handlers.shutdownNow();
+        }
+    }
+
+    private void closeDispatcher(Dispatcher dispatcher) {
+        if (dispatcher != null && connection.getStatus() != Connection.Status.CLOSED) {
+            connection.closeDispatcher(dispatcher);
         }
     }
 
