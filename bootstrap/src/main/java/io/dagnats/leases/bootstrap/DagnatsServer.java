@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
 public final class DagnatsServer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(DagnatsServer.class.getName());
-    private static final Duration PROVISION_RETRY = Duration.ofSeconds(2);
+    /** How often the bucket is judged again: a bucket changed or recreated under a running service is noticed. */
+    private static final Duration RECHECK = Duration.ofSeconds(2);
 
     private final Settings settings;
     private final Connection connection;
@@ -45,13 +46,15 @@ public final class DagnatsServer implements AutoCloseable {
         BucketStatus status = bucket.provision();
         telemetry.leasesSupported(status instanceof BucketStatus.Ready);
         api.start();
-        LOG.log(System.Logger.Level.INFO, "dagnats " + LeaseApi.VERSION + " serving api.leases.* on "
+        LOG.log(status instanceof BucketStatus.Ready ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
+                "dagnats " + LeaseApi.VERSION + " serving api.leases.* on "
                 + connection.getConnectedUrl() + ", nats-server " + bucket.serverVersion()
                 + " (" + settings.describeAuthentication() + ", " + telemetrySetup.describe() + "): "
                 + status.describe());
-        if (status instanceof BucketStatus.Pending) {
-            provisioner.schedule(() -> retryProvisioning(telemetry), PROVISION_RETRY.toMillis(), TimeUnit.MILLISECONDS);
-        }
+        BucketStatus[] last = {status};
+        provisioner.scheduleWithFixedDelay(() -> {
+            last[0] = recheck(telemetry, last[0]);
+        }, RECHECK.toMillis(), RECHECK.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -77,14 +80,23 @@ public final class DagnatsServer implements AutoCloseable {
         return bucket.status();
     }
 
-    private void retryProvisioning(LeaseTelemetry telemetry) {
-        BucketStatus status = bucket.provision();
-        if (status instanceof BucketStatus.Pending) {
-            provisioner.schedule(() -> retryProvisioning(telemetry), PROVISION_RETRY.toMillis(), TimeUnit.MILLISECONDS);
-            return;
+    /** Judges the bucket again; a changed answer is logged once, as one line. */
+    private BucketStatus recheck(LeaseTelemetry telemetry, BucketStatus previous) {
+        BucketStatus status;
+        try {
+            status = bucket.provision();
+        } catch (RuntimeException bug) {
+            // A scheduled task that throws is never run again: keep judging.
+            LOG.log(System.Logger.Level.WARNING, "dagnats could not judge the leases bucket: " + bug);
+            return previous;
         }
-        telemetry.leasesSupported(status instanceof BucketStatus.Ready);
-        LOG.log(System.Logger.Level.INFO, "dagnats: " + status.describe());
+        if (!status.describe().equals(previous.describe())) {
+            telemetry.leasesSupported(status instanceof BucketStatus.Ready);
+            System.Logger.Level level = status instanceof BucketStatus.Ready
+                    ? System.Logger.Level.INFO : System.Logger.Level.WARNING;
+            LOG.log(level, "dagnats: " + status.describe());
+        }
+        return status;
     }
 
     /**

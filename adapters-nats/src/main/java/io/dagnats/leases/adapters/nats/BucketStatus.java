@@ -14,7 +14,10 @@ public sealed interface BucketStatus {
         }
     }
 
-    /** The server cannot serve leases; every lease call answers {@code unsupported}. Final. */
+    /**
+     * The server or the bucket cannot serve leases safely; every lease call answers
+     * {@code unsupported} with this reason, until the bucket is judged again and found safe.
+     */
     record Unsupported(String reason) implements BucketStatus {
         @Override
         public String describe() {

@@ -12,11 +12,12 @@ import io.nats.client.api.StreamInfo;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Finds or creates the {@code leases} KV bucket and decides whether the server
- * can serve leases. Runs at start and, while JetStream does not answer, again
- * until it does; never on a request's path.
+ * can serve leases. Runs at start and again every few seconds (so a bucket
+ * changed under a running service is judged again); never on a request's path.
  */
 public final class LeaseBucket {
 
@@ -133,18 +134,14 @@ public final class LeaseBucket {
     }
 
     private static BucketStatus judge(StreamConfiguration configuration, String how) {
-        if (!configuration.getAllowMessageTtl()) {
-            return new BucketStatus.Unsupported("the existing bucket " + Subjects.BUCKET
-                    + " has no per-message TTL (allow_msg_ttl is off); recreate it or let dagnats create it");
+        Optional<String> problem = BucketRules.problem(configuration);
+        if (problem.isPresent()) {
+            return new BucketStatus.Unsupported(problem.get());
         }
-        Duration markers = configuration.getSubjectDeleteMarkerTtl();
-        boolean republishes = configuration.getRepublish() != null
-                && Subjects.CHANGED_WILDCARD.equals(configuration.getRepublish().getDestination());
         return new BucketStatus.Ready("bucket " + Subjects.BUCKET + " " + how
                 + ", replicas " + configuration.getReplicas()
-                + ", history " + configuration.getMaxMsgsPerSubject()
-                + ", per-message TTL on"
-                + ", expiry markers " + (markers == null || markers.isZero() ? "off" : markers.toSeconds() + "s")
-                + ", change events " + (republishes ? "on " + Subjects.CHANGED_WILDCARD : "off"));
+                + ", history 1, per-message TTL on"
+                + ", expiry markers " + configuration.getSubjectDeleteMarkerTtl().toSeconds() + "s"
+                + ", change events on " + Subjects.CHANGED_WILDCARD);
     }
 }
