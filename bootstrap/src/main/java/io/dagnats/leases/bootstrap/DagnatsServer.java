@@ -30,6 +30,8 @@ public final class DagnatsServer implements AutoCloseable {
     private final LeaseApi api;
     private final ScheduledExecutorService provisioner;
     private final TelemetrySetup telemetrySetup;
+    /** The verdict last logged; the provisioner thread's own. */
+    private BucketStatus judged;
 
     private DagnatsServer(Settings settings, Injector injector) {
         this.settings = settings;
@@ -51,10 +53,10 @@ public final class DagnatsServer implements AutoCloseable {
                 + connection.getConnectedUrl() + ", nats-server " + bucket.serverVersion()
                 + " (" + settings.describeAuthentication() + ", " + telemetrySetup.describe() + "): "
                 + status.describe());
-        BucketStatus[] last = {status};
-        provisioner.scheduleWithFixedDelay(() -> {
-            last[0] = recheck(telemetry, last[0]);
-        }, RECHECK.toMillis(), RECHECK.toMillis(), TimeUnit.MILLISECONDS);
+        this.judged = status;
+        bucket.recheckWith(() -> provisioner.execute(() -> recheck(telemetry)));
+        provisioner.scheduleWithFixedDelay(() -> recheck(telemetry), RECHECK.toMillis(), RECHECK.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -80,23 +82,23 @@ public final class DagnatsServer implements AutoCloseable {
         return bucket.status();
     }
 
-    /** Judges the bucket again; a changed answer is logged once, as one line. */
-    private BucketStatus recheck(LeaseTelemetry telemetry, BucketStatus previous) {
+    /** Judges the bucket again (on the provisioner thread only); a changed answer is logged once, as one line. */
+    private void recheck(LeaseTelemetry telemetry) {
         BucketStatus status;
         try {
             status = bucket.provision();
         } catch (RuntimeException bug) {
             // A scheduled task that throws is never run again: keep judging.
             LOG.log(System.Logger.Level.WARNING, "dagnats could not judge the leases bucket: " + bug);
-            return previous;
+            return;
         }
-        if (!status.describe().equals(previous.describe())) {
+        if (!status.describe().equals(judged.describe())) {
             telemetry.leasesSupported(status instanceof BucketStatus.Ready);
             System.Logger.Level level = status instanceof BucketStatus.Ready
                     ? System.Logger.Level.INFO : System.Logger.Level.WARNING;
             LOG.log(level, "dagnats: " + status.describe());
         }
-        return status;
+        judged = status;
     }
 
     /**
