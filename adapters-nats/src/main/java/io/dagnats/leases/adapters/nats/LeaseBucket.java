@@ -98,6 +98,13 @@ public final class LeaseBucket {
     /** Tries once to find or create the bucket and judges it; the answer is also kept as {@link #status()}. */
     public synchronized BucketStatus provision() {
         BucketStatus judged = tryProvision();
+        BucketStatus current = status.get();
+        if (judged instanceof BucketStatus.Pending && current instanceof BucketStatus.Ready) {
+            // JetStream did not answer this look (a leader election, say): nothing shows the bucket
+            // changed, and requests meet the same outage on their own. Only a request that finds
+            // the bucket gone or changed (lost) stops the serving; the next look that answers decides.
+            return current;
+        }
         status.set(judged);
         return judged;
     }
