@@ -3,6 +3,7 @@ package io.dagnats.leases.adapters.nats;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
+import io.nats.client.api.ClusterInfo;
 import io.nats.client.api.KeyValueConfiguration;
 import io.nats.client.api.Republish;
 import io.nats.client.api.ServerInfo;
@@ -207,6 +208,12 @@ public final class LeaseBucket {
     }
 
     private BucketStatus judge(StreamInfo info) {
+        ClusterInfo cluster = info.getClusterInfo();
+        if (cluster != null && (cluster.getLeader() == null || cluster.getLeader().isBlank())) {
+            // A stream without a leader is described by the meta leader, without its state: not a look
+            // at the bucket's sequences (an empty state would read as sequences gone back).
+            return new BucketStatus.Pending("the bucket " + Subjects.BUCKET + " has no stream leader");
+        }
         StreamConfiguration configuration = info.getConfiguration();
         Optional<String> problem = BucketRules.problem(configuration);
         if (problem.isPresent()) {
