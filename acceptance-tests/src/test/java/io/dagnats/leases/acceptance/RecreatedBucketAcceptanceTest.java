@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.dagnats.leases.bootstrap.DagnatsServer;
+import io.dagnats.leases.bootstrap.Settings;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.api.MessageInfo;
@@ -80,6 +82,34 @@ class RecreatedBucketAcceptanceTest {
         MessageInfo last = lastMessage(key);
         assertEquals(h2s, last.getSeq(), "h2's lease must still be the key's last write");
         assertTrue(new String(last.getData(), StandardCharsets.UTF_8).contains("\"h2\""));
+    }
+
+    /** The issue's own case: both buckets made elsewhere, so both start at 1 and revision 1 exists twice. */
+    @Test
+    void anOldRevisionCannotRenewOrReleaseWhenBothBucketsWereMadeElsewhere() throws Exception {
+        try (NatsServerProcess nats = NatsServerProcess.modern();
+                WireClient admin = new WireClient(nats.url())) {
+            JetStreamManagement management = admin.connection().jetStreamManagement();
+            management.addStream(BucketSettingsAcceptanceTest.safeBucket().build());
+            try (DagnatsServer dagnats = DagnatsServer.start(Settings.forUrl(nats.url()))) {
+                String renewed = "k-" + UUID.randomUUID();
+                String released = "k-" + UUID.randomUUID();
+                long renewedOld = admin.acquire(renewed, "h1", 30_000).path("revision").asLong();
+                long releasedOld = admin.acquire(released, "h1", 30_000).path("revision").asLong();
+
+                management.deleteStream("KV_leases");
+                management.addStream(BucketSettingsAcceptanceTest.safeBucket().build());
+                long h2sRenewed = writeAsDagnats(admin, renewed, "h2", 0);
+                long h2sReleased = writeAsDagnats(admin, released, "h2", 0);
+                assertEquals(renewedOld, h2sRenewed, "the same revision, handed out twice");
+                assertEquals(releasedOld, h2sReleased, "the same revision, handed out twice");
+
+                assertRefused(admin.renew(renewed, "h1", renewedOld));
+                assertRefused(admin.release(released, "h1", releasedOld));
+                assertEquals(h2sRenewed, management.getLastMessage("KV_leases", "$KV.leases." + renewed).getSeq());
+                assertEquals(h2sReleased, management.getLastMessage("KV_leases", "$KV.leases." + released).getSeq());
+            }
+        }
     }
 
     @Test
@@ -177,8 +207,13 @@ class RecreatedBucketAcceptanceTest {
         }
     }
 
-    /** A lease record exactly as a dagnats instance writes it (see LeaseRecord and NatsLeaseStore). */
     private long writeAsDagnats(String key, String holder, long expectedSequence) throws Exception {
+        return writeAsDagnats(client, key, holder, expectedSequence);
+    }
+
+    /** A lease record exactly as a dagnats instance writes it (see LeaseRecord and NatsLeaseStore). */
+    private static long writeAsDagnats(WireClient client, String key, String holder, long expectedSequence)
+            throws Exception {
         Instant now = Instant.now();
         Headers headers = new Headers()
                 .put("Nats-Expected-Last-Subject-Sequence", Long.toString(expectedSequence))
