@@ -11,6 +11,7 @@ import io.dagnats.leases.application.LeaseTelemetry;
 import io.nats.client.Connection;
 import java.time.Duration;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -54,7 +55,13 @@ public final class DagnatsServer implements AutoCloseable {
                 + " (" + settings.describeAuthentication() + ", " + telemetrySetup.describe() + "): "
                 + status.describe());
         this.judged = status;
-        bucket.recheckWith(() -> provisioner.execute(() -> recheck(telemetry)));
+        bucket.recheckWith(() -> {
+            try {
+                provisioner.execute(() -> recheck(telemetry));
+            } catch (RejectedExecutionException stopping) {
+                // Stopping: nothing left to judge the bucket for.
+            }
+        });
         provisioner.scheduleWithFixedDelay(() -> recheck(telemetry), RECHECK.toMillis(), RECHECK.toMillis(),
                 TimeUnit.MILLISECONDS);
     }

@@ -110,7 +110,7 @@ public final class LeaseBucket {
         return judged;
     }
 
-    /** A request of the bucket {@code ready} saw {@code sequence}; checked against the next bucket. */
+    /** A request saw {@code sequence}; counted for this bucket at the next look, if it is still the same bucket. */
     void saw(long sequence) {
         unconfirmedHighest.accumulateAndGet(sequence, Math::max);
     }
