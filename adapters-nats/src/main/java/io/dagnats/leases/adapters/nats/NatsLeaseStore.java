@@ -34,6 +34,7 @@ public final class NatsLeaseStore implements LeaseStore {
     private final LeaseBucket bucket;
     private final Duration timeout;
     private final JsonFactory json = new JsonFactory();
+    private volatile ReadyIdentity lastIdentity;
 
     /** @param timeout how long one JetStream request may take before the call is {@code unavailable} */
     public NatsLeaseStore(Connection connection, LeaseBucket bucket, Duration timeout) {
@@ -82,7 +83,19 @@ public final class NatsLeaseStore implements LeaseStore {
 
     @Override
     public Identity identity() {
-        return bucket.status() instanceof BucketStatus.Ready ready ? ready.identity().forStore() : Identity.NONE;
+        if (!(bucket.status() instanceof BucketStatus.Ready ready)) {
+            return Identity.NONE;
+        }
+        // Asked on every call: built once per verdict, not per request.
+        ReadyIdentity cached = lastIdentity;
+        if (cached == null || cached.ready() != ready) {
+            cached = new ReadyIdentity(ready, ready.identity().forStore());
+            lastIdentity = cached;
+        }
+        return cached.identity();
+    }
+
+    private record ReadyIdentity(BucketStatus.Ready ready, Identity identity) {
     }
 
     @Override
