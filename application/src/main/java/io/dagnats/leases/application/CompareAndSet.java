@@ -33,8 +33,9 @@ final class CompareAndSet {
             boolean assumeFree,
             Function<KeyState, Decision<O>> rules,
             BiFunction<LeaseWrite, LeaseStore.WriteOutcome.Written, O> onWritten) {
-        Optional<KeyState> remembered = known.lastSeen(key);
-        KeyState assumed = remembered.orElse(assumeFree && known.enabled() ? new KeyState.Free(key, 0) : null);
+        KnownLeases.Ticket ticket = known.begin(store.identity());
+        Optional<KeyState> remembered = known.lastSeen(ticket, key);
+        KeyState assumed = remembered.orElse(assumeFree && known.enabled(ticket) ? new KeyState.Free(key, 0) : null);
         if (assumed != null) {
             // Only a write the store accepts is trusted; an answer (held, lost) always comes from a read.
             Decision<O> proposal = rules.apply(assumed);
@@ -42,26 +43,29 @@ final class CompareAndSet {
                 LeaseWrite write = apply.write();
                 return store.write(write).thenCompose(outcome -> {
                     if (outcome instanceof LeaseStore.WriteOutcome.Written written) {
-                        remember(known, write, written);
-                        return CompletableFuture.completedFuture(onWritten.apply(write, written));
+                        return written(store, known, ticket, write, written, onWritten);
                     }
-                    known.forget(key);
-                    return attempt(store, known, key, rules, onWritten, 1);
+                    // The remembered state stays until the read below supersedes it, so that a read
+                    // showing the key's sequence gone back is caught as the contradiction it is.
+                    return attempt(store, known, ticket, key, rules, onWritten, 1);
                 });
             }
         }
-        return attempt(store, known, key, rules, onWritten, 1);
+        return attempt(store, known, ticket, key, rules, onWritten, 1);
     }
 
     private static <O> CompletionStage<O> attempt(
             LeaseStore store,
             KnownLeases known,
+            KnownLeases.Ticket ticket,
             LeaseKey key,
             Function<KeyState, Decision<O>> rules,
             BiFunction<LeaseWrite, LeaseStore.WriteOutcome.Written, O> onWritten,
             int attempt) {
         return store.read(key).thenCompose(state -> {
-            known.saw(state);
+            if (!known.saw(ticket, state)) {
+                return contradicted(store, key, state);
+            }
             Decision<O> decision = rules.apply(state);
             if (decision instanceof Decision.Answer<O> answer) {
                 return CompletableFuture.completedFuture(answer.outcome());
@@ -69,23 +73,42 @@ final class CompareAndSet {
             LeaseWrite write = ((Decision.Apply<O>) decision).write();
             return store.write(write).thenCompose(outcome -> {
                 if (outcome instanceof LeaseStore.WriteOutcome.Written written) {
-                    remember(known, write, written);
-                    return CompletableFuture.completedFuture(onWritten.apply(write, written));
+                    return written(store, known, ticket, write, written, onWritten);
                 }
                 if (attempt >= MAX_ATTEMPTS) {
                     return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.UNAVAILABLE,
                             "lease " + key + " changed under " + MAX_ATTEMPTS + " writes in a row; retry"));
                 }
-                return attempt(store, known, key, rules, onWritten, attempt + 1);
+                return attempt(store, known, ticket, key, rules, onWritten, attempt + 1);
             });
         });
     }
 
-    private static void remember(KnownLeases known, LeaseWrite write, LeaseStore.WriteOutcome.Written written) {
-        if (write instanceof LeaseWrite.Put put) {
-            known.saw(new KeyState.Held(put.leaseAt(written.revision())));
-        } else {
-            known.saw(new KeyState.Free(write.key(), written.revision().revision()));
+    private static <O> CompletionStage<O> written(
+            LeaseStore store,
+            KnownLeases known,
+            KnownLeases.Ticket ticket,
+            LeaseWrite write,
+            LeaseStore.WriteOutcome.Written written,
+            BiFunction<LeaseWrite, LeaseStore.WriteOutcome.Written, O> onWritten) {
+        KeyState state = write instanceof LeaseWrite.Put put
+                ? new KeyState.Held(put.leaseAt(written.revision()))
+                : new KeyState.Free(write.key(), written.revision().revision());
+        if (!known.saw(ticket, state)) {
+            return contradicted(store, write.key(), state);
         }
+        return CompletableFuture.completedFuture(onWritten.apply(write, written));
+    }
+
+    /**
+     * The store answered a lower sequence for a key than one it answered before this call: it
+     * is not the store that answered then (deleted and recreated), and its fences may repeat.
+     * Nothing is answered from it until it has checked itself again.
+     */
+    private static <O> CompletionStage<O> contradicted(LeaseStore store, LeaseKey key, KeyState state) {
+        String evidence = "lease " + key + " went back to sequence " + state.lastSequence();
+        store.contradicted(evidence);
+        return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.UNAVAILABLE,
+                "the lease store changed under this call (" + evidence + "); retry"));
     }
 }

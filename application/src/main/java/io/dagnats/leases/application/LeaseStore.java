@@ -31,6 +31,38 @@ public interface LeaseStore {
      */
     CompletionStage<WriteOutcome> write(LeaseWrite write);
 
+    /**
+     * Which incarnation of the store answers now. It changes when the store is
+     * replaced (its bucket deleted and created again), and with it everything
+     * remembered of the old one must go. Never blocks; {@link Identity#NONE}
+     * while the store does not serve.
+     */
+    Identity identity();
+
+    /**
+     * Reports an answer that contradicts an earlier one of the same identity (a
+     * key's sequence went back): the store is not the one it was. The store
+     * stops serving until it has checked again what it stands on. Returns at once.
+     */
+    void contradicted(String evidence);
+
+    /**
+     * One incarnation of the store.
+     *
+     * @param name          differs between incarnations
+     * @param neverRepeats  the store's sequences are known to start above every fence an earlier
+     *                      incarnation can have handed out; only then may remembered state
+     *                      propose a write (a remembered revision can then never match a new write)
+     */
+    record Identity(String name, boolean neverRepeats) {
+        /** A store that does not serve: nothing is remembered of it. */
+        public static final Identity NONE = new Identity("none", false);
+
+        public Identity {
+            java.util.Objects.requireNonNull(name, "name");
+        }
+    }
+
     /** What became of one compare-and-set write. */
     sealed interface WriteOutcome {
 

@@ -23,6 +23,9 @@ final class InMemoryLeaseStore implements LeaseStore {
     private long sequence;
     private int reads;
     private Runnable beforeNextWrite = () -> { };
+    private Identity identity = new Identity("store-1", true);
+    private int incarnations = 1;
+    private final List<String> contradictions = new ArrayList<>();
 
     InMemoryLeaseStore() {
     }
@@ -56,6 +59,43 @@ final class InMemoryLeaseStore implements LeaseStore {
             applied.add(write);
             return CompletableFuture.completedFuture(written);
         }
+    }
+
+    @Override
+    public synchronized Identity identity() {
+        return identity;
+    }
+
+    @Override
+    public synchronized void contradicted(String evidence) {
+        contradictions.add(evidence);
+    }
+
+    synchronized List<String> contradictions() {
+        return List.copyOf(contradictions);
+    }
+
+    /**
+     * The bucket is deleted and created again, its next sequence {@code firstSequence}.
+     *
+     * @param announced whether {@link #identity()} shows the new incarnation yet (a running
+     *                  service notices only at its next check)
+     * @param neverRepeats whether the new incarnation's sequences are known to be above the old ones
+     */
+    synchronized void recreate(long firstSequence, boolean announced, boolean neverRepeats) {
+        keys.clear();
+        sequence = firstSequence - 1;
+        incarnations++;
+        if (announced) {
+            identity = new Identity("store-" + incarnations, neverRepeats);
+        }
+    }
+
+    /** Another instance writes straight into the store, unseen by the memory under test. */
+    synchronized KeyState writeUnseen(LeaseWrite.Put put) {
+        KeyState state = new KeyState.Held(put.leaseAt(new Fence(++sequence)));
+        keys.put(put.key(), state);
+        return state;
     }
 
     /** Another writer takes the key just before the next write lands. */

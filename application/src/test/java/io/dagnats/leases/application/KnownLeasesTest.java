@@ -3,6 +3,10 @@ package io.dagnats.leases.application;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.dagnats.leases.domain.Acquisition;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Lease;
@@ -11,8 +15,13 @@ import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.Lost;
 import io.dagnats.leases.domain.Release;
 import io.dagnats.leases.domain.Renewal;
+import io.dagnats.leases.domain.KeyState;
+import io.dagnats.leases.domain.LeaseRules;
+import io.dagnats.leases.domain.LeaseWrite;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 
 /** What an instance remembers may propose a write, never an answer. */
@@ -112,10 +121,118 @@ class KnownLeasesTest {
     @Test
     void theMemoryIsBounded() {
         KnownLeases small = new KnownLeases(2);
+        KnownLeases.Ticket ticket = small.begin(FRESH);
         for (int i = 0; i < 5; i++) {
-            small.saw(new io.dagnats.leases.domain.KeyState.Free(new LeaseKey("k" + i), i + 1));
+            small.saw(ticket, new KeyState.Free(new LeaseKey("k" + i), i + 1));
         }
         assertEquals(2, small.size());
-        assertEquals(Optional.empty(), small.lastSeen(new LeaseKey("k0")));
+        assertEquals(Optional.empty(), small.lastSeen(ticket, new LeaseKey("k0")));
+    }
+
+    private static final LeaseStore.Identity FRESH = new LeaseStore.Identity("bucket-1", true);
+
+    @Test
+    void anOldRevisionCannotRenewOverAnotherHolderInARecreatedStoreWhoseSequencesRepeat() {
+        Lease alices = one.acquire(ALICE).lease();
+        store.recreate(1, true, false);
+        // Another instance grants bob the key in the new store: the very revision alice remembers.
+        KeyState bobs = store.writeUnseen(put(BOB));
+        assertEquals(alices.revision().revision(), bobs.lastSequence());
+
+        Renewal renewal = one.renew(ALICE, alices);
+
+        assertEquals(Lost.Reason.HELD_BY_OTHER, assertInstanceOf(Lost.class, renewal).reason());
+        assertEquals(List.of(), store.applied().subList(1, store.applied().size()));
+    }
+
+    @Test
+    void anOldRevisionCannotReleaseAnotherHoldersLeaseInARecreatedStoreWhoseSequencesRepeat() {
+        Lease alices = one.acquire(ALICE).lease();
+        store.recreate(1, true, false);
+        store.writeUnseen(put(BOB));
+
+        Release release = one.release.execute(new ReleaseLease.Command(KEY, ALICE, alices.revision()))
+                .toCompletableFuture().join();
+
+        assertInstanceOf(Lost.class, release);
+        assertEquals(1, store.applied().size());
+    }
+
+    @Test
+    void aStoreWhoseSequencesMayRepeatIsNeverRemembered() {
+        store.recreate(1, true, false);
+
+        Lease lease = one.acquire(ALICE).lease();
+        one.renew(ALICE, lease);
+
+        assertEquals(0, one.known.size());
+        assertEquals(2, store.reads());
+    }
+
+    @Test
+    void aNewIdentityForgetsEverythingRememberedOfTheOldStore() {
+        Lease lease = one.acquire(ALICE).lease();
+        assertEquals(1, one.known.size());
+        store.recreate(1_000, true, true);
+
+        Renewal renewal = one.renew(ALICE, lease);
+
+        assertEquals(Lost.Reason.NOT_HELD, assertInstanceOf(Lost.class, renewal).reason());
+        assertEquals(1, store.reads(), "the renew read the new store instead of proposing from memory");
+    }
+
+    @Test
+    void aKeysSequenceGoingBackBeforeTheStoreNoticedIsAContradictionThatForgetsEverything() {
+        two.acquire.execute(new AcquireLease.Command(new LeaseKey("other"), BOB, TTL)).toCompletableFuture().join();
+        Lease alices = one.acquire(ALICE).lease();
+        // Recreated by someone else, not noticed yet: the identity still looks the same.
+        store.recreate(1, false, true);
+        KeyState bobs = store.writeUnseen(put(BOB));
+
+        CompletionException failure = assertThrows(CompletionException.class, () -> one.renew(ALICE, alices));
+
+        assertEquals(ErrorKind.UNAVAILABLE, assertInstanceOf(LeaseFailure.class, failure.getCause()).kind());
+        assertEquals(1, store.contradictions().size(), store.contradictions().toString());
+        assertEquals(0, one.known.size());
+        assertEquals(bobs, store.read(KEY).toCompletableFuture().join());
+    }
+
+    @Test
+    void aLowerSequenceFromACallThatRacedANewerOneIsNoContradiction() {
+        KnownLeases known = new KnownLeases(10);
+        KnownLeases.Ticket slow = known.begin(FRESH);
+        KnownLeases.Ticket fast = known.begin(FRESH);
+        assertTrue(known.saw(fast, new KeyState.Free(KEY, 10)));
+
+        assertTrue(known.saw(slow, new KeyState.Free(KEY, 5)));
+
+        assertEquals(10, known.lastSeen(known.begin(FRESH), KEY).orElseThrow().lastSequence());
+    }
+
+    @Test
+    void aKeyWhoseMarkerExpiredIsFreeAtZeroAndNoContradiction() {
+        KnownLeases known = new KnownLeases(10);
+        known.saw(known.begin(FRESH), new KeyState.Free(KEY, 10));
+
+        KnownLeases.Ticket later = known.begin(FRESH);
+        assertTrue(known.saw(later, new KeyState.Free(KEY, 0)));
+
+        assertEquals(0, known.lastSeen(later, KEY).orElseThrow().lastSequence());
+    }
+
+    @Test
+    void aLowerSequenceReadAfterAHigherOneWasRecordedIsAContradiction() {
+        KnownLeases known = new KnownLeases(10);
+        known.saw(known.begin(FRESH), new KeyState.Free(KEY, 10));
+        known.saw(known.begin(FRESH), new KeyState.Free(new LeaseKey("other"), 11));
+
+        assertFalse(known.saw(known.begin(FRESH), new KeyState.Free(KEY, 3)));
+
+        assertEquals(0, known.size());
+    }
+
+    private LeaseWrite.Put put(HolderId holder) {
+        return (LeaseWrite.Put) ((io.dagnats.leases.domain.Decision.Apply<?>) LeaseRules.acquire(
+                new KeyState.Free(KEY, 0), holder, TTL, clock.instant())).write();
     }
 }

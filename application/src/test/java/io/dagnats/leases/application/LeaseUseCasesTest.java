@@ -147,6 +147,16 @@ class LeaseUseCasesTest {
             public CompletionStage<WriteOutcome> write(io.dagnats.leases.domain.LeaseWrite write) {
                 return java.util.concurrent.CompletableFuture.completedFuture(new WriteOutcome.Conflict());
             }
+
+            @Override
+            public Identity identity() {
+                return store.identity();
+            }
+
+            @Override
+            public void contradicted(String evidence) {
+                store.contradicted(evidence);
+            }
         };
 
         CompletionException failure = org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class,

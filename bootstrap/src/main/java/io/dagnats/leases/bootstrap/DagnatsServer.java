@@ -11,6 +11,7 @@ import io.dagnats.leases.application.LeaseTelemetry;
 import io.nats.client.Connection;
 import java.time.Duration;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -21,7 +22,8 @@ import java.util.concurrent.TimeUnit;
 public final class DagnatsServer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(DagnatsServer.class.getName());
-    private static final Duration PROVISION_RETRY = Duration.ofSeconds(2);
+    /** How often the bucket is judged again: a bucket changed or recreated under a running service is noticed. */
+    private static final Duration RECHECK = Duration.ofSeconds(2);
 
     private final Settings settings;
     private final Connection connection;
@@ -29,6 +31,8 @@ public final class DagnatsServer implements AutoCloseable {
     private final LeaseApi api;
     private final ScheduledExecutorService provisioner;
     private final TelemetrySetup telemetrySetup;
+    /** The verdict last logged; the provisioner thread's own. */
+    private BucketStatus judged;
 
     private DagnatsServer(Settings settings, Injector injector) {
         this.settings = settings;
@@ -45,13 +49,21 @@ public final class DagnatsServer implements AutoCloseable {
         BucketStatus status = bucket.provision();
         telemetry.leasesSupported(status instanceof BucketStatus.Ready);
         api.start();
-        LOG.log(System.Logger.Level.INFO, "dagnats " + LeaseApi.VERSION + " serving api.leases.* on "
+        LOG.log(status instanceof BucketStatus.Ready ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
+                "dagnats " + LeaseApi.VERSION + " serving api.leases.* on "
                 + connection.getConnectedUrl() + ", nats-server " + bucket.serverVersion()
                 + " (" + settings.describeAuthentication() + ", " + telemetrySetup.describe() + "): "
                 + status.describe());
-        if (status instanceof BucketStatus.Pending) {
-            provisioner.schedule(() -> retryProvisioning(telemetry), PROVISION_RETRY.toMillis(), TimeUnit.MILLISECONDS);
-        }
+        this.judged = status;
+        bucket.recheckWith(() -> {
+            try {
+                provisioner.execute(() -> recheck(telemetry));
+            } catch (RejectedExecutionException stopping) {
+                // Stopping: nothing left to judge the bucket for.
+            }
+        });
+        provisioner.scheduleWithFixedDelay(() -> recheck(telemetry), RECHECK.toMillis(), RECHECK.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -77,14 +89,23 @@ public final class DagnatsServer implements AutoCloseable {
         return bucket.status();
     }
 
-    private void retryProvisioning(LeaseTelemetry telemetry) {
-        BucketStatus status = bucket.provision();
-        if (status instanceof BucketStatus.Pending) {
-            provisioner.schedule(() -> retryProvisioning(telemetry), PROVISION_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+    /** Judges the bucket again (on the provisioner thread only); a changed answer is logged once, as one line. */
+    private void recheck(LeaseTelemetry telemetry) {
+        BucketStatus status;
+        try {
+            status = bucket.provision();
+        } catch (RuntimeException bug) {
+            // A scheduled task that throws is never run again: keep judging.
+            LOG.log(System.Logger.Level.WARNING, "dagnats could not judge the leases bucket: " + bug);
             return;
         }
-        telemetry.leasesSupported(status instanceof BucketStatus.Ready);
-        LOG.log(System.Logger.Level.INFO, "dagnats: " + status.describe());
+        if (!status.describe().equals(judged.describe())) {
+            telemetry.leasesSupported(status instanceof BucketStatus.Ready);
+            System.Logger.Level level = status instanceof BucketStatus.Ready
+                    ? System.Logger.Level.INFO : System.Logger.Level.WARNING;
+            LOG.log(level, "dagnats: " + status.describe());
+        }
+        judged = status;
     }
 
     /**

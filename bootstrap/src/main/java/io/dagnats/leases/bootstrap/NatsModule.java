@@ -24,6 +24,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.GeneralSecurityException;
+import java.time.Clock;
 import java.time.Duration;
 
 /**
@@ -101,8 +102,8 @@ final class NatsModule extends AbstractModule {
 
     @Provides
     @Singleton
-    LeaseBucket bucket(Connection connection) {
-        return new LeaseBucket(connection, new LeaseBucket.Settings(settings.leaseReplicas(), settings.markerTtl()));
+    LeaseBucket bucket(Connection connection, Clock clock) {
+        return new LeaseBucket(connection, new LeaseBucket.Settings(settings.leaseReplicas(), settings.markerTtl()), clock);
     }
 
     @Provides

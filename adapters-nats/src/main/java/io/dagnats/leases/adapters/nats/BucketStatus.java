@@ -6,15 +6,18 @@ public sealed interface BucketStatus {
     /** One line for operators. */
     String describe();
 
-    /** The bucket is there with per-message TTL: leases are served. */
-    record Ready(String settings) implements BucketStatus {
+    /** The bucket is there and every setting lease safety rests on holds: leases are served. */
+    record Ready(String settings, BucketIdentity identity) implements BucketStatus {
         @Override
         public String describe() {
             return "leases supported (" + settings + ")";
         }
     }
 
-    /** The server cannot serve leases; every lease call answers {@code unsupported}. Final. */
+    /**
+     * The server or the bucket cannot serve leases safely; every lease call answers
+     * {@code unsupported} with this reason, until the bucket is judged again and found safe.
+     */
     record Unsupported(String reason) implements BucketStatus {
         @Override
         public String describe() {
@@ -22,7 +25,10 @@ public sealed interface BucketStatus {
         }
     }
 
-    /** JetStream has not answered yet; calls answer {@code unavailable} until it does. */
+    /**
+     * JetStream has not answered yet, or the bucket changed under the service and is being
+     * checked again; calls answer {@code unavailable} until it is known which bucket serves.
+     */
     record Pending(String reason) implements BucketStatus {
         @Override
         public String describe() {

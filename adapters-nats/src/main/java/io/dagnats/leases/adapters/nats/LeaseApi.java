@@ -31,6 +31,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -64,6 +65,8 @@ public final class LeaseApi {
     }
 
     private final Connection connection;
+    private static final Duration SUBSCRIBED = Duration.ofSeconds(5);
+
     private final LeaseBucket bucket;
     private final LeaseStore store;
     private final AcquireLease acquire;
@@ -109,6 +112,15 @@ public final class LeaseApi {
                 .build();
         built.startService();
         service = built;
+        try {
+            // A round trip after the subscriptions: once start returns, the server routes requests to them.
+            connection.flush(SUBSCRIBED);
+        } catch (TimeoutException | InterruptedException notConfirmed) {
+            if (notConfirmed instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            // Serving anyway: the subscriptions reach the server with the connection's next flush.
+        }
     }
 
     /**

@@ -3,20 +3,33 @@ package io.dagnats.leases.adapters.nats;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
-import io.nats.client.KeyValueManagement;
+import io.nats.client.api.ClusterInfo;
 import io.nats.client.api.KeyValueConfiguration;
 import io.nats.client.api.Republish;
 import io.nats.client.api.ServerInfo;
 import io.nats.client.api.StreamConfiguration;
 import io.nats.client.api.StreamInfo;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Finds or creates the {@code leases} KV bucket and decides whether the server
- * can serve leases. Runs at start and, while JetStream does not answer, again
- * until it does; never on a request's path.
+ * Finds or creates the {@code leases} KV bucket and decides whether it can
+ * serve leases: the one place that does ({@link #status()}). Runs at start and
+ * again every few seconds, and at once when a request finds the bucket gone or
+ * changed, so a bucket changed, deleted or recreated under a running service
+ * is judged again; never on a request's path.
+ *
+ * <p>A bucket it creates starts its sequence above every fence an earlier
+ * bucket can have handed out, so fences never repeat across a recreation
+ * (ADR-026).
  */
 public final class LeaseBucket {
 
@@ -39,17 +52,33 @@ public final class LeaseBucket {
         }
     }
 
+    private static final System.Logger LOG = System.getLogger(LeaseBucket.class.getName());
+
     private final Connection connection;
     private final Settings settings;
-    private volatile BucketStatus status = new BucketStatus.Pending("not provisioned yet");
+    private final Clock clock;
+    private final AtomicReference<BucketStatus> status =
+            new AtomicReference<>(new BucketStatus.Pending("not provisioned yet"));
+    private volatile Runnable recheck = () -> { };
+    /** Sequences requests saw since the last check: which bucket answered them is not yet confirmed. */
+    private final AtomicLong unconfirmedHighest = new AtomicLong();
 
-    public LeaseBucket(Connection connection, Settings settings) {
+    // Only provision() touches these, one call at a time.
+    private BucketIdentity lastIdentity;
+    private long lastObservedLastSequence;
+    /** The highest sequence known to have been in this bucket or any earlier one this instance used. */
+    private long confirmedHighest;
+    private BucketIdentity refused;
+    private String refusedReason;
+
+    public LeaseBucket(Connection connection, Settings settings, Clock clock) {
         this.connection = Objects.requireNonNull(connection, "connection");
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     public BucketStatus status() {
-        return status;
+        return status.get();
     }
 
     public Settings settings() {
@@ -62,10 +91,40 @@ public final class LeaseBucket {
         return info == null ? "unknown" : info.getVersion();
     }
 
-    /** Tries once to find or create the bucket; the answer is also kept as {@link #status()}. */
-    public BucketStatus provision() {
-        status = tryProvision();
-        return status;
+    /** What to run when a request finds the bucket gone or changed: a {@link #provision()} soon, off its thread. */
+    public void recheckWith(Runnable recheck) {
+        this.recheck = Objects.requireNonNull(recheck, "recheck");
+    }
+
+    /** Tries once to find or create the bucket and judges it; the answer is also kept as {@link #status()}. */
+    public synchronized BucketStatus provision() {
+        BucketStatus judged = tryProvision();
+        BucketStatus current = status.get();
+        if (judged instanceof BucketStatus.Pending && current instanceof BucketStatus.Ready) {
+            // JetStream did not answer this look (a leader election, say): nothing shows the bucket
+            // changed, and requests meet the same outage on their own. Only a request that finds
+            // the bucket gone or changed (lost) stops the serving; the next look that answers decides.
+            return current;
+        }
+        status.set(judged);
+        return judged;
+    }
+
+    /** A request saw {@code sequence}; counted for this bucket at the next look, if it is still the same bucket. */
+    void saw(long sequence) {
+        unconfirmedHighest.accumulateAndGet(sequence, Math::max);
+    }
+
+    /**
+     * A request found the bucket it was sent to gone or not the one judged ready: no call is
+     * served until it has been judged again. Logged once, as one line.
+     */
+    void lost(BucketStatus.Ready ready, String reason) {
+        if (status.compareAndSet(ready, new BucketStatus.Pending("the bucket changed (" + reason + "); checking it again"))) {
+            LOG.log(System.Logger.Level.WARNING, "dagnats: leases bucket changed under the service (" + reason
+                    + "); answering unavailable until it is judged again");
+            recheck.run();
+        }
     }
 
     private BucketStatus tryProvision() {
@@ -82,11 +141,10 @@ public final class LeaseBucket {
             JetStreamManagement management = connection.jetStreamManagement();
             StreamInfo existing = findStream(management);
             if (existing == null) {
-                create();
+                create(management);
                 existing = management.getStreamInfo(Subjects.STREAM);
-                return judge(existing.getConfiguration(), "created");
             }
-            return judge(existing.getConfiguration(), "reused");
+            return judge(existing);
         } catch (JetStreamApiException refused) {
             if (refused.getApiErrorCode() == JETSTREAM_NOT_ENABLED
                     || refused.getApiErrorCode() == JETSTREAM_NOT_ENABLED_FOR_ACCOUNT) {
@@ -109,42 +167,103 @@ public final class LeaseBucket {
         }
     }
 
-    private void create() throws IOException, JetStreamApiException {
-        KeyValueManagement kv = connection.keyValueManagement();
-        KeyValueConfiguration configuration = KeyValueConfiguration.builder()
+    /**
+     * The first sequence of a bucket this instance creates: the wall clock in microseconds
+     * since the epoch, and above every sequence this instance has seen. An earlier bucket
+     * created the same way would have had to take more than a million writes a second for
+     * its whole life to reach it; and it stays below 2^53 (exact in JSON) until the year 2255.
+     */
+    long firstSequenceForNewBucket() {
+        long micros = ChronoUnit.MICROS.between(Instant.EPOCH, clock.instant());
+        long seen = Math.max(confirmedHighest, Math.max(unconfirmedHighest.get(), lastObservedLastSequence));
+        return Math.max(micros, seen + 1);
+    }
+
+    private void create(JetStreamManagement management) throws IOException, JetStreamApiException {
+        long first = firstSequenceForNewBucket();
+        KeyValueConfiguration bucket = KeyValueConfiguration.builder()
                 .name(Subjects.BUCKET)
                 .description("dagnats leases: one key per lease, freed by the server's per-message TTL")
                 .maxHistoryPerKey(1)
                 .replicas(settings.replicas())
                 .limitMarker(settings.markerTtl())
+                .metadata(Map.of(BucketIdentity.FENCES_METADATA, Long.toString(first)))
                 .republish(Republish.builder()
                         .source(Subjects.KEY_WILDCARD)
                         .destination(Subjects.CHANGED_WILDCARD)
                         .build())
                 .build();
+        // The KV API cannot choose a first sequence: the same stream a KV create makes, plus that.
+        StreamConfiguration stream = StreamConfiguration.builder(bucket.getBackingConfig())
+                .firstSequence(first)
+                .build();
         try {
-            kv.create(configuration);
+            management.addStream(stream);
         } catch (JetStreamApiException raced) {
             // Another dagnats instance may have created it a moment ago; the caller re-reads.
-            if (findStream(connection.jetStreamManagement()) == null) {
+            if (findStream(management) == null) {
                 throw raced;
             }
         }
     }
 
-    private static BucketStatus judge(StreamConfiguration configuration, String how) {
-        if (!configuration.getAllowMessageTtl()) {
-            return new BucketStatus.Unsupported("the existing bucket " + Subjects.BUCKET
-                    + " has no per-message TTL (allow_msg_ttl is off); recreate it or let dagnats create it");
+    private BucketStatus judge(StreamInfo info) {
+        ClusterInfo cluster = info.getClusterInfo();
+        if (cluster != null && (cluster.getLeader() == null || cluster.getLeader().isBlank())) {
+            // A stream without a leader is described by the meta leader, without its state: not a look
+            // at the bucket's sequences (an empty state would read as sequences gone back).
+            return new BucketStatus.Pending("the bucket " + Subjects.BUCKET + " has no stream leader");
         }
-        Duration markers = configuration.getSubjectDeleteMarkerTtl();
-        boolean republishes = configuration.getRepublish() != null
-                && Subjects.CHANGED_WILDCARD.equals(configuration.getRepublish().getDestination());
-        return new BucketStatus.Ready("bucket " + Subjects.BUCKET + " " + how
+        StreamConfiguration configuration = info.getConfiguration();
+        Optional<String> problem = BucketRules.problem(configuration);
+        if (problem.isPresent()) {
+            return new BucketStatus.Unsupported(problem.get());
+        }
+        BucketIdentity identity = BucketIdentity.of(info.getCreateTime().toInstant(),
+                configuration.getFirstSequence(), configuration.getMetadata());
+        long last = info.getStreamState().getLastSequence();
+        long seen = unconfirmedHighest.getAndSet(0);
+        if (identity.equals(lastIdentity)) {
+            if (last < lastObservedLastSequence && !identity.equals(refused)) {
+                refuse(identity, "its last sequence went back from " + lastObservedLastSequence + " to " + last
+                        + " (restored from a backup?), so the fences in between would be handed out again");
+            }
+            confirmedHighest = Math.max(confirmedHighest, Math.max(seen, last));
+        } else {
+            // Sequences seen since the last check may be the old bucket's or this one's: not counted.
+            if (lastIdentity != null && identity.firstSequence() <= confirmedHighest) {
+                refuse(identity, "it was recreated (created " + identity.created() + ") with first sequence "
+                        + identity.firstSequence() + ", at or below sequence " + confirmedHighest
+                        + " of the bucket before it, so fences would be handed out again");
+            }
+            confirmedHighest = Math.max(confirmedHighest, last);
+            lastIdentity = identity;
+        }
+        lastObservedLastSequence = last;
+        if (identity.equals(refused)) {
+            return new BucketStatus.Unsupported(refusedReason);
+        }
+        return new BucketStatus.Ready(describe(configuration, identity), identity);
+    }
+
+    private void refuse(BucketIdentity identity, String why) {
+        refused = identity;
+        refusedReason = "the bucket " + Subjects.BUCKET + " cannot serve leases safely: " + why
+                + "; delete it and let dagnats create it (dagnats starts a bucket above every earlier fence)";
+    }
+
+    private static String describe(StreamConfiguration configuration, BucketIdentity identity) {
+        return "bucket " + Subjects.BUCKET + (identity.fencesNeverRepeat() ? " created by dagnats" : " made elsewhere")
+                + ", created " + identity.created()
+                + ", first sequence " + identity.firstSequence()
                 + ", replicas " + configuration.getReplicas()
-                + ", history " + configuration.getMaxMsgsPerSubject()
-                + ", per-message TTL on"
-                + ", expiry markers " + (markers == null || markers.isZero() ? "off" : markers.toSeconds() + "s")
-                + ", change events " + (republishes ? "on " + Subjects.CHANGED_WILDCARD : "off"));
+                + ", history 1, per-message TTL on"
+                + ", expiry markers " + configuration.getSubjectDeleteMarkerTtl().toSeconds() + "s"
+                + ", change events on " + Subjects.CHANGED_WILDCARD
+                + (identity.fencesNeverRepeat()
+                        ? "; its fences start above every earlier bucket's: memory of known leases on"
+                        : "; its sequences could repeat an earlier bucket's if it was recreated, so the memory of"
+                                + " known leases is off and every call reads the leader first"
+                                + " (let dagnats create the bucket to turn it on)");
     }
 }

@@ -34,6 +34,7 @@ public final class NatsLeaseStore implements LeaseStore {
     private final LeaseBucket bucket;
     private final Duration timeout;
     private final JsonFactory json = new JsonFactory();
+    private volatile ReadyIdentity lastIdentity;
 
     /** @param timeout how long one JetStream request may take before the call is {@code unavailable} */
     public NatsLeaseStore(Connection connection, LeaseBucket bucket, Duration timeout) {
@@ -44,20 +45,24 @@ public final class NatsLeaseStore implements LeaseStore {
 
     @Override
     public CompletionStage<KeyState> read(LeaseKey key) {
-        CompletableFuture<Void> ready = ready();
-        if (ready != null) {
-            return ready.thenApply(ignored -> null);
+        BucketStatus.Ready ready;
+        try {
+            ready = ready();
+        } catch (LeaseFailure notServing) {
+            return CompletableFuture.failedFuture(notServing);
         }
         byte[] body = ("{\"last_by_subj\":\"" + Subjects.keySubject(key) + "\"}").getBytes(StandardCharsets.US_ASCII);
         return request(Subjects.MESSAGE_GET, null, body, "read " + key)
-                .thenApply(reply -> toKeyState(key, reply));
+                .thenApply(reply -> toKeyState(ready, key, reply));
     }
 
     @Override
     public CompletionStage<WriteOutcome> write(LeaseWrite write) {
-        CompletableFuture<Void> ready = ready();
-        if (ready != null) {
-            return ready.thenApply(ignored -> null);
+        BucketStatus.Ready ready;
+        try {
+            ready = ready();
+        } catch (LeaseFailure notServing) {
+            return CompletableFuture.failedFuture(notServing);
         }
         Headers headers = new Headers();
         headers.put(Subjects.HEADER_EXPECTED_LAST_SUBJECT_SEQUENCE, Long.toString(write.expectedSequence()));
@@ -73,17 +78,41 @@ public final class NatsLeaseStore implements LeaseStore {
             body = NO_BODY;
         }
         return request(Subjects.keySubject(write.key()), headers, body, "write " + write.key())
-                .thenApply(reply -> toWriteOutcome(write, reply));
+                .thenApply(reply -> toWriteOutcome(ready, write, reply));
     }
 
-    /** Null when the bucket serves leases; otherwise a failed stage saying why not. */
-    private CompletableFuture<Void> ready() {
+    @Override
+    public Identity identity() {
+        if (!(bucket.status() instanceof BucketStatus.Ready ready)) {
+            return Identity.NONE;
+        }
+        // Asked on every call: built once per verdict, not per request.
+        ReadyIdentity cached = lastIdentity;
+        if (cached == null || cached.ready() != ready) {
+            cached = new ReadyIdentity(ready, ready.identity().forStore());
+            lastIdentity = cached;
+        }
+        return cached.identity();
+    }
+
+    private record ReadyIdentity(BucketStatus.Ready ready, Identity identity) {
+    }
+
+    @Override
+    public void contradicted(String evidence) {
+        if (bucket.status() instanceof BucketStatus.Ready ready) {
+            bucket.lost(ready, evidence);
+        }
+    }
+
+    /** The bucket as judged ready; otherwise a failure saying why calls are not served. */
+    private BucketStatus.Ready ready() {
         BucketStatus status = bucket.status();
-        if (status instanceof BucketStatus.Ready) {
-            return null;
+        if (status instanceof BucketStatus.Ready ready) {
+            return ready;
         }
         ErrorKind kind = status instanceof BucketStatus.Unsupported ? ErrorKind.UNSUPPORTED : ErrorKind.UNAVAILABLE;
-        return CompletableFuture.failedFuture(new LeaseFailure(kind, status.describe()));
+        throw new LeaseFailure(kind, status.describe());
     }
 
     private CompletableFuture<Message> request(String subject, Headers headers, byte[] body, String what) {
@@ -97,11 +126,24 @@ public final class NatsLeaseStore implements LeaseStore {
             return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.UNAVAILABLE,
                     "could not " + what + ": " + closed.getMessage(), closed));
         }
+        // No responders is no proof the bucket is gone: a cluster without a stream leader answers
+        // writes the same way. The provisioner's next look at the bucket tells the two apart.
         return reply.exceptionallyCompose(failure -> CompletableFuture.failedFuture(new LeaseFailure(
                 ErrorKind.UNAVAILABLE, "JetStream did not answer the " + what + " in time", Stages.cause(failure))));
     }
 
-    private KeyState toKeyState(LeaseKey key, Message reply) {
+    /** Every sequence of a bucket is at least its first: a lower one came from another bucket. */
+    private void checkSequence(BucketStatus.Ready ready, long sequence, String what) {
+        if (sequence < ready.identity().firstSequence()) {
+            String reason = what + " answered sequence " + sequence + ", below the bucket's first sequence "
+                    + ready.identity().firstSequence();
+            bucket.lost(ready, reason);
+            throw new LeaseFailure(ErrorKind.UNAVAILABLE, "the leases bucket changed: " + reason);
+        }
+        bucket.saw(sequence);
+    }
+
+    private KeyState toKeyState(BucketStatus.Ready ready, LeaseKey key, Message reply) {
         StoredMessage.GetReply get;
         try {
             get = StoredMessage.parseGetReply(json, reply.getData());
@@ -112,9 +154,14 @@ public final class NatsLeaseStore implements LeaseStore {
             if (get.error().errorCode() == StoredMessage.ApiError.NO_MESSAGE_FOUND) {
                 return new KeyState.Free(key, 0);
             }
+            if (get.error().errorCode() == StoredMessage.ApiError.STREAM_NOT_FOUND) {
+                bucket.lost(ready, "the stream " + Subjects.STREAM + " was not found on a read of " + key);
+                throw new LeaseFailure(ErrorKind.UNAVAILABLE, "the leases bucket is gone; checking it again");
+            }
             throw apiFailure("read " + key, get.error());
         }
         StoredMessage message = get.message();
+        checkSequence(ready, message.sequence(), "a read of " + key);
         if (message.header(Subjects.HEADER_MARKER_REASON) != null || message.header(Subjects.HEADER_KV_OPERATION) != null) {
             return new KeyState.Free(key, message.sequence());
         }
@@ -125,7 +172,7 @@ public final class NatsLeaseStore implements LeaseStore {
         }
     }
 
-    private WriteOutcome toWriteOutcome(LeaseWrite write, Message reply) {
+    private WriteOutcome toWriteOutcome(BucketStatus.Ready ready, LeaseWrite write, Message reply) {
         StoredMessage.PubAck ack;
         try {
             ack = StoredMessage.parsePubAck(json, reply.getData());
@@ -139,6 +186,7 @@ public final class NatsLeaseStore implements LeaseStore {
             }
             throw apiFailure("write " + write.key(), ack.error());
         }
+        checkSequence(ready, ack.sequence(), "a write of " + write.key());
         return new WriteOutcome.Written(new Fence(ack.sequence()));
     }
 

@@ -54,6 +54,16 @@ final class TracedLeaseStore implements LeaseStore {
         });
     }
 
+    @Override
+    public Identity identity() {
+        return delegate.identity();
+    }
+
+    @Override
+    public void contradicted(String evidence) {
+        delegate.contradicted(evidence);
+    }
+
     private Span start(String name, String destination, LeaseKey key) {
         return tracer.spanBuilder(name)
                 .setSpanKind(SpanKind.CLIENT)

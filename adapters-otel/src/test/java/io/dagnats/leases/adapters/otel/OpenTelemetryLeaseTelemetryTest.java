@@ -53,6 +53,16 @@ class OpenTelemetryLeaseTelemetryTest {
         public CompletionStage<WriteOutcome> write(LeaseWrite write) {
             throw new UnsupportedOperationException();
         }
+
+        @Override
+        public Identity identity() {
+            return Identity.NONE;
+        }
+
+        @Override
+        public void contradicted(String evidence) {
+            throw new UnsupportedOperationException();
+        }
     };
 
     @Test

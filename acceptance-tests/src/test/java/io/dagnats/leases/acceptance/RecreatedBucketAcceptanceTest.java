@@ -1,0 +1,241 @@
+package io.dagnats.leases.acceptance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dagnats.leases.bootstrap.DagnatsServer;
+import io.dagnats.leases.bootstrap.Settings;
+import io.nats.client.JetStreamApiException;
+import io.nats.client.JetStreamManagement;
+import io.nats.client.api.MessageInfo;
+import io.nats.client.api.PublishAck;
+import io.nats.client.api.StreamConfiguration;
+import io.nats.client.impl.Headers;
+import io.nats.client.impl.NatsMessage;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A fence is never handed out twice, even when the {@code leases} bucket is
+ * deleted and recreated under a running service: nothing the service
+ * remembers of the old bucket lets an old revision renew or release.
+ */
+class RecreatedBucketAcceptanceTest {
+
+    private static final int STREAM_NAME_IN_USE = 10058;
+    private static final int STREAM_NOT_FOUND = 10059;
+    private static final Set<String> REFUSALS = Set.of("lost", "unavailable", "unsupported");
+
+    private ServiceFixture service;
+    private WireClient client;
+
+    @BeforeEach
+    void start() {
+        service = ServiceFixture.start();
+        client = service.client;
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        service.close();
+    }
+
+    @Test
+    void anOldRevisionCannotRenewALeaseInABucketSomeoneElseRecreated() throws Exception {
+        oldRevisionAfterRecreationByHand("renew");
+    }
+
+    @Test
+    void anOldRevisionCannotReleaseALeaseInABucketSomeoneElseRecreated() throws Exception {
+        oldRevisionAfterRecreationByHand("release");
+    }
+
+    /**
+     * h1 holds a lease this instance remembers; the bucket is recreated by hand and h2's lease
+     * is written into it as another dagnats instance would (this one never sees that write).
+     */
+    private void oldRevisionAfterRecreationByHand(String operation) throws Exception {
+        String key = "k-" + UUID.randomUUID();
+        long old = client.acquire(key, "h1", 30_000).path("revision").asLong();
+
+        recreateByHand(1);
+        // Bring the new bucket's sequence up to the old fence where that takes few writes (it does
+        // when the old bucket started at 1), so h2's lease gets the very revision h1 remembers.
+        long next = 1;
+        while (next < old && old - next < 1_000) {
+            writeAsDagnats("filler-" + next, "filler", 0);
+            next++;
+        }
+        long h2s = writeAsDagnats(key, "h2", 0);
+
+        JsonNode reply = operation.equals("renew") ? client.renew(key, "h1", old) : client.release(key, "h1", old);
+
+        assertRefused(reply);
+        MessageInfo last = lastMessage(key);
+        assertEquals(h2s, last.getSeq(), "h2's lease must still be the key's last write");
+        assertTrue(new String(last.getData(), StandardCharsets.UTF_8).contains("\"h2\""));
+    }
+
+    /** The issue's own case: both buckets made elsewhere, so both start at 1 and revision 1 exists twice. */
+    @Test
+    void anOldRevisionCannotRenewOrReleaseWhenBothBucketsWereMadeElsewhere() throws Exception {
+        try (NatsServerProcess nats = NatsServerProcess.modern();
+                WireClient admin = new WireClient(nats.url())) {
+            JetStreamManagement management = admin.connection().jetStreamManagement();
+            management.addStream(BucketSettingsAcceptanceTest.safeBucket().build());
+            try (DagnatsServer dagnats = DagnatsServer.start(Settings.forUrl(nats.url()))) {
+                String renewed = "k-" + UUID.randomUUID();
+                String released = "k-" + UUID.randomUUID();
+                long renewedOld = admin.acquire(renewed, "h1", 30_000).path("revision").asLong();
+                long releasedOld = admin.acquire(released, "h1", 30_000).path("revision").asLong();
+
+                management.deleteStream("KV_leases");
+                management.addStream(BucketSettingsAcceptanceTest.safeBucket().build());
+                long h2sRenewed = writeAsDagnats(admin, renewed, "h2", 0);
+                long h2sReleased = writeAsDagnats(admin, released, "h2", 0);
+                assertEquals(renewedOld, h2sRenewed, "the same revision, handed out twice");
+                assertEquals(releasedOld, h2sReleased, "the same revision, handed out twice");
+
+                assertRefused(admin.renew(renewed, "h1", renewedOld));
+                assertRefused(admin.release(released, "h1", releasedOld));
+                assertEquals(h2sRenewed, management.getLastMessage("KV_leases", "$KV.leases." + renewed).getSeq());
+                assertEquals(h2sReleased, management.getLastMessage("KV_leases", "$KV.leases." + released).getSeq());
+            }
+        }
+    }
+
+    @Test
+    void aBucketRecreatedBySomeoneElseBelowFencesAlreadyHandedOutAnswersUnsupported() throws Exception {
+        String key = "k-" + UUID.randomUUID();
+        client.acquire(key, "h1", 30_000);
+
+        recreateByHand(1);
+
+        JsonNode reply = Polling.until(Duration.ofSeconds(15), "acquire to answer unsupported",
+                () -> client.acquire("k-" + UUID.randomUUID(), "h2", 30_000),
+                answer -> "unsupported".equals(answer.path("kind").asText()));
+        assertTrue(reply.path("error").asText().contains("first sequence"), reply.toString());
+        assertFalse(reply.path("granted").asBoolean());
+    }
+
+    @Test
+    void aBucketDeletedUnderTheServiceIsRecreatedWithFencesAboveEveryOldOne() throws Exception {
+        String key = "k-" + UUID.randomUUID();
+        long acquired = client.acquire(key, "h1", 30_000).path("revision").asLong();
+        long old = client.renew(key, "h1", acquired).path("revision").asLong();
+
+        management().deleteStream("KV_leases");
+        JsonNode probe = Polling.until(Duration.ofSeconds(15), "the service to serve leases again",
+                () -> client.acquire("probe-" + UUID.randomUUID(), "probe", 30_000),
+                answer -> answer.path("granted").asBoolean());
+
+        assertTrue(probe.path("revision").asLong() > old, probe + " must be above " + old);
+        StreamConfiguration recreated = management().getStreamInfo("KV_leases").getConfiguration();
+        assertTrue(recreated.getFirstSequence() > old, "first sequence " + recreated.getFirstSequence());
+        assertRefused(client.renew(key, "h1", old));
+        assertRefused(client.release(key, "h1", acquired));
+
+        JsonNode h2s = client.acquire(key, "h2", 30_000);
+        assertTrue(h2s.path("granted").asBoolean(), h2s.toString());
+        assertTrue(h2s.path("revision").asLong() > old, h2s.toString());
+        assertRefused(client.renew(key, "h1", old));
+        assertRefused(client.release(key, "h1", old));
+        JsonNode owner = client.owner(key);
+        assertEquals("h2", owner.path("holder").asText(), owner.toString());
+        assertEquals(h2s.path("revision"), owner.path("revision"));
+    }
+
+    @Test
+    void aLeaseWrittenByAnotherInstanceIntoARecreatedBucketIsNotOverwrittenByAnOldRevision() throws Exception {
+        String key = "k-" + UUID.randomUUID();
+        long old = client.acquire(key, "h1", 30_000).path("revision").asLong();
+
+        management().deleteStream("KV_leases");
+        // No write through this instance after the recreation: h2's lease may take the bucket's first sequence.
+        Polling.until(Duration.ofSeconds(15), "the service to recreate the bucket",
+                this::bucketExists, exists -> exists);
+        long h2s = writeAsDagnats(key, "h2", 0);
+
+        assertRefused(client.renew(key, "h1", old));
+        assertRefused(client.release(key, "h1", old));
+        assertTrue(h2s > old, h2s + " must be above " + old);
+        assertEquals(h2s, lastMessage(key).getSeq());
+    }
+
+    private boolean bucketExists() {
+        try {
+            return management().getStreamNames().contains("KV_leases");
+        } catch (Exception notNow) {
+            return false;
+        }
+    }
+
+    private JetStreamManagement management() throws Exception {
+        return client.connection().jetStreamManagement();
+    }
+
+    /** Deletes the bucket and creates it again as a raw stream with the safe settings, as an operator might. */
+    private void recreateByHand(long firstSequence) throws Exception {
+        JetStreamManagement management = management();
+        StreamConfiguration configuration = BucketSettingsAcceptanceTest.safeBucket().firstSequence(firstSequence).build();
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            try {
+                management.deleteStream("KV_leases");
+            } catch (JetStreamApiException gone) {
+                if (gone.getApiErrorCode() != STREAM_NOT_FOUND) {
+                    throw gone;
+                }
+            }
+            try {
+                management.addStream(configuration);
+                return;
+            } catch (JetStreamApiException raced) {
+                // The service recreated it in between: delete it again.
+                if (raced.getApiErrorCode() != STREAM_NAME_IN_USE || System.nanoTime() > deadline) {
+                    throw raced;
+                }
+            }
+        }
+    }
+
+    private long writeAsDagnats(String key, String holder, long expectedSequence) throws Exception {
+        return writeAsDagnats(client, key, holder, expectedSequence);
+    }
+
+    /** A lease record exactly as a dagnats instance writes it (see LeaseRecord and NatsLeaseStore). */
+    private static long writeAsDagnats(WireClient client, String key, String holder, long expectedSequence)
+            throws Exception {
+        Instant now = Instant.now();
+        Headers headers = new Headers()
+                .put("Nats-Expected-Last-Subject-Sequence", Long.toString(expectedSequence))
+                .put("Nats-TTL", "30s")
+                .put("Dagnats-Lease-Event", "acquired");
+        String body = "{\"holder\":\"" + holder + "\",\"acquired_at\":\"" + now + "\",\"written_at\":\"" + now
+                + "\",\"ttl_ms\":30000}";
+        PublishAck ack = client.connection().jetStream().publish(NatsMessage.builder()
+                .subject("$KV.leases." + key)
+                .headers(headers)
+                .data(body.getBytes(StandardCharsets.UTF_8))
+                .build());
+        return ack.getSeqno();
+    }
+
+    private MessageInfo lastMessage(String key) throws Exception {
+        return management().getLastMessage("KV_leases", "$KV.leases." + key);
+    }
+
+    private static void assertRefused(JsonNode reply) {
+        assertFalse(reply.path("granted").asBoolean(), reply.toString());
+        assertFalse(reply.path("released").asBoolean(), reply.toString());
+        assertTrue(REFUSALS.contains(reply.path("kind").asText()), reply.toString());
+    }
+}
