@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** What the holder library guarantees when the user's own code misbehaves or outlives its tenure. */
 class HolderSafetyAcceptanceTest {
@@ -107,6 +109,64 @@ class HolderSafetyAcceptanceTest {
                     "interrupted " + (interruptedAt.get() - crashedAt) / 1_000_000 + " ms after the crash");
         } finally {
             dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
+        }
+    }
+
+    /** Drop the key, or close the whole holder, while a forward handler of it runs. */
+    enum Release {
+        DROP, CLOSE
+    }
+
+    @ParameterizedTest
+    @EnumSource(Release.class)
+    void aForwardHandlerRunningWhenTheKeyIsReleasedIsInterruptedAndEndsBeforeTheNextOwnerBegins(Release how)
+            throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicLong interruptedAt = new AtomicLong();
+        AtomicLong endedAt = new AtomicLong();
+        Duration longTtl = Duration.ofSeconds(6);
+        LeaseHolder first = LeaseHolder.builder(connection).holderPrefix("first")
+                .forwardHandler((tenure, payload) -> {
+                    started.countDown();
+                    try {
+                        Thread.sleep(2_000); // downstream work, as long as a third of the TTL
+                    } catch (InterruptedException interrupted) {
+                        interruptedAt.set(System.nanoTime());
+                    }
+                    endedAt.set(System.nanoTime());
+                    return new byte[0];
+                })
+                .build();
+        KeptLease firstLease = first.keep("released-while-serving", longTtl, OwnershipListener.NONE);
+        Polling.until(Duration.ofSeconds(10), "the first to own", firstLease::isOwner, owner -> owner);
+        AtomicLong secondOwnerAt = new AtomicLong();
+        try (Connection secondConnection = Nats.connect(nats.url());
+                LeaseHolder second = LeaseHolder.builder(secondConnection).holderPrefix("second").build()) {
+            KeptLease secondLease = second.keep("released-while-serving", longTtl, new OwnershipListener() {
+                @Override
+                public void becameOwner(Tenure tenure) {
+                    secondOwnerAt.compareAndSet(0, System.nanoTime());
+                }
+
+                @Override
+                public void stoppedOwning(StopReason reason) {
+                }
+            });
+            client.callAsync("forward", "{\"key\":\"released-while-serving\",\"payload\":\"\",\"timeout_ms\":10000}");
+            assertTrue(started.await(10, TimeUnit.SECONDS), "the handler started");
+
+            if (how == Release.DROP) {
+                first.drop("released-while-serving");
+            } else {
+                first.close();
+            }
+
+            Polling.until(Duration.ofSeconds(10), "the second to own", secondLease::isOwner, owner -> owner);
+            assertTrue(interruptedAt.get() != 0, "the first's handler was interrupted");
+            assertTrue(endedAt.get() - secondOwnerAt.get() < 0, "the first's handler ran "
+                    + (endedAt.get() - secondOwnerAt.get()) / 1_000_000 + " ms into the second's ownership");
+        } finally {
+            first.close();
         }
     }
 }

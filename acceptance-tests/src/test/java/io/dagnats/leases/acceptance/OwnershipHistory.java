@@ -18,8 +18,9 @@ import java.util.TreeMap;
  * holders' windows overlapping on one key, or on a later owner's fence not above
  * every fence of an earlier one.
  *
- * <p>A window runs from the first sample that saw a tenure to the first sample
- * that no longer did, but never past the last deadline the holder knew of:
+ * <p>A window runs from the first sample that saw a tenure (dated from the look
+ * before it, the earliest the belief can have begun) to the first sample that no
+ * longer did, but never past the last deadline the holder knew of:
  * {@code isOwner()} turns false at the deadline on the holder's own clock, however
  * late its threads run. A process that was killed, or whose log just stops, is
  * counted as owner until that deadline, the latest moment a paused process could
@@ -77,7 +78,7 @@ final class OwnershipHistory {
     }
 
     private void addSamples(List<String[]> samples) {
-        samples.sort(Comparator.comparingLong(fields -> Long.parseLong(fields[0])));
+        // In the order written: one sampler thread writes each holder process's lines.
         Long from = null;
         long tenureStart = 0;
         long firstFence = 0;

@@ -35,7 +35,11 @@ final class OwnershipLog implements AutoCloseable {
 
     private final String incarnation;
     private final Consumer<String> sink;
-    private final Map<KeptLease, Optional<Tenure>> watched = new ConcurrentHashMap<>();
+    /** What the last look at a lease saw, and when that look began. */
+    private record Seen(Optional<Tenure> tenure, long lookedAtNanos) {
+    }
+
+    private final Map<KeptLease, Seen> watched = new ConcurrentHashMap<>();
     private final Thread sampler;
     private volatile boolean running = true;
 
@@ -77,25 +81,34 @@ final class OwnershipLog implements AutoCloseable {
     }
 
     void watch(KeptLease lease) {
-        watched.put(lease, Optional.empty());
+        watched.put(lease, new Seen(Optional.empty(), System.nanoTime()));
     }
 
+    /**
+     * Times are stretched to the conservative side: a tenure that appears is dated
+     * from when the previous look, which did not see it, began (it cannot have begun
+     * earlier); one that disappears is dated after the look that no longer saw it.
+     * A sampler that stalls therefore widens windows, never hides an overlap.
+     */
     private void sample() {
         while (running) {
-            for (Map.Entry<KeptLease, Optional<Tenure>> entry : watched.entrySet()) {
+            for (Map.Entry<KeptLease, Seen> entry : watched.entrySet()) {
                 KeptLease lease = entry.getKey();
+                long lookedAt = System.nanoTime();
                 Optional<Tenure> now = lease.tenure();
-                if (!now.equals(entry.getValue())) {
-                    entry.setValue(now);
-                    sink.accept(line(lease, now));
+                Seen before = entry.getValue();
+                if (!now.equals(before.tenure())) {
+                    long at = now.isPresent() && before.tenure().isEmpty() ? before.lookedAtNanos() : System.nanoTime();
+                    sink.accept(line(at, lease, now));
                 }
+                entry.setValue(new Seen(now, lookedAt));
             }
             LockSupport.parkNanos(500_000);
         }
     }
 
-    private String line(KeptLease lease, Optional<Tenure> tenure) {
-        String prefix = System.nanoTime() + " " + lease.key().value() + " " + lease.holder().value() + " " + incarnation;
+    private String line(long atNanos, KeptLease lease, Optional<Tenure> tenure) {
+        String prefix = atNanos + " " + lease.key().value() + " " + lease.holder().value() + " " + incarnation;
         return tenure.map(held -> prefix + " own " + held.start().revision() + " " + held.fence().revision() + " "
                 + held.deadlineNanos()).orElse(prefix + " free");
     }

@@ -11,8 +11,10 @@ import io.dagnats.leases.domain.Tenure;
  * request whose fence is at or above the tenure's start; anything else is rejected
  * as stale and never reaches it. It gets the holder's <em>current</em> tenure, whose
  * fence is at or above the one dagnats sent. If this process stops acting as owner
- * while the handler runs (deadline passed, lease lost), the handler's thread is
- * interrupted.
+ * while the handler runs (deadline passed, lease lost, the key dropped or the holder
+ * closed), the handler's thread is interrupted; a drop or close releases the lease
+ * only after the handler has returned (it waits up to 5 s, then leaves the lease to
+ * expire by its TTL), so the next owner never starts while it still runs.
  *
  * <p>What is not: nothing can stop a handler that ignores the interrupt, nor undo
  * what it did, and a process paused between the check and a write still writes.

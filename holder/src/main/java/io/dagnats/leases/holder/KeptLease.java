@@ -8,8 +8,10 @@ import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +40,8 @@ public final class KeptLease implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(KeptLease.class.getName());
     private static final long MILLI = 1_000_000L;
+    /** How long a close waits for interrupted forward handlers before it gives up releasing. */
+    private static final Duration HANDLER_DRAIN = Duration.ofSeconds(5);
 
     private final LeaseKey key;
     private final HolderId holder;
@@ -50,6 +54,8 @@ public final class KeptLease implements AutoCloseable {
     private final HolderTelemetry telemetry;
     private final Runnable onClose;
     private final Random random = new Random();
+    /** Forward handlers running as this key's owner; guarded by itself, with {@link #tenure} changes that end ownership. */
+    private final Set<ForwardRun> forwards = new HashSet<>();
 
     private volatile Tenure tenure;
 
@@ -124,6 +130,27 @@ public final class KeptLease implements AutoCloseable {
             return Optional.empty();
         }
         return Optional.of(current);
+    }
+
+    /**
+     * Like {@link #admit(String)}, and if admitted, tracks {@code run} until {@link #served}: when
+     * this process stops acting as owner (deadline, lost, close) the run is interrupted, and a
+     * close releases the lease only after it has finished.
+     */
+    Optional<Tenure> admit(String fenceHeader, ForwardRun run) {
+        synchronized (forwards) {
+            Optional<Tenure> admitted = admit(fenceHeader);
+            admitted.ifPresent(ignored -> forwards.add(run));
+            return admitted;
+        }
+    }
+
+    /** A tracked forward handler call has ended. */
+    void served(ForwardRun run) {
+        synchronized (forwards) {
+            forwards.remove(run);
+        }
+        run.finish();
     }
 
     private void campaign() {
@@ -245,7 +272,11 @@ public final class KeptLease implements AutoCloseable {
     }
 
     private void stop(OwnershipListener.StopReason reason) {
-        tenure = null;
+        synchronized (forwards) {
+            // No forward is admitted from here on, and those still running are told to stop.
+            tenure = null;
+            forwards.forEach(ForwardRun::interrupt);
+        }
         generation++;
         telemetry.ownershipChanged(key.value(), false);
         tell((target, why) -> target.stoppedOwning(why), reason);
@@ -279,8 +310,28 @@ public final class KeptLease implements AutoCloseable {
         return Math.max(50 * MILLI, Math.min(ttlNanos, untilExpiry + 100 * MILLI)) + jitter;
     }
 
+    /**
+     * Releases under {@code held} once no forward handler of this key still runs: until
+     * then this process may still be acting on the key, and a release would let
+     * another owner in. A handler that ignores its interrupt for longer than
+     * {@link #HANDLER_DRAIN} leaves the lease to expire by its TTL instead.
+     */
     private void releaseAndFinishClosing(Fence held) {
-        client.release(key, holder, held).whenComplete((answer, failure) -> finishClosing());
+        CompletableFuture<?>[] running;
+        synchronized (forwards) {
+            running = forwards.stream().map(ForwardRun::finished).toArray(CompletableFuture[]::new);
+        }
+        CompletableFuture.allOf(running).orTimeout(HANDLER_DRAIN.toNanos(), TimeUnit.NANOSECONDS)
+                .whenComplete((done, slow) -> {
+                    if (slow != null) {
+                        LOG.log(System.Logger.Level.WARNING, "a forward handler of " + key + " still runs "
+                                + HANDLER_DRAIN.toSeconds() + " s after it was interrupted; the lease is not released,"
+                                + " the server's TTL will free it");
+                        finishClosing();
+                        return;
+                    }
+                    client.release(key, holder, held).whenComplete((answer, failure) -> finishClosing());
+                });
     }
 
     private void finishClosing() {
@@ -331,10 +382,5 @@ public final class KeptLease implements AutoCloseable {
         } finally {
             onClose.run();
         }
-    }
-
-    /** For the forward inbox: runs {@code task} on the scheduler thread after {@code delayNanos}. */
-    void later(Runnable task, long delayNanos) {
-        scheduler.schedule(task, delayNanos);
     }
 }

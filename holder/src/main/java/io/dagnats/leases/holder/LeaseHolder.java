@@ -27,6 +27,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -61,6 +62,7 @@ public final class LeaseHolder implements AutoCloseable {
     private final ForwardHandler forwardHandler;
     private final Map<LeaseKey, KeptLease> kept = new ConcurrentHashMap<>();
     private final Map<LeaseKey, Subscription> subscriptions = new ConcurrentHashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
     private final Dispatcher inbox;
     /** Change events of the kept keys: one subscription per key, each waking its lease. */
     private final Dispatcher changes;
@@ -144,7 +146,8 @@ public final class LeaseHolder implements AutoCloseable {
     private void onForward(Message request) {
         String subject = request.getSubject();
         String keyToken = subject.substring(INBOX_PREFIX.length() + id.value().length() + 1);
-        KeptLease lease = keyToken.indexOf('.') >= 0 ? null : kept.get(safeKey(keyToken));
+        LeaseKey leaseKey = keyToken.indexOf('.') >= 0 ? null : safeKey(keyToken);
+        KeptLease lease = leaseKey == null ? null : kept.get(leaseKey);
         String fenceHeader = request.hasHeaders() ? request.getHeaders().getFirst(FENCE) : null;
         Span span = telemetry.startServing(INBOX_PREFIX + id.value(), keyToken,
                 request.hasHeaders() ? request.getHeaders() : null);
@@ -156,14 +159,14 @@ public final class LeaseHolder implements AutoCloseable {
             return;
         }
         handlers.execute(() -> {
-            // Judge again: time may have passed in the queue, and the deadline with it.
-            Optional<Tenure> admitted = lease.admit(fenceHeader);
+            // Judge again: time may have passed in the queue, and the deadline with it. From here until
+            // served(), ending ownership interrupts this thread, and a close waits for it before releasing.
+            ForwardRun run = new ForwardRun(Thread.currentThread());
+            Optional<Tenure> admitted = lease.admit(fenceHeader, run);
             if (admitted.isEmpty()) {
                 rejectStale(request, keyToken, span);
                 return;
             }
-            HandlerRun run = new HandlerRun(Thread.currentThread());
-            interruptWhenNoLongerOwner(lease, admitted.get(), run);
             try (Scope ignored = span.makeCurrent()) {
                 byte[] reply = forwardHandler.handle(admitted.get(),
                         request.getData() == null ? new byte[0] : request.getData());
@@ -175,51 +178,10 @@ public final class LeaseHolder implements AutoCloseable {
                 span.setAttribute(HolderTelemetry.OUTCOME, "failed");
                 span.setAttribute(HolderTelemetry.ERROR_TYPE, failed.getClass().getSimpleName());
             } finally {
-                run.finish();
+                lease.served(run);
                 span.end();
             }
         });
-    }
-
-    /** One handler call on a pooled thread, which may be interrupted only while the call runs. */
-    private static final class HandlerRun {
-        private final Thread thread;
-        private boolean running = true;
-
-        HandlerRun(Thread thread) {
-            this.thread = thread;
-        }
-
-        synchronized boolean running() {
-            return running;
-        }
-
-        synchronized void interrupt() {
-            if (running) {
-                thread.interrupt();
-            }
-        }
-
-        /** Ends the call; an interrupt that came too late is cleared, so it never reaches the next call. */
-        synchronized void finish() {
-            running = false;
-            Thread.interrupted();
-        }
-    }
-
-    /** At the tenure's deadline: still owner (renewed), look again at the new deadline; else interrupt. */
-    private void interruptWhenNoLongerOwner(KeptLease lease, Tenure admitted, HandlerRun run) {
-        lease.later(() -> {
-            if (!run.running()) {
-                return;
-            }
-            Optional<Tenure> now = lease.tenure();
-            if (now.isPresent() && now.get().start().equals(admitted.start())) {
-                interruptWhenNoLongerOwner(lease, now.get(), run);
-            } else {
-                run.interrupt();
-            }
-        }, Math.max(0, admitted.nanosLeft(clock.nanoTime())));
     }
 
     private static LeaseKey safeKey(String token) {
@@ -248,10 +210,14 @@ public final class LeaseHolder implements AutoCloseable {
 
     /**
      * Releases every kept lease, stops serving forwards; the connection stays open.
-     * Closing after the connection was closed releases nothing and does not throw.
+     * Closing after the connection was closed releases nothing and does not throw;
+     * closing twice does nothing the second time.
      */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         closeDispatcher(inbox);
         for (KeptLease lease : List.copyOf(kept.values())) {
             lease.close();
