@@ -1,5 +1,6 @@
 package io.dagnats.leases.acceptance;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,7 +12,10 @@ import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.nats.client.Connection;
+import io.nats.client.Message;
 import io.nats.client.Nats;
+import io.nats.client.impl.Headers;
+import io.nats.client.impl.NatsMessage;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -167,6 +171,20 @@ class HolderSafetyAcceptanceTest {
                     + (endedAt.get() - secondOwnerAt.get()) / 1_000_000 + " ms into the second's ownership");
         } finally {
             first.close();
+        }
+    }
+
+    @Test
+    void aForwardToAnInboxTokenThatIsNoKeyIsRejectedStale() throws Exception {
+        try (LeaseHolder holder = LeaseHolder.builder(connection).holderPrefix("inbox")
+                .forwardHandler((tenure, payload) -> new byte[0]).build()) {
+            Message reply = client.connection().request(NatsMessage.builder()
+                    .subject("dagnats.lease.inbox." + holder.id().value() + ".not!a!key")
+                    .headers(new Headers().put("Dagnats-Lease-Fence", "1"))
+                    .data(new byte[0]).build(), Duration.ofSeconds(5));
+
+            assertTrue(reply != null && reply.getHeaders() != null, "an answer, not a timeout");
+            assertEquals("stale", reply.getHeaders().getFirst("Dagnats-Lease-Reject"));
         }
     }
 }
