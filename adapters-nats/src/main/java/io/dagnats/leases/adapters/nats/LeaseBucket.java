@@ -215,7 +215,7 @@ public final class LeaseBucket {
             return new BucketStatus.Pending("the bucket " + Subjects.BUCKET + " has no stream leader");
         }
         StreamConfiguration configuration = info.getConfiguration();
-        Optional<String> problem = BucketRules.problem(configuration);
+        Optional<String> problem = BucketRules.problem(configuration, settings.replicas());
         if (problem.isPresent()) {
             return new BucketStatus.Unsupported(problem.get());
         }
