@@ -15,6 +15,12 @@ import java.util.Optional;
  */
 final class BucketHistory {
 
+    /**
+     * Sequences a bucket may have taken between two looks (2 s apart) that this instance did
+     * not see: far more than any write rate JetStream sustains.
+     */
+    static final long UNSEEN_WRITES = 1_000_000_000L;
+
     /** A bound for the offset between the clocks of dagnats hosts and the NATS servers (NTP keeps them within ms). */
     static final Duration CLOCK_OFFSET = Duration.ofSeconds(1);
 
@@ -33,6 +39,8 @@ final class BucketHistory {
 
     private BucketIdentity lastIdentity;
     private long lastObservedLastSequence;
+    /** The last look showed the last sequence below {@link #lastObservedLastSequence}: one more confirms it. */
+    private boolean wentBackOnce;
     /** The highest sequence known to have been in this bucket or any earlier one this instance used. */
     private long confirmedHighest;
     private Optional<Instant> grantsFrom = Optional.empty();
@@ -51,9 +59,18 @@ final class BucketHistory {
     Verdict look(BucketIdentity identity, long lastSequence, long seenSinceLastLook) {
         if (identity.equals(lastIdentity)) {
             if (lastSequence < lastObservedLastSequence && !identity.equals(refused)) {
-                refuse(identity, "its last sequence went back from " + lastObservedLastSequence + " to "
-                        + lastSequence + " (restored from a backup?), so the fences in between would be handed out again");
+                if (wentBackOnce) {
+                    refuse(identity, "its last sequence went back from " + lastObservedLastSequence + " to "
+                            + lastSequence + " on two looks in a row (restored from a backup?), so the fences in"
+                            + " between would be handed out again");
+                } else {
+                    // A new stream leader may briefly report less: only a second look in a row confirms it.
+                    wentBackOnce = true;
+                    confirmedHighest = Math.max(confirmedHighest, seenSinceLastLook);
+                    return verdict(identity);
+                }
             }
+            wentBackOnce = false;
             confirmedHighest = Math.max(confirmedHighest, Math.max(seenSinceLastLook, lastSequence));
         } else {
             // Sequences seen since the last look may be the old bucket's or this one's: not counted.
@@ -69,6 +86,7 @@ final class BucketHistory {
             }
             confirmedHighest = Math.max(confirmedHighest, lastSequence);
             lastIdentity = identity;
+            wentBackOnce = false;
         }
         lastObservedLastSequence = lastSequence;
         return verdict(identity);
@@ -83,7 +101,8 @@ final class BucketHistory {
 
     /**
      * The first sequence of a bucket this instance creates at {@code now}: the wall clock in
-     * microseconds since the epoch, and above every sequence this instance has seen.
+     * microseconds since the epoch, and above every sequence this instance has seen by
+     * {@link #UNSEEN_WRITES}, for the writes the old bucket may have taken since the last look.
      * An earlier bucket created the same way would have had to take more than a million writes
      * a second for its whole life to reach it; and it stays below 2^53 (exact in JSON) until 2255.
      *
@@ -92,7 +111,7 @@ final class BucketHistory {
     long firstSequenceForNewBucket(Instant now, long seenSinceLastLook) {
         long micros = ChronoUnit.MICROS.between(Instant.EPOCH, now);
         long seen = Math.max(confirmedHighest, Math.max(seenSinceLastLook, lastObservedLastSequence));
-        return Math.max(micros, seen + 1);
+        return Math.max(micros, seen + 1 + UNSEEN_WRITES);
     }
 
     /** When free keys may be granted in a replacement bucket created at {@code created}, to the millisecond above. */

@@ -75,10 +75,21 @@ class BucketHistoryTest {
     }
 
     @Test
-    void theLastSequenceGoingBackRefusesTheBucketForGood() {
+    void oneLookWithTheLastSequenceGoneBackIsNotEnoughToRefuse() {
         history.look(OLD, OLD_FIRST + 100, 0);
 
-        Optional<String> refusal = history.look(OLD, OLD_FIRST + 40, 0).refusal();
+        assertEquals(Optional.empty(), history.look(OLD, OLD_FIRST + 40, 0).refusal(), "a new leader, briefly behind");
+        assertEquals(Optional.empty(), history.look(OLD, OLD_FIRST + 100, 0).refusal());
+        assertEquals(Optional.empty(), history.look(OLD, OLD_FIRST + 40, 0).refusal(), "again only once in a row");
+        assertEquals(Optional.empty(), history.look(OLD, OLD_FIRST + 120, 0).refusal());
+    }
+
+    @Test
+    void twoLooksInARowWithTheLastSequenceGoneBackRefuseTheBucketForGood() {
+        history.look(OLD, OLD_FIRST + 100, 0);
+        history.look(OLD, OLD_FIRST + 40, 0);
+
+        Optional<String> refusal = history.look(OLD, OLD_FIRST + 41, 0).refusal();
 
         assertTrue(refusal.isPresent() && refusal.get().contains("went back from " + (OLD_FIRST + 100)), refusal.toString());
         assertEquals(refusal, history.look(OLD, OLD_FIRST + 500, 0).refusal(), "refused until deleted");
@@ -94,12 +105,15 @@ class BucketHistoryTest {
     }
 
     @Test
-    void aNewBucketStartsAboveEverySequenceSeen() {
+    void aNewBucketStartsAboveEverySequenceSeenBySlackForUnseenWrites() {
         Instant longAgo = Instant.parse("1970-01-02T00:00:00Z");
         history.look(OLD, OLD_FIRST + 100, 0);
 
-        assertEquals(OLD_FIRST + 101, history.firstSequenceForNewBucket(longAgo, 0));
-        assertEquals(OLD_FIRST + 201, history.firstSequenceForNewBucket(longAgo, OLD_FIRST + 200));
-        assertEquals(NEW_CREATED.toEpochMilli() * 1_000, history.firstSequenceForNewBucket(NEW_CREATED, 0));
+        assertEquals(OLD_FIRST + 100 + 1 + BucketHistory.UNSEEN_WRITES, history.firstSequenceForNewBucket(longAgo, 0),
+                "a clock far behind does not matter");
+        assertEquals(OLD_FIRST + 200 + 1 + BucketHistory.UNSEEN_WRITES,
+                history.firstSequenceForNewBucket(longAgo, OLD_FIRST + 200), "nor do writes seen since the last look");
+        assertEquals(NEW_CREATED.toEpochMilli() * 1_000, history.firstSequenceForNewBucket(NEW_CREATED, 0),
+                "a clock ahead of every fence: its microseconds");
     }
 }
