@@ -20,6 +20,7 @@ import io.nats.client.api.StreamConfiguration;
 import io.nats.client.api.StreamInfo;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -140,6 +141,22 @@ class BucketSettingsAcceptanceTest {
             assertEquals("unsupported", reply.path("kind").asText(), reply.toString());
             assertTrue(reply.path("error").asText().contains("sealed"), reply.toString());
         }
+    }
+
+    /** An R1 bucket reused where three replicas are configured would lose acknowledged leases with one server. */
+    @Test
+    void aPremadeBucketWithFewerReplicasThanConfiguredAnswersUnsupportedNamingReplicas() throws Exception {
+        JetStreamManagement management = admin.connection().jetStreamManagement();
+        management.addStream(safeBucket().build());
+
+        Settings threeReplicas = Settings.fromEnvironment(Map.of("NATS_URL", nats.url(), "DAGNATS_LEASE_REPLICAS", "3"));
+        try (DagnatsServer dagnats = DagnatsServer.start(threeReplicas)) {
+            JsonNode reply = admin.acquire("k-" + UUID.randomUUID(), "h1", 10_000);
+
+            assertEquals("unsupported", reply.path("kind").asText(), reply.toString());
+            assertTrue(reply.path("error").asText().contains("replicas 1"), reply.toString());
+        }
+        assertEquals(0, management.getStreamInfo("KV_leases").getStreamState().getMsgCount());
     }
 
     @Test

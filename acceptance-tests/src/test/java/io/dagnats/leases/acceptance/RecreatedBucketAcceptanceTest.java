@@ -19,6 +19,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -126,31 +128,102 @@ class RecreatedBucketAcceptanceTest {
         assertFalse(reply.path("granted").asBoolean());
     }
 
+    /**
+     * The service recreates the bucket above every old fence, but grants no free key during the
+     * grace period: h1 may act as owner until its deadline, so h2 must wait (it used to be
+     * granted within a second, while h1's 30 s lease was live).
+     */
     @Test
-    void aBucketDeletedUnderTheServiceIsRecreatedWithFencesAboveEveryOldOne() throws Exception {
+    void aBucketDeletedUnderTheServiceIsRecreatedWithFencesAboveEveryOldOneAndGrantsNothingDuringTheGrace()
+            throws Exception {
         String key = "k-" + UUID.randomUUID();
         long acquired = client.acquire(key, "h1", 30_000).path("revision").asLong();
         long old = client.renew(key, "h1", acquired).path("revision").asLong();
 
         management().deleteStream("KV_leases");
-        JsonNode probe = Polling.until(Duration.ofSeconds(15), "the service to serve leases again",
+        JsonNode probe = Polling.until(Duration.ofSeconds(15), "the service to serve the recreated bucket",
                 () -> client.acquire("probe-" + UUID.randomUUID(), "probe", 30_000),
-                answer -> answer.path("granted").asBoolean());
+                answer -> answer.path("error").asText().contains("no free key is granted until"));
 
-        assertTrue(probe.path("revision").asLong() > old, probe + " must be above " + old);
+        assertEquals("unavailable", probe.path("kind").asText(), probe.toString());
+        assertFalse(probe.path("granted").asBoolean(), probe.toString());
         StreamConfiguration recreated = management().getStreamInfo("KV_leases").getConfiguration();
         assertTrue(recreated.getFirstSequence() > old, "first sequence " + recreated.getFirstSequence());
-        assertRefused(client.renew(key, "h1", old));
-        assertRefused(client.release(key, "h1", acquired));
+        assertEquals("lost", client.renew(key, "h1", old).path("kind").asText());
+        assertEquals("lost", client.release(key, "h1", acquired).path("kind").asText());
 
         JsonNode h2s = client.acquire(key, "h2", 30_000);
-        assertTrue(h2s.path("granted").asBoolean(), h2s.toString());
-        assertTrue(h2s.path("revision").asLong() > old, h2s.toString());
+        assertFalse(h2s.path("granted").asBoolean(), h2s.toString());
+        assertEquals("unavailable", h2s.path("kind").asText(), h2s.toString());
         assertRefused(client.renew(key, "h1", old));
         assertRefused(client.release(key, "h1", old));
+        assertFalse(client.owner(key).path("holder").asText().equals("h2"));
+    }
+
+    /**
+     * The reviewer's scenario: a owns the key (acquire, then the renew its tenure starts from,
+     * TTL 30 s), the bucket is deleted, and b campaigns for the key. a may act as owner until
+     * its renew's send time + 30 s less the safety margin, so b must not be granted before then;
+     * a's renew learns that it lost.
+     */
+    @Test
+    void aNewOwnerIsNotGrantedWhileTheOwnerOfTheDeletedBucketCouldStillBelieveItOwns() throws Exception {
+        String key = "k-" + UUID.randomUUID();
+        long acquired = client.acquire(key, "a", 30_000).path("revision").asLong();
+        Instant renewSent = Instant.now();
+        long aFence = client.renew(key, "a", acquired).path("revision").asLong();
+        Instant aDeadline = renewSent.plusMillis(30_000 - 400);
+
+        management().deleteStream("KV_leases");
+        // b campaigns as a holder does; before the grace period it was granted within a second.
+        JsonNode bs = null;
+        long campaignEnd = System.nanoTime() + Duration.ofSeconds(6).toNanos();
+        while (System.nanoTime() < campaignEnd) {
+            bs = client.acquire(key, "b", 30_000);
+            assertFalse(bs.path("granted").asBoolean(),
+                    "b granted while a may act as owner until " + aDeadline + ": " + bs);
+            Thread.sleep(100);
+        }
+        assertTrue(bucketExists(), "the service recreates the bucket meanwhile");
+        assertEquals("unavailable", bs.path("kind").asText(), bs.toString());
+        Instant grantsFrom = statedInstant(bs.path("error").asText());
+        assertTrue(grantsFrom.isAfter(aDeadline), grantsFrom + " must be after a's deadline " + aDeadline);
+
+        JsonNode aRenews = Polling.until(Duration.ofSeconds(15), "a's renew to be answered",
+                () -> client.renew(key, "a", aFence),
+                answer -> !"unavailable".equals(answer.path("kind").asText()));
+        assertEquals("lost", aRenews.path("kind").asText(), aRenews.toString());
+        assertEquals("lost", client.renew(key, "a", acquired).path("kind").asText());
         JsonNode owner = client.owner(key);
-        assertEquals("h2", owner.path("holder").asText(), owner.toString());
-        assertEquals(h2s.path("revision"), owner.path("revision"));
+        assertFalse(owner.path("holder").asText().equals("b"), owner.toString());
+    }
+
+    /** A dagnats started after the replacement never saw the old bucket: the bucket's metadata tells it. */
+    @Test
+    void anInstanceStartedAfterTheReplacementHonoursTheGracePeriodFromTheBucketsMetadata() throws Exception {
+        client.acquire("k-" + UUID.randomUUID(), "h1", 30_000);
+        management().deleteStream("KV_leases");
+        Polling.until(Duration.ofSeconds(15), "the service to recreate the bucket", this::bucketExists, exists -> exists);
+        String recorded = management().getStreamInfo("KV_leases").getConfiguration().getMetadata()
+                .get("dagnats.grants-from");
+        assertTrue(recorded != null && Instant.parse(recorded).isAfter(Instant.now().plusSeconds(590)),
+                "grants-from in the metadata: " + recorded);
+
+        service.dagnats.close();
+        try (DagnatsServer later = DagnatsServer.start(Settings.forUrl(service.nats.url()))) {
+            JsonNode reply = client.acquire("k-" + UUID.randomUUID(), "h2", 30_000);
+
+            assertFalse(reply.path("granted").asBoolean(), reply.toString());
+            assertEquals("unavailable", reply.path("kind").asText(), reply.toString());
+            assertEquals(Instant.parse(recorded), statedInstant(reply.path("error").asText()));
+        }
+    }
+
+    /** The instant an {@code unavailable} answer says grants resume at. */
+    private static Instant statedInstant(String sentence) {
+        Matcher instant = Pattern.compile("until (\\d{4}-\\d{2}-\\d{2}T[0-9:.]+Z)").matcher(sentence);
+        assertTrue(instant.find(), "no instant in: " + sentence);
+        return Instant.parse(instant.group(1));
     }
 
     @Test

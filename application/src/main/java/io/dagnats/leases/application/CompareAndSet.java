@@ -47,6 +47,7 @@ final class CompareAndSet {
                     }
                     // The remembered state stays until the read below supersedes it, so that a read
                     // showing the key's sequence gone back is caught as the contradiction it is.
+                    // A withheld grant is decided again from the read too: the key may be held.
                     return attempt(store, known, ticket, key, rules, onWritten, 1);
                 });
             }
@@ -74,6 +75,9 @@ final class CompareAndSet {
             return store.write(write).thenCompose(outcome -> {
                 if (outcome instanceof LeaseStore.WriteOutcome.Written written) {
                     return written(store, known, ticket, write, written, onWritten);
+                }
+                if (outcome instanceof LeaseStore.WriteOutcome.Withheld withheld) {
+                    return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.UNAVAILABLE, withheld.reason()));
                 }
                 if (attempt >= MAX_ATTEMPTS) {
                     return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.UNAVAILABLE,

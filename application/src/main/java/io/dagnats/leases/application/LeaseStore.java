@@ -27,7 +27,10 @@ public interface LeaseStore {
     /**
      * Applies {@code write} only if the key's last sequence is still
      * {@link LeaseWrite#expectedSequence()}. A write that loses that race is the
-     * normal answer {@link WriteOutcome.Conflict}, and changes nothing.
+     * normal answer {@link WriteOutcome.Conflict}, and changes nothing. A write that would
+     * grant a free key ({@link io.dagnats.leases.domain.LeaseEvent#ACQUIRED}) may be
+     * {@link WriteOutcome.Withheld}: not sent at all, because the store replaced one whose
+     * owners may still act.
      */
     CompletionStage<WriteOutcome> write(LeaseWrite write);
 
@@ -72,6 +75,18 @@ public interface LeaseStore {
 
         /** Not applied: the key moved on since it was read. */
         record Conflict() implements WriteOutcome {
+        }
+
+        /**
+         * Not applied, and not sent: the store grants no free key now. Only ever the outcome of
+         * a write that grants a free key ({@code acquired}), while the store is a replacement
+         * whose predecessor's owners may still believe they own (ADR-026). The caller answers
+         * {@link ErrorKind#UNAVAILABLE} with {@code reason}, which says why and until when.
+         */
+        record Withheld(String reason) implements WriteOutcome {
+            public Withheld {
+                java.util.Objects.requireNonNull(reason, "reason");
+            }
         }
     }
 }

@@ -2,6 +2,7 @@ package io.dagnats.leases.application;
 
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
+import io.dagnats.leases.domain.LeaseEvent;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseWrite;
 import java.util.ArrayList;
@@ -26,6 +27,7 @@ final class InMemoryLeaseStore implements LeaseStore {
     private Identity identity = new Identity("store-1", true);
     private int incarnations = 1;
     private final List<String> contradictions = new ArrayList<>();
+    private String withheld;
 
     InMemoryLeaseStore() {
     }
@@ -45,6 +47,9 @@ final class InMemoryLeaseStore implements LeaseStore {
         }
         hook.run();
         synchronized (this) {
+            if (withheld != null && write.event() == LeaseEvent.ACQUIRED) {
+                return CompletableFuture.completedFuture(new WriteOutcome.Withheld(withheld));
+            }
             KeyState current = keys.getOrDefault(write.key(), new KeyState.Free(write.key(), 0));
             if (current.lastSequence() != write.expectedSequence()) {
                 return CompletableFuture.completedFuture(new WriteOutcome.Conflict());
@@ -89,6 +94,11 @@ final class InMemoryLeaseStore implements LeaseStore {
         if (announced) {
             identity = new Identity("store-" + incarnations, neverRepeats);
         }
+    }
+
+    /** Grants of free keys are withheld with {@code reason} (a replaced bucket's grace period); null grants again. */
+    synchronized void withholdGrants(String reason) {
+        withheld = reason;
     }
 
     /** Another instance writes straight into the store, unseen by the memory under test. */

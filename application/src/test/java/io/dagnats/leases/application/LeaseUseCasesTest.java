@@ -165,6 +165,31 @@ class LeaseUseCasesTest {
         assertEquals(ErrorKind.UNAVAILABLE, assertInstanceOf(LeaseFailure.class, failure.getCause()).kind());
     }
 
+    @Test
+    void aWithheldGrantAnswersUnavailableWithTheStoresReasonAndWritesNothing() {
+        store.withholdGrants("no free key is granted until 2026-10-18T12:10:07.100Z");
+
+        CompletionException failure = org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class,
+                () -> acquire(ALICE));
+
+        LeaseFailure unavailable = assertInstanceOf(LeaseFailure.class, failure.getCause());
+        assertEquals(ErrorKind.UNAVAILABLE, unavailable.kind());
+        assertTrue(unavailable.getMessage().contains("until 2026-10-18T12:10:07.100Z"), unavailable.getMessage());
+        assertEquals(0, store.applied().size());
+    }
+
+    @Test
+    void whileGrantsAreWithheldAHeldKeyIsAnsweredAndRenewedAsUsual() {
+        Lease alices = granted(acquire(ALICE));
+        known.begin(new LeaseStore.Identity("forget", true));
+        store.withholdGrants("no free key is granted until later");
+
+        assertEquals(alices, granted(acquire(ALICE)));
+        assertInstanceOf(Acquisition.HeldByOther.class, acquire(BOB));
+        assertInstanceOf(Renewal.Renewed.class,
+                join(renew.execute(new RenewLease.Command(KEY, ALICE, alices.revision(), Optional.empty()))));
+    }
+
     private Acquisition acquire(HolderId holder) {
         return join(acquire.execute(new AcquireLease.Command(KEY, holder, TTL)));
     }

@@ -108,8 +108,8 @@ final class NatsModule extends AbstractModule {
 
     @Provides
     @Singleton
-    LeaseStore store(Connection connection, LeaseBucket bucket, LeaseTelemetry telemetry) {
-        return telemetry.observe(new NatsLeaseStore(connection, bucket, settings.jetStreamTimeout()));
+    LeaseStore store(Connection connection, LeaseBucket bucket, LeaseTelemetry telemetry, Clock clock) {
+        return telemetry.observe(new NatsLeaseStore(connection, bucket, settings.jetStreamTimeout(), clock));
     }
 
     @Provides

@@ -36,7 +36,7 @@ public record Settings(
 
     /** Each setting with its meaning, for the error message and the README's table. */
     static final Map<String, String> DAGNATS_SETTINGS = Map.of(
-            "DAGNATS_LEASE_REPLICAS", "replicas of the leases bucket when dagnats creates it (1 to 5, default 1)",
+            "DAGNATS_LEASE_REPLICAS", "replicas of the leases bucket when dagnats creates it, and the fewest an existing one may have (1 to 5, default 1)",
             "DAGNATS_MARKER_TTL_SECONDS", "how long expiry markers and release tombstones stay (seconds, default 60)",
             "DAGNATS_JETSTREAM_TIMEOUT_MS", "how long one JetStream request may take (100 to 60000, default 2000)",
             "DAGNATS_DRAIN_TIMEOUT_MS", "how long a stop waits for requests in flight (default 10000)");

@@ -2,7 +2,9 @@ package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.application.LeaseStore;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One incarnation of the {@code leases} stream: a deleted and recreated bucket
@@ -12,17 +14,44 @@ import java.util.Map;
  * @param firstSequence       the sequence its first message got or will get (1 unless chosen)
  * @param fencesNeverRepeat   dagnats created it with a first sequence above every fence an earlier
  *                            bucket can have handed out (its metadata says so, ADR-026)
+ * @param grantsFrom          the end of the grace period its metadata records: dagnats created it to
+ *                            replace a bucket whose owners may act until then (ADR-026)
  */
-public record BucketIdentity(Instant created, long firstSequence, boolean fencesNeverRepeat) {
+public record BucketIdentity(Instant created, long firstSequence, boolean fencesNeverRepeat,
+        Optional<Instant> grantsFrom) {
 
     /** The stream metadata key dagnats sets, to the first sequence it chose, on a bucket it creates. */
     static final String FENCES_METADATA = "dagnats.fences";
+
+    /**
+     * The stream metadata key dagnats sets, to an RFC 3339 instant, on a bucket it creates to
+     * replace one it knew: no free key is granted before then.
+     */
+    static final String GRANTS_FROM_METADATA = "dagnats.grants-from";
+
+    public BucketIdentity {
+        java.util.Objects.requireNonNull(created, "created");
+        java.util.Objects.requireNonNull(grantsFrom, "grantsFrom");
+    }
 
     static BucketIdentity of(Instant created, long configuredFirstSequence, Map<String, String> metadata) {
         long first = Math.max(1, configuredFirstSequence);
         // Copying the metadata to another stream with another first sequence does not make it safe.
         boolean chosen = metadata != null && Long.toString(first).equals(metadata.get(FENCES_METADATA));
-        return new BucketIdentity(created, first, chosen);
+        return new BucketIdentity(created, first, chosen, grantsFrom(created, metadata));
+    }
+
+    /** An unreadable grace end is taken as the longest one, counted from the creation. */
+    private static Optional<Instant> grantsFrom(Instant created, Map<String, String> metadata) {
+        String recorded = metadata == null ? null : metadata.get(GRANTS_FROM_METADATA);
+        if (recorded == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Instant.parse(recorded.strip()));
+        } catch (DateTimeParseException unreadable) {
+            return Optional.of(BucketHistory.graceEnd(created));
+        }
     }
 
     LeaseStore.Identity forStore() {

@@ -1,5 +1,6 @@
 package io.dagnats.leases.adapters.nats;
 
+import io.dagnats.leases.domain.LeaseTtl;
 import io.nats.client.api.DiscardPolicy;
 import io.nats.client.api.PersistMode;
 import io.nats.client.api.Republish;
@@ -18,13 +19,18 @@ import java.util.Optional;
 final class BucketRules {
 
     /** The longest lease a request may ask for; a {@code max_age} below it would cut leases short. */
-    static final Duration LONGEST_LEASE = Duration.ofMinutes(10);
+    static final Duration LONGEST_LEASE = Duration.ofMillis(LeaseTtl.MAX_MILLIS);
 
     private BucketRules() {
     }
 
-    /** The first setting that makes the stream unsafe for leases, as one sentence; empty when all hold. */
-    static Optional<String> problem(StreamConfiguration stream) {
+    /**
+     * The first setting that makes the stream unsafe for leases, as one sentence; empty when all hold.
+     *
+     * @param replicas the replicas dagnats is configured with: a bucket with fewer would lose
+     *                 acknowledged leases when a server is lost
+     */
+    static Optional<String> problem(StreamConfiguration stream, int replicas) {
         if (stream.getMirror() != null) {
             return unsafe("is a mirror (mirror is set): its messages are copies, not compare-and-set writes");
         }
@@ -53,6 +59,10 @@ final class BucketRules {
         if (stream.getStorageType() != StorageType.File) {
             return unsafe("has storage " + stream.getStorageType()
                     + " (storage must be file: a restart would forget acknowledged leases)");
+        }
+        if (stream.getReplicas() < replicas) {
+            return unsafe("has replicas " + stream.getReplicas() + ", fewer than the " + replicas
+                    + " configured (DAGNATS_LEASE_REPLICAS): losing a server could forget acknowledged leases");
         }
         if (stream.getPersistMode() == PersistMode.Async) {
             return unsafe("has persist_mode async (a crash could forget acknowledged leases)");

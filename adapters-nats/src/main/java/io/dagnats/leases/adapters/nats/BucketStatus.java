@@ -1,16 +1,47 @@
 package io.dagnats.leases.adapters.nats;
 
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
 /** Whether the {@code leases} bucket can serve leases, and why not. */
 public sealed interface BucketStatus {
 
     /** One line for operators. */
     String describe();
 
-    /** The bucket is there and every setting lease safety rests on holds: leases are served. */
-    record Ready(String settings, BucketIdentity identity) implements BucketStatus {
+    /**
+     * The bucket is there and every setting lease safety rests on holds: leases are served.
+     *
+     * @param grantsFrom when the bucket replaced one whose owners may still act: no free key is
+     *                   granted before this instant (ADR-026)
+     */
+    record Ready(String settings, BucketIdentity identity, Optional<Instant> grantsFrom) implements BucketStatus {
+
+        public Ready {
+            Objects.requireNonNull(settings, "settings");
+            Objects.requireNonNull(identity, "identity");
+            Objects.requireNonNull(grantsFrom, "grantsFrom");
+        }
+
         @Override
         public String describe() {
-            return "leases supported (" + settings + ")";
+            return "leases supported (" + settings + ")"
+                    + grantsFrom.map(from -> "; it replaced an earlier bucket, whose owners may act until their"
+                            + " leases run out: no free key is granted until " + from).orElse("");
+        }
+
+        /**
+         * Why no free key may be granted at {@code now}, as a sentence saying until when; empty
+         * when it may. The one place that decides.
+         */
+        public Optional<String> grantsWithheld(Instant now) {
+            if (grantsFrom.isEmpty() || !now.isBefore(grantsFrom.get())) {
+                return Optional.empty();
+            }
+            return Optional.of("the leases bucket was replaced (the new one created " + identity.created()
+                    + ") and owners of the old one may act until their leases run out, so no free key is granted"
+                    + " until " + grantsFrom.get() + "; retry then");
         }
     }
 

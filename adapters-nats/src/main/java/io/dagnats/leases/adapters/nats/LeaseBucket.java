@@ -12,8 +12,7 @@ import io.nats.client.api.StreamInfo;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,8 +27,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * is judged again; never on a request's path.
  *
  * <p>A bucket it creates starts its sequence above every fence an earlier
- * bucket can have handed out, so fences never repeat across a recreation
- * (ADR-026).
+ * bucket can have handed out, so fences never repeat across a recreation; and
+ * a bucket that replaced one grants no free key until the old one's owners
+ * can no longer believe they own (ADR-026, {@link BucketHistory}).
  */
 public final class LeaseBucket {
 
@@ -63,13 +63,8 @@ public final class LeaseBucket {
     /** Sequences requests saw since the last check: which bucket answered them is not yet confirmed. */
     private final AtomicLong unconfirmedHighest = new AtomicLong();
 
-    // Only provision() touches these, one call at a time.
-    private BucketIdentity lastIdentity;
-    private long lastObservedLastSequence;
-    /** The highest sequence known to have been in this bucket or any earlier one this instance used. */
-    private long confirmedHighest;
-    private BucketIdentity refused;
-    private String refusedReason;
+    /** Only provision() touches it, one call at a time. */
+    private final BucketHistory history = new BucketHistory();
 
     public LeaseBucket(Connection connection, Settings settings, Clock clock) {
         this.connection = Objects.requireNonNull(connection, "connection");
@@ -167,27 +162,27 @@ public final class LeaseBucket {
         }
     }
 
-    /**
-     * The first sequence of a bucket this instance creates: the wall clock in microseconds
-     * since the epoch, and above every sequence this instance has seen. An earlier bucket
-     * created the same way would have had to take more than a million writes a second for
-     * its whole life to reach it; and it stays below 2^53 (exact in JSON) until the year 2255.
-     */
+    /** The first sequence of a bucket this instance creates now (see {@link BucketHistory}). */
     long firstSequenceForNewBucket() {
-        long micros = ChronoUnit.MICROS.between(Instant.EPOCH, clock.instant());
-        long seen = Math.max(confirmedHighest, Math.max(unconfirmedHighest.get(), lastObservedLastSequence));
-        return Math.max(micros, seen + 1);
+        return history.firstSequenceForNewBucket(clock.instant(), unconfirmedHighest.get());
     }
 
     private void create(JetStreamManagement management) throws IOException, JetStreamApiException {
         long first = firstSequenceForNewBucket();
+        Map<String, String> metadata = new HashMap<>();
+        metadata.put(BucketIdentity.FENCES_METADATA, Long.toString(first));
+        if (history.knewABucket()) {
+            // It replaces a bucket whose owners may act until their deadlines: recorded, so that an
+            // instance started later, which never saw the old bucket, grants nothing before then either.
+            metadata.put(BucketIdentity.GRANTS_FROM_METADATA, BucketHistory.graceEnd(clock.instant()).toString());
+        }
         KeyValueConfiguration bucket = KeyValueConfiguration.builder()
                 .name(Subjects.BUCKET)
                 .description("dagnats leases: one key per lease, freed by the server's per-message TTL")
                 .maxHistoryPerKey(1)
                 .replicas(settings.replicas())
                 .limitMarker(settings.markerTtl())
-                .metadata(Map.of(BucketIdentity.FENCES_METADATA, Long.toString(first)))
+                .metadata(metadata)
                 .republish(Republish.builder()
                         .source(Subjects.KEY_WILDCARD)
                         .destination(Subjects.CHANGED_WILDCARD)
@@ -215,41 +210,18 @@ public final class LeaseBucket {
             return new BucketStatus.Pending("the bucket " + Subjects.BUCKET + " has no stream leader");
         }
         StreamConfiguration configuration = info.getConfiguration();
-        Optional<String> problem = BucketRules.problem(configuration);
+        Optional<String> problem = BucketRules.problem(configuration, settings.replicas());
         if (problem.isPresent()) {
             return new BucketStatus.Unsupported(problem.get());
         }
         BucketIdentity identity = BucketIdentity.of(info.getCreateTime().toInstant(),
                 configuration.getFirstSequence(), configuration.getMetadata());
-        long last = info.getStreamState().getLastSequence();
-        long seen = unconfirmedHighest.getAndSet(0);
-        if (identity.equals(lastIdentity)) {
-            if (last < lastObservedLastSequence && !identity.equals(refused)) {
-                refuse(identity, "its last sequence went back from " + lastObservedLastSequence + " to " + last
-                        + " (restored from a backup?), so the fences in between would be handed out again");
-            }
-            confirmedHighest = Math.max(confirmedHighest, Math.max(seen, last));
-        } else {
-            // Sequences seen since the last check may be the old bucket's or this one's: not counted.
-            if (lastIdentity != null && identity.firstSequence() <= confirmedHighest) {
-                refuse(identity, "it was recreated (created " + identity.created() + ") with first sequence "
-                        + identity.firstSequence() + ", at or below sequence " + confirmedHighest
-                        + " of the bucket before it, so fences would be handed out again");
-            }
-            confirmedHighest = Math.max(confirmedHighest, last);
-            lastIdentity = identity;
+        BucketHistory.Verdict verdict = history.look(identity,
+                info.getStreamState().getLastSequence(), unconfirmedHighest.getAndSet(0));
+        if (verdict.refusal().isPresent()) {
+            return new BucketStatus.Unsupported(verdict.refusal().get());
         }
-        lastObservedLastSequence = last;
-        if (identity.equals(refused)) {
-            return new BucketStatus.Unsupported(refusedReason);
-        }
-        return new BucketStatus.Ready(describe(configuration, identity), identity);
-    }
-
-    private void refuse(BucketIdentity identity, String why) {
-        refused = identity;
-        refusedReason = "the bucket " + Subjects.BUCKET + " cannot serve leases safely: " + why
-                + "; delete it and let dagnats create it (dagnats starts a bucket above every earlier fence)";
+        return new BucketStatus.Ready(describe(configuration, identity), identity, verdict.grantsFrom());
     }
 
     private static String describe(StreamConfiguration configuration, BucketIdentity identity) {

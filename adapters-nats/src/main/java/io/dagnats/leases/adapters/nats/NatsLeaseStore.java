@@ -6,6 +6,7 @@ import io.dagnats.leases.application.LeaseFailure;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
+import io.dagnats.leases.domain.LeaseEvent;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseWrite;
 import io.nats.client.Connection;
@@ -14,8 +15,10 @@ import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -33,14 +36,19 @@ public final class NatsLeaseStore implements LeaseStore {
     private final Connection connection;
     private final LeaseBucket bucket;
     private final Duration timeout;
+    private final Clock clock;
     private final JsonFactory json = new JsonFactory();
     private volatile ReadyIdentity lastIdentity;
 
-    /** @param timeout how long one JetStream request may take before the call is {@code unavailable} */
-    public NatsLeaseStore(Connection connection, LeaseBucket bucket, Duration timeout) {
+    /**
+     * @param timeout how long one JetStream request may take before the call is {@code unavailable}
+     * @param clock   what the bucket's grace period (no free key granted) is measured on
+     */
+    public NatsLeaseStore(Connection connection, LeaseBucket bucket, Duration timeout, Clock clock) {
         this.connection = Objects.requireNonNull(connection, "connection");
         this.bucket = Objects.requireNonNull(bucket, "bucket");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     @Override
@@ -63,6 +71,13 @@ public final class NatsLeaseStore implements LeaseStore {
             ready = ready();
         } catch (LeaseFailure notServing) {
             return CompletableFuture.failedFuture(notServing);
+        }
+        if (write.event() == LeaseEvent.ACQUIRED) {
+            // Grants a free key: not while a bucket this one replaced may still have owners acting.
+            Optional<String> withheld = ready.grantsWithheld(clock.instant());
+            if (withheld.isPresent()) {
+                return CompletableFuture.completedFuture(new WriteOutcome.Withheld(withheld.get()));
+            }
         }
         Headers headers = new Headers();
         headers.put(Subjects.HEADER_EXPECTED_LAST_SUBJECT_SEQUENCE, Long.toString(write.expectedSequence()));

@@ -39,6 +39,15 @@ class BucketIdentityTest {
     }
 
     @Test
+    void theGraceEndDagnatsRecordedIsRead() {
+        BucketIdentity identity = BucketIdentity.of(CREATED, 5,
+                Map.of(BucketIdentity.GRANTS_FROM_METADATA, "2026-11-30T12:10:07.100Z"));
+
+        assertEquals(java.util.Optional.of(Instant.parse("2026-11-30T12:10:07.100Z")), identity.grantsFrom());
+        assertEquals(java.util.Optional.empty(), BucketIdentity.of(CREATED, 5, Map.of()).grantsFrom());
+    }
+
+    @Test
     void aRecreatedBucketIsAnotherIdentityEvenWithTheSameSettings() {
         Map<String, String> metadata = Map.of(BucketIdentity.FENCES_METADATA, "5");
 

@@ -24,11 +24,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Each setting lease safety rests on, broken once: the answer names it. */
 class BucketRulesTest {
 
+    /** What the unsafe cases run with: the safe baseline has as many replicas. */
+    private static final int CONFIGURED_REPLICAS = 3;
+
     private static StreamConfiguration.Builder safe() {
         return StreamConfiguration.builder()
                 .name(Subjects.STREAM)
                 .subjects(Subjects.KEY_WILDCARD)
                 .maxMessagesPerSubject(1)
+                .replicas(CONFIGURED_REPLICAS)
                 .discardPolicy(DiscardPolicy.New)
                 .storageType(StorageType.File)
                 .allowMessageTtl()
@@ -38,18 +42,26 @@ class BucketRulesTest {
 
     @Test
     void theSettingsDagnatsCreatesAreSafe() {
-        assertEquals(Optional.empty(), BucketRules.problem(safe().build()));
+        assertEquals(Optional.empty(), BucketRules.problem(safe().build(), 1));
     }
 
     @Test
     void aMaxAgeOfZeroOrAtLeastTheLongestLeaseIsSafe() {
-        assertEquals(Optional.empty(), BucketRules.problem(safe().maxAge(Duration.ZERO).build()));
-        assertEquals(Optional.empty(), BucketRules.problem(safe().maxAge(Duration.ofMinutes(10)).build()));
+        assertEquals(Optional.empty(), BucketRules.problem(safe().maxAge(Duration.ZERO).build(), 1));
+        assertEquals(Optional.empty(), BucketRules.problem(safe().maxAge(Duration.ofMinutes(10)).build(), 1));
     }
 
     @Test
     void limitsWithDiscardNewAreSafe() {
-        assertEquals(Optional.empty(), BucketRules.problem(safe().maxMessages(1000).maxBytes(1 << 20).build()));
+        assertEquals(Optional.empty(), BucketRules.problem(safe().maxMessages(1000).maxBytes(1 << 20).build(), 1));
+    }
+
+    @Test
+    void moreReplicasThanConfiguredAreSafeFewerAreNot() {
+        assertEquals(Optional.empty(), BucketRules.problem(safe().replicas(3).build(), 1));
+        assertEquals(Optional.empty(), BucketRules.problem(safe().replicas(3).build(), 3));
+        Optional<String> problem = BucketRules.problem(safe().replicas(1).build(), 3);
+        assertTrue(problem.isPresent() && problem.get().contains("replicas 1, fewer than the 3"), problem.toString());
     }
 
     static Stream<Arguments> unsafe() {
@@ -62,6 +74,7 @@ class BucketRulesTest {
                 Arguments.of("subject_delete_marker_ttl", (UnaryOperator<StreamConfiguration.Builder>) b -> b.subjectDeleteMarkerTtl(0)),
                 Arguments.of("mirror", (UnaryOperator<StreamConfiguration.Builder>) b -> b.mirror(Mirror.builder().name("M").build())),
                 Arguments.of("sources", (UnaryOperator<StreamConfiguration.Builder>) b -> b.sources(Source.builder().name("S").build())),
+                Arguments.of("replicas", (UnaryOperator<StreamConfiguration.Builder>) b -> b.replicas(1)),
                 Arguments.of("storage", (UnaryOperator<StreamConfiguration.Builder>) b -> b.storageType(StorageType.Memory)),
                 Arguments.of("persist_mode", (UnaryOperator<StreamConfiguration.Builder>) b -> b.persistMode(PersistMode.Async)),
                 Arguments.of("max_msgs", (UnaryOperator<StreamConfiguration.Builder>) b -> b.maxMessages(10).discardPolicy(DiscardPolicy.Old)),
@@ -84,7 +97,7 @@ class BucketRulesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("unsafe")
     void eachUnsafeSettingIsNamed(String named, UnaryOperator<StreamConfiguration.Builder> change) {
-        Optional<String> problem = BucketRules.problem(change.apply(safe()).build());
+        Optional<String> problem = BucketRules.problem(change.apply(safe()).build(), CONFIGURED_REPLICAS);
 
         assertTrue(problem.isPresent(), named);
         assertTrue(problem.get().contains(named), problem.get());

@@ -48,6 +48,8 @@ final class TracedLeaseStore implements LeaseStore {
             if (outcome instanceof WriteOutcome.Written written) {
                 span.setAttribute(RESULT, "written");
                 span.setAttribute(OpenTelemetryLeaseTelemetry.LEASE_REVISION, written.revision().revision());
+            } else if (outcome instanceof WriteOutcome.Withheld) {
+                span.setAttribute(RESULT, "withheld");
             } else {
                 span.setAttribute(RESULT, "conflict");
             }

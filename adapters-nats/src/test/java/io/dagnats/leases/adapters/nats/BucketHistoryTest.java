@@ -1,0 +1,119 @@
+package io.dagnats.leases.adapters.nats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** What follows from a run of looks at the bucket: refusals, grace periods, and where a new bucket starts. */
+class BucketHistoryTest {
+
+    private static final Instant OLD_CREATED = Instant.parse("2026-11-30T12:00:00Z");
+    private static final Instant NEW_CREATED = Instant.parse("2026-11-30T13:00:00Z");
+    private static final long OLD_FIRST = 1_796_000_000_000_000L;
+    private static final long NEW_FIRST = 1_796_010_000_000_000L;
+
+    private final BucketHistory history = new BucketHistory();
+
+    private static BucketIdentity created(Instant at, long first, Map<String, String> extra) {
+        Map<String, String> metadata = new java.util.HashMap<>(extra);
+        metadata.put(BucketIdentity.FENCES_METADATA, Long.toString(first));
+        return BucketIdentity.of(at, first, metadata);
+    }
+
+    private static final BucketIdentity OLD = created(OLD_CREATED, OLD_FIRST, Map.of());
+    private static final BucketIdentity NEW = created(NEW_CREATED, NEW_FIRST, Map.of());
+
+    @Test
+    void theGraceIsTheLongestLeaseItsSafetyMarginAndTheClockOffset() {
+        assertEquals(Duration.ofSeconds(600).plusMillis(6_000 + 100).plusSeconds(1), BucketHistory.GRACE);
+    }
+
+    @Test
+    void aFirstBucketHasNoGracePeriod() {
+        assertEquals(new BucketHistory.Verdict(Optional.empty(), Optional.empty()), history.look(OLD, OLD_FIRST + 5, 0));
+    }
+
+    @Test
+    void aBucketThatReplacedOneThisInstanceKnewGrantsNothingUntilTheGraceEnds() {
+        history.look(OLD, OLD_FIRST + 5, 0);
+
+        BucketHistory.Verdict verdict = history.look(NEW, 0, 0);
+
+        assertEquals(Optional.empty(), verdict.refusal());
+        assertEquals(Optional.of(NEW_CREATED.plus(BucketHistory.GRACE)), verdict.grantsFrom());
+        assertEquals(verdict, history.look(NEW, NEW_FIRST + 3, NEW_FIRST + 3), "the same bucket keeps its grace");
+    }
+
+    @Test
+    void anInstanceThatNeverSawTheOldBucketHonoursTheGraceInTheMetadata() {
+        Instant recorded = NEW_CREATED.plus(BucketHistory.GRACE).plusMillis(250);
+        BucketIdentity replacement = created(NEW_CREATED, NEW_FIRST,
+                Map.of(BucketIdentity.GRANTS_FROM_METADATA, recorded.toString()));
+
+        assertEquals(Optional.of(recorded), history.look(replacement, 0, 0).grantsFrom());
+    }
+
+    @Test
+    void theLaterOfTheRecordedAndTheInstancesOwnGraceEndHolds() {
+        history.look(OLD, OLD_FIRST + 5, 0);
+        BucketIdentity replacement = created(NEW_CREATED, NEW_FIRST,
+                Map.of(BucketIdentity.GRANTS_FROM_METADATA, NEW_CREATED.plusSeconds(1).toString()));
+
+        assertEquals(Optional.of(NEW_CREATED.plus(BucketHistory.GRACE)), history.look(replacement, 0, 0).grantsFrom());
+    }
+
+    @Test
+    void anUnreadableRecordedGraceEndIsTheLongestGraceFromTheCreation() {
+        BucketIdentity replacement = created(NEW_CREATED, NEW_FIRST, Map.of(BucketIdentity.GRANTS_FROM_METADATA, "soon"));
+
+        assertEquals(Optional.of(NEW_CREATED.plus(BucketHistory.GRACE)), history.look(replacement, 0, 0).grantsFrom());
+    }
+
+    @Test
+    void oneLookWithTheLastSequenceGoneBackIsNotEnoughToRefuse() {
+        history.look(OLD, OLD_FIRST + 100, 0);
+
+        assertEquals(Optional.empty(), history.look(OLD, OLD_FIRST + 40, 0).refusal(), "a new leader, briefly behind");
+        assertEquals(Optional.empty(), history.look(OLD, OLD_FIRST + 100, 0).refusal());
+        assertEquals(Optional.empty(), history.look(OLD, OLD_FIRST + 40, 0).refusal(), "again only once in a row");
+        assertEquals(Optional.empty(), history.look(OLD, OLD_FIRST + 120, 0).refusal());
+    }
+
+    @Test
+    void twoLooksInARowWithTheLastSequenceGoneBackRefuseTheBucketForGood() {
+        history.look(OLD, OLD_FIRST + 100, 0);
+        history.look(OLD, OLD_FIRST + 40, 0);
+
+        Optional<String> refusal = history.look(OLD, OLD_FIRST + 41, 0).refusal();
+
+        assertTrue(refusal.isPresent() && refusal.get().contains("went back from " + (OLD_FIRST + 100)), refusal.toString());
+        assertEquals(refusal, history.look(OLD, OLD_FIRST + 500, 0).refusal(), "refused until deleted");
+    }
+
+    @Test
+    void aReplacementStartingAtOrBelowAnOldFenceIsRefused() {
+        history.look(OLD, OLD_FIRST + 100, 0);
+
+        Optional<String> refusal = history.look(BucketIdentity.of(NEW_CREATED, 1, Map.of()), 0, 0).refusal();
+
+        assertTrue(refusal.isPresent() && refusal.get().contains("first sequence 1"), refusal.toString());
+    }
+
+    @Test
+    void aNewBucketStartsAboveEverySequenceSeenBySlackForUnseenWrites() {
+        Instant longAgo = Instant.parse("1970-01-02T00:00:00Z");
+        history.look(OLD, OLD_FIRST + 100, 0);
+
+        assertEquals(OLD_FIRST + 100 + 1 + BucketHistory.UNSEEN_WRITES, history.firstSequenceForNewBucket(longAgo, 0),
+                "a clock far behind does not matter");
+        assertEquals(OLD_FIRST + 200 + 1 + BucketHistory.UNSEEN_WRITES,
+                history.firstSequenceForNewBucket(longAgo, OLD_FIRST + 200), "nor do writes seen since the last look");
+        assertEquals(NEW_CREATED.toEpochMilli() * 1_000, history.firstSequenceForNewBucket(NEW_CREATED, 0),
+                "a clock ahead of every fence: its microseconds");
+    }
+}
