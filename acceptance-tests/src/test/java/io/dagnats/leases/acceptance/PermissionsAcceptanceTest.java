@@ -10,6 +10,7 @@ import io.dagnats.leases.bootstrap.DagnatsServer;
 import io.dagnats.leases.bootstrap.Settings;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.holder.Answers;
+import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.nats.client.Connection;
@@ -83,10 +84,8 @@ class PermissionsAcceptanceTest {
                             .forwardHandler((tenure, payload) -> "alice serves".getBytes(StandardCharsets.UTF_8))
                             .build()) {
                 // The holder does its job: acquire, keep, be forwarded to, watch events.
-                holder.keep("guarded", Duration.ofSeconds(15), OwnershipListener.NONE);
-                Polling.until(Duration.ofSeconds(10), "alice to own guarded",
-                        () -> holder.client().owner(new LeaseKey("guarded")).join(),
-                        answer -> answer instanceof Answers.Owner.Held);
+                KeptLease guarded = holder.keep("guarded", Duration.ofSeconds(15), OwnershipListener.NONE);
+                Polling.until(Duration.ofSeconds(10), "alice to own guarded", guarded::isOwner, isOwner -> isOwner);
                 Answers.Forward forwarded = holder.client().forward(new LeaseKey("guarded"), new byte[0],
                         Duration.ofSeconds(2)).join();
                 assertEquals("alice serves", new String(

@@ -11,6 +11,7 @@ import io.dagnats.leases.bootstrap.DagnatsServer;
 import io.dagnats.leases.bootstrap.Settings;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.holder.Answers;
+import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseClient;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
@@ -65,9 +66,9 @@ class TracingAcceptanceTest {
                         .openTelemetry(ownerTelemetry)
                         .forwardHandler((tenure, payload) -> "pong".getBytes(StandardCharsets.UTF_8))
                         .build()) {
-            owner.keep("traced", Duration.ofSeconds(15), OwnershipListener.NONE);
-            Polling.until(Duration.ofSeconds(10), "the owner to own", () -> owner.client()
-                    .owner(new LeaseKey("traced")).join(), answer -> answer instanceof Answers.Owner.Held);
+            KeptLease traced = owner.keep("traced", Duration.ofSeconds(15), OwnershipListener.NONE);
+            // The owner's own word, not the server's: it acts as owner only once its confirming renew succeeded.
+            Polling.until(Duration.ofSeconds(10), "the owner to own", traced::isOwner, isOwner -> isOwner);
             LeaseClient caller = new LeaseClient(callerConnection, Duration.ofSeconds(5), callerTelemetry);
 
             Span root = callerTelemetry.getTracer("test").spanBuilder("caller asks the owner").startSpan();
