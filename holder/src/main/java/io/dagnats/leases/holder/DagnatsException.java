@@ -1,33 +1,37 @@
 package io.dagnats.leases.holder;
 
+import io.dagnats.leases.domain.ErrorKind;
+import io.dagnats.leases.protocol.Kinds;
+import java.util.Objects;
+
 /**
- * A call that dagnats could not answer normally: {@code invalid}, {@code unsupported},
- * {@code unavailable}, {@code internal}, or no answer at all ({@code kind} is then
- * {@code "unavailable"} too). Normal answers (held by another, lost, forward
- * outcomes) are values, never this.
+ * A call that dagnats could not answer normally: {@link ErrorKind#INVALID},
+ * {@link ErrorKind#UNSUPPORTED}, {@link ErrorKind#UNAVAILABLE}, {@link ErrorKind#INTERNAL}
+ * (also for a reply that breaks the contract), or no answer at all (then
+ * {@link ErrorKind#UNAVAILABLE} too). Normal answers (held by another, lost,
+ * forward outcomes) are values, never this.
  */
 public final class DagnatsException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    private final String kind;
+    private final ErrorKind kind;
 
-    public DagnatsException(String kind, String message) {
-        super(kind + ": " + message);
-        this.kind = kind;
+    public DagnatsException(ErrorKind kind, String message) {
+        super(Kinds.wireName(kind) + ": " + message);
+        this.kind = Objects.requireNonNull(kind, "kind");
     }
 
-    public DagnatsException(String kind, String message, Throwable cause) {
-        super(kind + ": " + message, cause);
-        this.kind = kind;
+    public DagnatsException(ErrorKind kind, String message, Throwable cause) {
+        super(Kinds.wireName(kind) + ": " + message, cause);
+        this.kind = Objects.requireNonNull(kind, "kind");
     }
 
-    /** The wire kind: invalid, unsupported, unavailable, internal. */
-    public String kind() {
+    public ErrorKind kind() {
         return kind;
     }
 
     /** Whether retrying the same call later may succeed. */
     public boolean retryable() {
-        return "unavailable".equals(kind) || "internal".equals(kind);
+        return kind.retryable();
     }
 }

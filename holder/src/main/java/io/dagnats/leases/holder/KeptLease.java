@@ -6,6 +6,8 @@ import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.LeaseView;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -118,9 +120,9 @@ public final class KeptLease implements AutoCloseable {
      * The owner-side rule for a forwarded request to this key, judged now: the
      * tenure to serve it under, or empty when it must be rejected as stale.
      */
-    Optional<Tenure> admit(String fenceHeader) {
+    Optional<Tenure> admit(Optional<Fence> presented) {
         Tenure current = tenure;
-        if (current == null || !current.judgeForward(fenceHeader, clock.nanoTime()).accepted()) {
+        if (current == null || !current.judgeForward(presented, clock.nanoTime()).accepted()) {
             return Optional.empty();
         }
         return Optional.of(current);
