@@ -2,10 +2,10 @@ package io.dagnats.leases.demo;
 
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Tenure;
-import io.dagnats.leases.holder.DagnatsException;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.DagnatsException;
 import io.dagnats.leases.protocol.Kinds;
 import io.nats.client.Connection;
 import io.nats.client.Nats;

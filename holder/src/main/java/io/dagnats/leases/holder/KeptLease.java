@@ -7,6 +7,7 @@ import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.DagnatsException;
 import io.dagnats.leases.protocol.LeaseView;
 import java.time.Duration;
 import java.time.Instant;

@@ -7,7 +7,7 @@ import io.dagnats.leases.domain.InvalidLeaseInput;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.protocol.Answers;
-import io.dagnats.leases.protocol.ErrorReply;
+import io.dagnats.leases.protocol.DagnatsException;
 import io.dagnats.leases.protocol.Kinds;
 import io.dagnats.leases.protocol.Replies;
 import io.dagnats.leases.protocol.Request;
@@ -134,11 +134,7 @@ public final class LeaseClient implements LeaseCalls {
                 throw new DagnatsException(ErrorKind.UNAVAILABLE, "no answer from dagnats to " + operation
                         + " (" + cause.getClass().getSimpleName() + ")", cause);
             }
-            try {
-                return answer.apply(message.getData());
-            } catch (ErrorReply error) {
-                throw new DagnatsException(error.kind(), error.getMessage(), error);
-            }
+            return answer.apply(message.getData());
         });
     }
 }

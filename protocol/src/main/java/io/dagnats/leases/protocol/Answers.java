@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * The normal answers of the five lease subjects, as a client reads them
- * ({@link Replies}). Every other reply is an {@link ErrorReply}.
+ * ({@link Replies}). Every other reply is a {@link DagnatsException}.
  */
 public final class Answers {
 

@@ -1,8 +1,6 @@
 package io.dagnats.leases.protocol;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
@@ -18,11 +16,10 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * Reply bodies: encoded by the service (every reply is JSON, errors included),
- * decoded by a client into {@link Answers} or an {@link ErrorReply}.
+ * decoded by a client into {@link Answers} or an {@link DagnatsException}.
  */
 public final class Replies {
 
@@ -99,176 +96,102 @@ public final class Replies {
 
     // ---- a client's side: decoding ----
 
-    /** @throws ErrorReply for an error reply, or one that breaks the contract */
+    /** @throws DagnatsException for an error reply, or one that breaks the contract */
     public static Answers.Acquire decodeAcquire(byte[] body) {
-        Reply reply = Reply.read(Operation.ACQUIRE, body);
-        return reply.answer(() -> {
-            LeaseView lease = reply.view();
-            return reply.flag(reply.granted, Fields.GRANTED)
+        return decode(Operation.ACQUIRE, body, (fields, kind) -> {
+            LeaseView lease = view(fields);
+            return WireFields.required(fields.granted, Fields.GRANTED)
                     ? new Answers.Acquire.Granted(lease)
                     : new Answers.Acquire.HeldByOther(lease);
         });
     }
 
-    /** @throws ErrorReply for an error reply but {@code lost}, or one that breaks the contract */
+    /** @throws DagnatsException for an error reply but {@code lost}, or one that breaks the contract */
     public static Answers.Renew decodeRenew(byte[] body) {
-        Reply reply = Reply.read(Operation.RENEW, body);
-        return reply.answer(() -> reply.kind == ErrorKind.LOST
-                ? new Answers.Renew.Lost(reply.error())
-                : new Answers.Renew.Renewed(reply.view()));
+        return decode(Operation.RENEW, body, (fields, kind) -> kind == ErrorKind.LOST
+                ? new Answers.Renew.Lost(sentence(fields))
+                : new Answers.Renew.Renewed(view(fields)));
     }
 
-    /** @throws ErrorReply for an error reply but {@code lost}, or one that breaks the contract */
+    /** @throws DagnatsException for an error reply but {@code lost}, or one that breaks the contract */
     public static Answers.Release decodeRelease(byte[] body) {
-        Reply reply = Reply.read(Operation.RELEASE, body);
-        return reply.answer(() -> reply.kind == ErrorKind.LOST
-                ? new Answers.Release.Lost(reply.error())
-                : new Answers.Release.Released(new LeaseKey(reply.key), new HolderId(reply.holder), reply.fence()));
+        return decode(Operation.RELEASE, body, (fields, kind) -> kind == ErrorKind.LOST
+                ? new Answers.Release.Lost(sentence(fields))
+                : new Answers.Release.Released(new LeaseKey(fields.key), new HolderId(fields.holder), fence(fields)));
     }
 
-    /** @throws ErrorReply for an error reply, or one that breaks the contract */
+    /** @throws DagnatsException for an error reply, or one that breaks the contract */
     public static Answers.Owner decodeOwner(byte[] body) {
-        Reply reply = Reply.read(Operation.OWNER, body);
-        return reply.answer(() -> reply.flag(reply.held, Fields.HELD)
-                ? new Answers.Owner.Held(reply.view())
-                : new Answers.Owner.Free(new LeaseKey(reply.key)));
+        return decode(Operation.OWNER, body, (fields, kind) -> WireFields.required(fields.held, Fields.HELD)
+                ? new Answers.Owner.Held(view(fields))
+                : new Answers.Owner.Free(new LeaseKey(fields.key)));
     }
 
-    /** @throws ErrorReply for an error reply that is no forward outcome, or one that breaks the contract */
+    /** @throws DagnatsException for an error reply that is no forward outcome, or one that breaks the contract */
     public static Answers.Forward decodeForward(byte[] body) {
-        Reply reply = Reply.read(Operation.FORWARD, body);
-        return reply.answer(() -> {
-            if (reply.kind != null) {
-                return new Answers.Forward.NotAnswered(reply.kind, reply.error(),
-                        Optional.ofNullable(reply.holder).map(HolderId::new),
-                        reply.hasRevision ? Optional.of(reply.fence()) : Optional.empty());
+        return decode(Operation.FORWARD, body, (fields, kind) -> {
+            if (kind != null) {
+                return new Answers.Forward.NotAnswered(kind, sentence(fields),
+                        Optional.ofNullable(fields.holder).map(HolderId::new),
+                        fields.has(WireFields.REVISION) ? Optional.of(fence(fields)) : Optional.empty());
             }
-            return new Answers.Forward.Answered(new HolderId(reply.holder), reply.fence(),
-                    Base64.getDecoder().decode(reply.required(reply.payload, Fields.PAYLOAD)));
+            return new Answers.Forward.Answered(new HolderId(fields.holder), fence(fields),
+                    Base64.getDecoder().decode(WireFields.required(fields.payload, Fields.PAYLOAD)));
         });
     }
 
-    /** One reply's fields as read. Fields this client does not know are skipped: a newer dagnats may add some. */
-    private static final class Reply implements FlatJson.FieldReader {
-        private final Operation operation;
-        private String key;
-        private String holder;
-        private String payload;
-        private String acquiredAt;
-        private String expiresAt;
-        private String errorSentence;
-        private String kindName;
-        private ErrorKind kind;
-        private long revision;
-        private boolean hasRevision;
-        private long ttlMillis;
-        private boolean hasTtl;
-        private Boolean granted;
-        private Boolean held;
+    /** Builds one operation's answer from a reply that is one: an error reply or not, {@code kind} says. */
+    @FunctionalInterface
+    private interface Answer<A> {
+        A from(WireFields fields, ErrorKind kind);
+    }
 
-        private Reply(Operation operation) {
-            this.operation = operation;
-        }
-
-        static Reply read(Operation operation, byte[] body) {
-            Reply reply = new Reply(operation);
-            try {
-                FlatJson.read(body, "the reply", reply);
-            } catch (InvalidLeaseInput broken) {
-                throw reply.broken(broken.getMessage());
-            }
-            if (reply.kindName != null) {
-                reply.kind = Kinds.fromWireName(reply.kindName)
-                        .orElseThrow(() -> reply.broken("it names an unknown kind \"" + reply.kindName + "\""));
-                if (!isAnswer(operation, reply.kind)) {
-                    throw new ErrorReply(reply.kind, reply.errorSentence == null ? "" : reply.errorSentence);
+    private static <A> A decode(Operation operation, byte[] body, Answer<A> answer) {
+        try {
+            WireFields fields = WireFields.reply(body);
+            ErrorKind kind = null;
+            if (fields.kind != null) {
+                kind = Kinds.fromWireName(fields.kind).orElseThrow(
+                        () -> new InvalidLeaseInput("it names an unknown kind \"" + fields.kind + "\""));
+                if (!isAnswer(operation, kind)) {
+                    throw new DagnatsException(kind, sentence(fields));
                 }
             }
-            return reply;
+            return answer.from(fields, kind);
+        } catch (DateTimeParseException | IllegalArgumentException broken) {
+            // InvalidLeaseInput included: a reply whose values break the contract is dagnats' fault, not the caller's.
+            throw new DagnatsException(ErrorKind.INTERNAL, "dagnats answered " + operation.endpointName()
+                    + " with a reply that breaks the contract: " + broken.getMessage());
         }
+    }
 
-        /** Whether {@code kind} is one of the normal answers of {@code operation}, not a failure. */
-        private static boolean isAnswer(Operation operation, ErrorKind kind) {
-            return switch (operation) {
-                case RENEW, RELEASE -> kind == ErrorKind.LOST;
-                case FORWARD -> kind == ErrorKind.NO_OWNER || kind == ErrorKind.OWNER_UNAVAILABLE
-                        || kind == ErrorKind.OWNER_REJECTED || kind == ErrorKind.OWNER_TIMEOUT
-                        || kind == ErrorKind.REPLY_TOO_LARGE;
-                case ACQUIRE, OWNER -> false;
-            };
-        }
+    /** Whether {@code kind} is one of the normal answers of {@code operation}, not a failure. */
+    private static boolean isAnswer(Operation operation, ErrorKind kind) {
+        return switch (operation) {
+            case RENEW, RELEASE -> kind == ErrorKind.LOST;
+            case FORWARD -> kind == ErrorKind.NO_OWNER || kind == ErrorKind.OWNER_UNAVAILABLE
+                    || kind == ErrorKind.OWNER_REJECTED || kind == ErrorKind.OWNER_TIMEOUT
+                    || kind == ErrorKind.REPLY_TOO_LARGE;
+            case ACQUIRE, OWNER -> false;
+        };
+    }
 
-        @Override
-        public void field(String name, JsonToken value, JsonParser parser) throws IOException {
-            switch (name) {
-                case Fields.KEY -> key = FlatJson.string(parser, value, name);
-                case Fields.HOLDER -> holder = FlatJson.string(parser, value, name);
-                case Fields.PAYLOAD -> payload = FlatJson.string(parser, value, name);
-                case Fields.ACQUIRED_AT -> acquiredAt = FlatJson.string(parser, value, name);
-                case Fields.EXPIRES_AT -> expiresAt = FlatJson.string(parser, value, name);
-                case Fields.ERROR -> errorSentence = FlatJson.string(parser, value, name);
-                case Fields.KIND -> kindName = FlatJson.string(parser, value, name);
-                case Fields.REVISION -> {
-                    revision = FlatJson.integer(parser, value, name);
-                    hasRevision = true;
-                }
-                case Fields.TTL_MS -> {
-                    ttlMillis = FlatJson.integer(parser, value, name);
-                    hasTtl = true;
-                }
-                case Fields.GRANTED -> granted = FlatJson.bool(value, name);
-                case Fields.HELD -> held = FlatJson.bool(value, name);
-                default -> parser.skipChildren();
-            }
-        }
+    private static LeaseView view(WireFields fields) {
+        return new LeaseView(new LeaseKey(fields.key), new HolderId(fields.holder), fence(fields),
+                Instant.parse(WireFields.required(fields.acquiredAt, Fields.ACQUIRED_AT)),
+                Instant.parse(WireFields.required(fields.expiresAt, Fields.EXPIRES_AT)),
+                new LeaseTtl(fields.required(WireFields.TTL)));
+    }
 
-        /** Builds the answer; a value that breaks the contract is an {@link ErrorReply}, never anything else. */
-        <A> A answer(Supplier<A> build) {
-            try {
-                return build.get();
-            } catch (DateTimeParseException | IllegalArgumentException broken) {
-                throw broken(broken.getMessage());
-            }
+    private static Fence fence(WireFields fields) {
+        long revision = fields.required(WireFields.REVISION);
+        if (revision < 1) {
+            throw new InvalidLeaseInput("revision " + revision + " is below 1");
         }
+        return new Fence(revision);
+    }
 
-        LeaseView view() {
-            if (!hasTtl) {
-                throw new InvalidLeaseInput(Fields.TTL_MS + " is missing");
-            }
-            return new LeaseView(new LeaseKey(key), new HolderId(holder), fence(),
-                    Instant.parse(required(acquiredAt, Fields.ACQUIRED_AT)),
-                    Instant.parse(required(expiresAt, Fields.EXPIRES_AT)),
-                    new LeaseTtl(ttlMillis));
-        }
-
-        Fence fence() {
-            if (!hasRevision || revision < 1) {
-                throw new InvalidLeaseInput(Fields.REVISION + " is missing or below 1");
-            }
-            return new Fence(revision);
-        }
-
-        boolean flag(Boolean value, String field) {
-            if (value == null) {
-                throw new InvalidLeaseInput(field + " is missing");
-            }
-            return value;
-        }
-
-        String required(String value, String field) {
-            if (value == null) {
-                throw new InvalidLeaseInput(field + " is missing");
-            }
-            return value;
-        }
-
-        String error() {
-            return errorSentence == null ? "" : errorSentence;
-        }
-
-        ErrorReply broken(String why) {
-            return new ErrorReply(ErrorKind.INTERNAL, "dagnats answered " + operation.endpointName()
-                    + " with a reply that breaks the contract: " + why);
-        }
+    private static String sentence(WireFields fields) {
+        return fields.error == null ? "" : fields.error;
     }
 }

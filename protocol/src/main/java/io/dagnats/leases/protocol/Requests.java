@@ -1,8 +1,6 @@
 package io.dagnats.leases.protocol;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.InvalidLeaseInput;
@@ -24,8 +22,6 @@ import java.util.Optional;
  */
 public final class Requests {
 
-    private static final String BODY = "the request body";
-
     private Requests() {
     }
 
@@ -42,32 +38,32 @@ public final class Requests {
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     public static Request.Acquire acquire(byte[] body) {
-        Body fields = Body.read(body);
+        WireFields fields = WireFields.request(body);
         return new Request.Acquire(new LeaseKey(fields.key), new HolderId(fields.holder),
-                new LeaseTtl(fields.required(Body.TTL, Fields.TTL_MS)));
+                new LeaseTtl(fields.required(WireFields.TTL)));
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     public static Request.Renew renew(byte[] body) {
-        Body fields = Body.read(body);
-        return new Request.Renew(new LeaseKey(fields.key), new HolderId(fields.holder), fields.revision(),
-                fields.has(Body.TTL) ? Optional.of(new LeaseTtl(fields.ttlMillis)) : Optional.empty());
+        WireFields fields = WireFields.request(body);
+        return new Request.Renew(new LeaseKey(fields.key), new HolderId(fields.holder), revision(fields),
+                fields.has(WireFields.TTL) ? Optional.of(new LeaseTtl(fields.ttlMillis)) : Optional.empty());
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     public static Request.Release release(byte[] body) {
-        Body fields = Body.read(body);
-        return new Request.Release(new LeaseKey(fields.key), new HolderId(fields.holder), fields.revision());
+        WireFields fields = WireFields.request(body);
+        return new Request.Release(new LeaseKey(fields.key), new HolderId(fields.holder), revision(fields));
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     public static Request.Owner owner(byte[] body) {
-        return new Request.Owner(new LeaseKey(Body.read(body).key));
+        return new Request.Owner(new LeaseKey(WireFields.request(body).key));
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     public static Request.Forward forward(byte[] body) {
-        Body fields = Body.read(body);
+        WireFields fields = WireFields.request(body);
         LeaseKey key = new LeaseKey(fields.key);
         if (fields.payload == null) {
             throw new InvalidLeaseInput("payload is required (base64; it may encode 0 bytes)");
@@ -78,7 +74,7 @@ public final class Requests {
         } catch (IllegalArgumentException notBase64) {
             throw new InvalidLeaseInput("payload must be standard base64");
         }
-        Duration timeout = fields.has(Body.TIMEOUT)
+        Duration timeout = fields.has(WireFields.TIMEOUT)
                 ? Duration.ofMillis(fields.timeoutMillis)
                 : Request.Forward.DEFAULT_TIMEOUT;
         return new Request.Forward(key, payload, timeout);
@@ -112,74 +108,12 @@ public final class Requests {
         generator.writeNumberField(Fields.TIMEOUT_MS, forward.timeout().toMillis());
     }
 
-    /**
-     * The fields of one body as read, before any operation's rules: mutable and
-     * short-lived, so the service's decode allocates no more than the strings and
-     * the typed request it builds.
-     */
-    private static final class Body implements FlatJson.FieldReader {
-        static final int TTL = 1;
-        static final int REVISION = 2;
-        static final int TIMEOUT = 4;
-
-        private String key;
-        private String holder;
-        private String payload;
-        private long ttlMillis;
-        private long revision;
-        private long timeoutMillis;
-        private int present;
-
-        static Body read(byte[] body) {
-            Body fields = new Body();
-            FlatJson.read(body, BODY, fields);
-            return fields;
+    /** A request's revision is a signed JSON integer: below 1 is not a fence it may send. */
+    private static Fence revision(WireFields fields) {
+        long value = fields.required(WireFields.REVISION);
+        if (value < 1) {
+            throw new InvalidLeaseInput("revision must be 1 or more");
         }
-
-        @Override
-        public void field(String name, JsonToken value, JsonParser parser) throws IOException {
-            switch (name) {
-                case Fields.KEY -> key = FlatJson.string(parser, value, name);
-                case Fields.HOLDER -> holder = FlatJson.string(parser, value, name);
-                case Fields.PAYLOAD -> payload = FlatJson.string(parser, value, name);
-                case Fields.TTL_MS -> {
-                    ttlMillis = FlatJson.integer(parser, value, name);
-                    present |= TTL;
-                }
-                case Fields.REVISION -> {
-                    revision = FlatJson.integer(parser, value, name);
-                    present |= REVISION;
-                }
-                case Fields.TIMEOUT_MS -> {
-                    timeoutMillis = FlatJson.integer(parser, value, name);
-                    present |= TIMEOUT;
-                }
-                default -> throw FlatJson.unknownField(name);
-            }
-        }
-
-        boolean has(int field) {
-            return (present & field) != 0;
-        }
-
-        long required(int field, String name) {
-            if (!has(field)) {
-                throw new InvalidLeaseInput(name + " is required");
-            }
-            return switch (field) {
-                case TTL -> ttlMillis;
-                case REVISION -> revision;
-                default -> timeoutMillis;
-            };
-        }
-
-        /** A request's revision is a signed JSON integer: below 1 is not a fence it may send. */
-        Fence revision() {
-            long value = required(REVISION, Fields.REVISION);
-            if (value < 1) {
-                throw new InvalidLeaseInput("revision must be 1 or more");
-            }
-            return new Fence(value);
-        }
+        return new Fence(value);
     }
 }

@@ -122,14 +122,14 @@ class RepliesTest {
             FORWARD, UNSUPPORTED,        failure
             FORWARD, LOST,               failure
             """)
-    void anErrorReplyIsAnAnswerOrAFailureByOperation(Operation operation, ErrorKind kind, String expected) {
+    void anDagnatsExceptionIsAnAnswerOrAFailureByOperation(Operation operation, ErrorKind kind, String expected) {
         byte[] body = Replies.error(kind, "because");
         if (expected.equals("answer")) {
             decoder(operation).apply(body);
         } else {
-            ErrorReply failure = assertThrows(ErrorReply.class, () -> decoder(operation).apply(body));
+            DagnatsException failure = assertThrows(DagnatsException.class, () -> decoder(operation).apply(body));
             assertEquals(kind, failure.kind());
-            assertEquals("because", failure.getMessage());
+            assertEquals(Kinds.wireName(kind) + ": because", failure.getMessage());
         }
     }
 
@@ -156,9 +156,10 @@ class RepliesTest {
             FORWARD | {"key":"k","holder":"h","revision":1}
             """)
     void aReplyThatBreaksTheContractIsInternal(Operation operation, String body) {
-        ErrorReply failure = assertThrows(ErrorReply.class, () -> decoder(operation).apply(bytes(body)));
+        DagnatsException failure = assertThrows(DagnatsException.class, () -> decoder(operation).apply(bytes(body)));
         assertEquals(ErrorKind.INTERNAL, failure.kind());
-        assertTrue(failure.getMessage().startsWith("dagnats answered " + operation.endpointName()), failure.getMessage());
+        assertTrue(failure.getMessage().startsWith("internal: dagnats answered " + operation.endpointName()),
+                failure.getMessage());
     }
 
     @Test

@@ -105,6 +105,8 @@ class RequestsTest {
             ACQUIRE | {"key":"k","holder":"h","ttl_ms":15000,"Key":"k"}        | unknown field "Key"
             ACQUIRE | {"key":"k","holder":"h","ttl_ms":15000,"lease":{}}       | unknown field "lease"
             OWNER   | {"key":"k","extra":1}                                    | unknown field "extra"
+            ACQUIRE | {"key":"k","holder":"h","ttl_ms":15000,"granted":true}   | unknown field "granted"
+            OWNER   | {"key":"k","kind":"lost"}                                | unknown field "kind"
             ACQUIRE | {"key":"k","key":"k","holder":"h","ttl_ms":15000}        | duplicate field
             RENEW   | {"key":"k","holder":"h","revision":1,"revision":1}       | duplicate field
             # missing fields an operation needs

@@ -1,15 +1,15 @@
-package io.dagnats.leases.holder;
+package io.dagnats.leases.protocol;
 
 import io.dagnats.leases.domain.ErrorKind;
-import io.dagnats.leases.protocol.Kinds;
 import java.util.Objects;
 
 /**
- * A call that dagnats could not answer normally: {@link ErrorKind#INVALID},
- * {@link ErrorKind#UNSUPPORTED}, {@link ErrorKind#UNAVAILABLE}, {@link ErrorKind#INTERNAL}
- * (also for a reply that breaks the contract), or no answer at all (then
- * {@link ErrorKind#UNAVAILABLE} too). Normal answers (held by another, lost,
- * forward outcomes) are values, never this.
+ * A call that dagnats could not answer normally, as a client sees it: an error
+ * reply that is no answer of its operation ({@link ErrorKind#INVALID},
+ * {@link ErrorKind#UNSUPPORTED}, {@link ErrorKind#UNAVAILABLE}, {@link ErrorKind#INTERNAL}),
+ * a reply that breaks the contract ({@link ErrorKind#INTERNAL}), or no answer at
+ * all ({@link ErrorKind#UNAVAILABLE}). Normal answers (held by another, lost,
+ * forward outcomes) are values ({@link Answers}), never this.
  */
 public final class DagnatsException extends RuntimeException {
     private static final long serialVersionUID = 1L;
