@@ -4,11 +4,12 @@ import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
-import io.dagnats.leases.holder.Answers;
-import io.dagnats.leases.holder.DagnatsException;
 import io.dagnats.leases.holder.LeaseClient;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.DagnatsException;
+import io.dagnats.leases.protocol.Kinds;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import io.nats.client.Options;
@@ -119,7 +120,7 @@ final class LeaseWorkload implements AutoCloseable {
                     }
                 }
             } catch (CompletionException failed) {
-                String kind = failed.getCause() instanceof DagnatsException dagnats ? dagnats.kind() : "error";
+                String kind = failed.getCause() instanceof DagnatsException dagnats ? Kinds.wireName(dagnats.kind()) : "error";
                 if (!kind.equals("unavailable")) {
                     System.err.println(holderName + ": " + failed.getCause());
                 }

@@ -1,6 +1,7 @@
 package io.dagnats.leases.application;
 
 import io.dagnats.leases.domain.Decision;
+import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseWrite;

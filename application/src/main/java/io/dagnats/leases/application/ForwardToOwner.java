@@ -19,9 +19,9 @@ public final class ForwardToOwner {
 
     /** Attempts one call may make, the first included. */
     public static final int MAX_ATTEMPTS = 3;
+    /** The bounds the use case keeps to; the wire's own rule and default are the protocol's. */
     public static final Duration MIN_TIMEOUT = Duration.ofMillis(100);
     public static final Duration MAX_TIMEOUT = Duration.ofMillis(30_000);
-    public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(5_000);
 
     /** @param timeout bounds the whole call, every attempt included */
     public record Command(LeaseKey key, byte[] payload, Duration timeout) {
@@ -30,7 +30,8 @@ public final class ForwardToOwner {
             Objects.requireNonNull(payload, "payload");
             Objects.requireNonNull(timeout, "timeout");
             if (timeout.compareTo(MIN_TIMEOUT) < 0 || timeout.compareTo(MAX_TIMEOUT) > 0) {
-                throw new InvalidLeaseInput("timeout_ms must be from 100 to 30000");
+                throw new InvalidLeaseInput("a forward's timeout must be from " + MIN_TIMEOUT.toMillis() + " ms to "
+                        + MAX_TIMEOUT.toMillis() + " ms");
             }
         }
     }

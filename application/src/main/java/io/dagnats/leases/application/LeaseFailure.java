@@ -1,5 +1,6 @@
 package io.dagnats.leases.application;
 
+import io.dagnats.leases.domain.ErrorKind;
 import java.util.Objects;
 
 /**

@@ -1,5 +1,6 @@
 package io.dagnats.leases.application;
 
+import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseKey;

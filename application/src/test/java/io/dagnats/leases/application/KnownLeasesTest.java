@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.domain.Acquisition;
+import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.domain.Acquisition;
+import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.KeyState;

@@ -3,6 +3,15 @@ package io.dagnats.leases.benchmarks;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.LeaseSubjects;
+import io.dagnats.leases.protocol.Replies;
+import io.dagnats.leases.protocol.Request;
+import io.dagnats.leases.protocol.Requests;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
 import io.nats.client.JetStream;
@@ -19,14 +28,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * The lease service side by side with the JetStream operations it is made of,
@@ -43,7 +53,8 @@ public final class LeaseBenchmark {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final byte[] PAYLOAD = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
-    private static final String OWNER = "bench-owner";
+    private static final HolderId OWNER = new HolderId("bench-owner");
+    private static final HolderId HOLDER = new HolderId("h");
 
     private final Connection[] connections;
     private final Duration runFor;
@@ -71,7 +82,7 @@ public final class LeaseBenchmark {
         }
         LeaseBenchmark benchmark = new LeaseBenchmark(connections, runFor, pid);
         Dispatcher echo = connections[0].createDispatcher(message -> connections[0].publish(message.getReplyTo(), message.getData()));
-        echo.subscribe("dagnats.lease.inbox." + OWNER + ".>");
+        echo.subscribe(LeaseSubjects.inboxes(OWNER));
         echo.subscribe("bench.echo");
         connections[0].flush(Duration.ofSeconds(5));
 
@@ -240,35 +251,44 @@ public final class LeaseBenchmark {
     private StepFactory serviceStep(String op) {
         return switch (op) {
             case "acquire" -> client -> connection -> {
-                String key = "fresh-" + unique.incrementAndGet();
-                return ok(request(connection, "api.leases.acquire",
-                        "{\"key\":\"" + key + "\",\"holder\":\"h\",\"ttl_ms\":1000}"), "\"granted\":true");
+                LeaseKey key = new LeaseKey("fresh-" + unique.incrementAndGet());
+                return call(connection, new Request.Acquire(key, HOLDER, LeaseTtl.ofSeconds(1)), Replies::decodeAcquire)
+                        instanceof Answers.Acquire.Granted;
             };
             case "renew" -> client -> {
-                String key = "renew-" + unique.incrementAndGet();
-                long[] fence = {revision(request(connections[0], "api.leases.acquire",
-                        "{\"key\":\"" + key + "\",\"holder\":\"h\",\"ttl_ms\":60000}"))};
+                LeaseKey key = new LeaseKey("renew-" + unique.incrementAndGet());
+                Fence[] fence = {call(connections[0], new Request.Acquire(key, HOLDER, LeaseTtl.ofSeconds(60)),
+                        Replies::decodeAcquire).lease().revision()};
                 return connection -> {
-                    String reply = request(connection, "api.leases.renew",
-                            "{\"key\":\"" + key + "\",\"holder\":\"h\",\"revision\":" + fence[0] + "}");
-                    fence[0] = revision(reply);
-                    return fence[0] > 0;
+                    Answers.Renew renew = call(connection, new Request.Renew(key, HOLDER, fence[0], Optional.empty()),
+                            Replies::decodeRenew);
+                    if (renew instanceof Answers.Renew.Renewed renewed) {
+                        fence[0] = renewed.lease().revision();
+                        return true;
+                    }
+                    return false;
                 };
             };
             case "owner" -> client -> {
-                String key = "owned-" + unique.incrementAndGet();
-                request(connections[0], "api.leases.acquire", "{\"key\":\"" + key + "\",\"holder\":\"h\",\"ttl_ms\":600000}");
-                return connection -> ok(request(connection, "api.leases.owner", "{\"key\":\"" + key + "\"}"), "\"held\":true");
+                LeaseKey key = new LeaseKey("owned-" + unique.incrementAndGet());
+                call(connections[0], new Request.Acquire(key, HOLDER, LeaseTtl.ofSeconds(600)), Replies::decodeAcquire);
+                Request owner = new Request.Owner(key);
+                return connection -> call(connection, owner, Replies::decodeOwner) instanceof Answers.Owner.Held;
             };
             case "forward" -> client -> {
-                String key = "fwd-" + unique.incrementAndGet();
-                request(connections[0], "api.leases.acquire",
-                        "{\"key\":\"" + key + "\",\"holder\":\"" + OWNER + "\",\"ttl_ms\":600000}");
-                String body = "{\"key\":\"" + key + "\",\"payload\":\"" + Base64.getEncoder().encodeToString(PAYLOAD) + "\"}";
-                return connection -> ok(request(connection, "api.leases.forward", body), "\"payload\"");
+                LeaseKey key = new LeaseKey("fwd-" + unique.incrementAndGet());
+                call(connections[0], new Request.Acquire(key, OWNER, LeaseTtl.ofSeconds(600)), Replies::decodeAcquire);
+                Request forward = new Request.Forward(key, PAYLOAD, Request.Forward.DEFAULT_TIMEOUT);
+                return connection -> call(connection, forward, Replies::decodeForward) instanceof Answers.Forward.Answered;
             };
             default -> throw new IllegalArgumentException(op);
         };
+    }
+
+    /** One request through the protocol's codecs; an error reply throws, which the run counts as an error. */
+    private static <T> T call(Connection connection, Request request, Function<byte[], T> decode) throws Exception {
+        Message reply = connection.request(request.operation().subject(), Requests.encode(request), Duration.ofSeconds(5));
+        return decode.apply(reply == null ? null : reply.getData());
     }
 
     // ---- the same JetStream operations, directly ----
@@ -331,9 +351,6 @@ public final class LeaseBenchmark {
         return reply.contains(mustContain) && !reply.contains("\"error\"");
     }
 
-    private static long revision(String reply) throws Exception {
-        return JSON.readTree(reply).path("revision").asLong();
-    }
 
     /** The service process's user + system CPU time, from /proc (0 when unknown). */
     private long cpuNanos() {

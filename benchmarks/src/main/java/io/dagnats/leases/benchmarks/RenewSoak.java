@@ -1,6 +1,13 @@
 package io.dagnats.leases.benchmarks;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.Replies;
+import io.dagnats.leases.protocol.Request;
+import io.dagnats.leases.protocol.Requests;
 import io.nats.client.Connection;
 import io.nats.client.Message;
 import io.nats.client.Nats;
@@ -11,8 +18,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,7 +32,8 @@ import java.util.regex.Pattern;
  */
 public final class RenewSoak {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HolderId SOAK = new HolderId("soak");
+    private static final LeaseTtl TTL = LeaseTtl.ofSeconds(60);
     private static final Pattern USED = Pattern.compile("used (\\d+)K");
 
     private RenewSoak() {
@@ -78,30 +88,33 @@ public final class RenewSoak {
     }
 
     private static void renewLoop(Connection connection, String key, AtomicBoolean going, AtomicLong renewals, AtomicLong errors) {
-        try {
-            long fence = JSON.readTree(request(connection, "api.leases.acquire",
-                    "{\"key\":\"" + key + "\",\"holder\":\"soak\",\"ttl_ms\":60000}")).path("revision").asLong();
-            while (going.get()) {
-                String reply = request(connection, "api.leases.renew",
-                        "{\"key\":\"" + key + "\",\"holder\":\"soak\",\"revision\":" + fence + "}");
-                long next = JSON.readTree(reply).path("revision").asLong();
-                if (next > 0) {
-                    fence = next;
+        LeaseKey leaseKey = new LeaseKey(key);
+        Fence fence = null;
+        while (going.get()) {
+            try {
+                if (fence == null) {
+                    fence = call(connection, new Request.Acquire(leaseKey, SOAK, TTL), Replies::decodeAcquire)
+                            .lease().revision();
+                }
+                Answers.Renew renew = call(connection, new Request.Renew(leaseKey, SOAK, fence, Optional.empty()),
+                        Replies::decodeRenew);
+                if (renew instanceof Answers.Renew.Renewed renewed) {
+                    fence = renewed.lease().revision();
                     renewals.incrementAndGet();
                 } else {
                     errors.incrementAndGet();
-                    fence = JSON.readTree(request(connection, "api.leases.acquire",
-                            "{\"key\":\"" + key + "\",\"holder\":\"soak\",\"ttl_ms\":60000}")).path("revision").asLong();
+                    fence = null;
                 }
+            } catch (Exception failed) {
+                errors.incrementAndGet();
+                fence = null;
             }
-        } catch (Exception failed) {
-            errors.incrementAndGet();
         }
     }
 
-    private static String request(Connection connection, String subject, String body) throws Exception {
-        Message reply = connection.request(subject, body.getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(5));
-        return reply == null ? "{}" : new String(reply.getData(), StandardCharsets.UTF_8);
+    private static <T> T call(Connection connection, Request request, Function<byte[], T> decode) throws Exception {
+        Message reply = connection.request(request.operation().subject(), Requests.encode(request), Duration.ofSeconds(5));
+        return decode.apply(reply == null ? null : reply.getData());
     }
 
     private static long heapAfterGc(long pid) throws Exception {

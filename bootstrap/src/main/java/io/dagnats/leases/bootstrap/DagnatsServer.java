@@ -8,6 +8,7 @@ import io.dagnats.leases.adapters.nats.LeaseApi;
 import io.dagnats.leases.adapters.nats.LeaseBucket;
 import io.dagnats.leases.adapters.otel.TelemetrySetup;
 import io.dagnats.leases.application.LeaseTelemetry;
+import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
 import java.time.Duration;
 import java.util.concurrent.Executors;
@@ -50,7 +51,7 @@ public final class DagnatsServer implements AutoCloseable {
         telemetry.leasesSupported(status instanceof BucketStatus.Ready);
         api.start();
         LOG.log(status instanceof BucketStatus.Ready ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
-                "dagnats " + LeaseApi.VERSION + " serving api.leases.* on "
+                "dagnats " + LeaseApi.VERSION + " serving " + LeaseSubjects.API_PREFIX + "* on "
                 + connection.getConnectedUrl() + ", nats-server " + bucket.serverVersion()
                 + " (" + settings.describeAuthentication() + ", " + telemetrySetup.describe() + "): "
                 + status.describe());

@@ -10,9 +10,11 @@ import com.tngtech.archunit.lang.ArchRule;
 
 /**
  * The hexagon, as a picture: the domain in the middle, use cases and their
- * ports around it, adapters outside, bootstrap wiring it all. The holder
+ * ports around it, adapters outside, bootstrap wiring it all. The wire
+ * protocol sits beside the core: the service's adapter and every client (the
+ * holder library) speak it, and it knows nothing of either. The holder
  * library, which users' replicas embed, shares the domain's rules (tenure,
- * fences) and nothing of the service. Maven already
+ * fences) and the protocol, and nothing of the service. Maven already
  * keeps each module to its own dependencies; this keeps the core free of
  * framework types too.
  */
@@ -23,6 +25,7 @@ class ArchitectureTest {
     static final ArchRule layers = layeredArchitecture()
             .consideringOnlyDependenciesInLayers()
             .layer("Domain").definedBy("io.dagnats.leases.domain..")
+            .layer("Protocol").definedBy("io.dagnats.leases.protocol..")
             .layer("Application").definedBy("io.dagnats.leases.application..")
             .layer("Adapters").definedBy("io.dagnats.leases.adapters..")
             .layer("Bootstrap").definedBy("io.dagnats.leases.bootstrap..")
@@ -31,7 +34,24 @@ class ArchitectureTest {
             .whereLayer("Holder library").mayNotBeAccessedByAnyLayer()
             .whereLayer("Adapters").mayOnlyBeAccessedByLayers("Bootstrap")
             .whereLayer("Application").mayOnlyBeAccessedByLayers("Adapters", "Bootstrap")
-            .whereLayer("Domain").mayOnlyBeAccessedByLayers("Application", "Adapters", "Bootstrap", "Holder library");
+            .whereLayer("Protocol").mayOnlyBeAccessedByLayers("Adapters", "Bootstrap", "Holder library")
+            .whereLayer("Domain")
+            .mayOnlyBeAccessedByLayers("Protocol", "Application", "Adapters", "Bootstrap", "Holder library");
+
+    @ArchTest
+    static final ArchRule protocolDependsOnTheDomainAndJacksonOnly = noClasses()
+            .that().resideInAPackage("io.dagnats.leases.protocol..")
+            .should().dependOnClassesThat().resideOutsideOfPackages(
+                    "io.dagnats.leases.protocol..", "io.dagnats.leases.domain..", "com.fasterxml.jackson.core..",
+                    "java..")
+            .because("the wire contract is shared by the service and every client, and drags in neither");
+
+    @ArchTest
+    static final ArchRule holderNeverDependsOnTheService = noClasses()
+            .that().resideInAPackage("io.dagnats.leases.holder..")
+            .should().dependOnClassesThat().resideInAnyPackage(
+                    "io.dagnats.leases.adapters..", "io.dagnats.leases.application..", "io.dagnats.leases.bootstrap..")
+            .because("users' replicas embed the holder library; it speaks the protocol, never dagnats' insides");
 
     @ArchTest
     static final ArchRule coreIsFreeOfFrameworks = noClasses()

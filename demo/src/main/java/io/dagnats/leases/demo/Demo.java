@@ -2,10 +2,11 @@ package io.dagnats.leases.demo;
 
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Tenure;
-import io.dagnats.leases.holder.Answers;
-import io.dagnats.leases.holder.DagnatsException;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.DagnatsException;
+import io.dagnats.leases.protocol.Kinds;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import java.nio.charset.StandardCharsets;
@@ -83,7 +84,7 @@ public final class Demo {
                         say("caller", "forwarded -> " + new String(answered.reply(), StandardCharsets.UTF_8));
                     } else {
                         Answers.Forward.NotAnswered none = (Answers.Forward.NotAnswered) answer;
-                        say("caller", "forward: " + none.kind() + " (" + none.reason() + ")");
+                        say("caller", "forward: " + Kinds.wireName(none.kind()) + " (" + none.reason() + ")");
                     }
                 } catch (java.util.concurrent.CompletionException failed) {
                     String reason = failed.getCause() instanceof DagnatsException dagnats ? dagnats.getMessage() : String.valueOf(failed.getCause());

@@ -1,8 +1,8 @@
 package io.dagnats.leases.demo;
 
 import io.dagnats.leases.domain.LeaseKey;
-import io.dagnats.leases.holder.Answers;
 import io.dagnats.leases.holder.LeaseClient;
+import io.dagnats.leases.protocol.Answers;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 

@@ -29,7 +29,7 @@ public record Tenure(LeaseKey key, HolderId holder, Fence start, Fence fence, lo
         ACCEPT,
         /** Past the deadline: this holder must not act as owner. */
         REJECT_PAST_DEADLINE,
-        /** The {@code Dagnats-Lease-Fence} header is missing or not an unsigned integer. */
+        /** The request carries no fence, or none that reads as one. */
         REJECT_BAD_FENCE,
         /** The fence is from before this tenure began. */
         REJECT_STALE_FENCE;
@@ -95,41 +95,18 @@ public record Tenure(LeaseKey key, HolderId holder, Fence start, Fence fence, lo
     /**
      * The owner-side rule for a forwarded request: only while acting as owner,
      * with a fence that is an unsigned integer at or above this tenure's start.
+     *
+     * @param presented the fence the request carries; empty when it carries none,
+     *                  or none that reads as an unsigned 64-bit integer of 1 or more
      */
-    public ForwardVerdict judgeForward(String fenceHeader, long nowNanos) {
+    public ForwardVerdict judgeForward(Optional<Fence> presented, long nowNanos) {
         if (!actingAsOwner(nowNanos)) {
             return ForwardVerdict.REJECT_PAST_DEADLINE;
         }
-        Optional<Long> presented = parseUnsigned(fenceHeader);
         if (presented.isEmpty()) {
             return ForwardVerdict.REJECT_BAD_FENCE;
         }
-        // Compare as unsigned: a fence past 2^63-1 is above any start.
-        return Long.compareUnsigned(presented.get(), start.revision()) >= 0
-                ? ForwardVerdict.ACCEPT
-                : ForwardVerdict.REJECT_STALE_FENCE;
-    }
-
-    /** A {@code Dagnats-Lease-Fence} value: an unsigned decimal integer of at most 64 bits. */
-    public static Optional<Long> parseFence(String text) {
-        return parseUnsigned(text);
-    }
-
-    /** An unsigned decimal integer of at most 64 bits: digits only, no sign, no spaces. */
-    static Optional<Long> parseUnsigned(String text) {
-        if (text == null || text.isEmpty() || text.length() > 20) {
-            return Optional.empty();
-        }
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c < '0' || c > '9') {
-                return Optional.empty();
-            }
-        }
-        try {
-            return Optional.of(Long.parseUnsignedLong(text));
-        } catch (NumberFormatException tooLarge) {
-            return Optional.empty();
-        }
+        // Fences compare unsigned: one past 2^63-1 is above any start.
+        return presented.get().isBelow(start) ? ForwardVerdict.REJECT_STALE_FENCE : ForwardVerdict.ACCEPT;
     }
 }

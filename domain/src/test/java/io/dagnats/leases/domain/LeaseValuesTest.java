@@ -51,9 +51,18 @@ class LeaseValuesTest {
     @Test
     void fenceStartsAtOneAndOrdersByRevision() {
         assertThrows(InvalidLeaseInput.class, () -> new Fence(0));
-        assertThrows(InvalidLeaseInput.class, () -> new Fence(-7));
         assertTrue(new Fence(41).isBelow(new Fence(42)));
         assertTrue(new Fence(42).compareTo(new Fence(41)) > 0);
+    }
+
+    @Test
+    void fenceIsUnsignedOverAll64Bits() {
+        Fence pastSignedRange = new Fence(Long.MIN_VALUE); // 2^63
+        Fence largest = new Fence(-1); // 2^64-1
+        assertTrue(new Fence(Long.MAX_VALUE).isBelow(pastSignedRange));
+        assertTrue(pastSignedRange.isBelow(largest));
+        assertEquals("9223372036854775808", pastSignedRange.toString());
+        assertEquals("18446744073709551615", largest.toString());
     }
 
     @Test

@@ -6,6 +6,9 @@ import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.DagnatsException;
+import io.dagnats.leases.protocol.LeaseView;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -124,22 +127,22 @@ public final class KeptLease implements AutoCloseable {
      * The owner-side rule for a forwarded request to this key, judged now: the
      * tenure to serve it under, or empty when it must be rejected as stale.
      */
-    Optional<Tenure> admit(String fenceHeader) {
+    Optional<Tenure> admit(Optional<Fence> presented) {
         Tenure current = tenure;
-        if (current == null || !current.judgeForward(fenceHeader, clock.nanoTime()).accepted()) {
+        if (current == null || !current.judgeForward(presented, clock.nanoTime()).accepted()) {
             return Optional.empty();
         }
         return Optional.of(current);
     }
 
     /**
-     * Like {@link #admit(String)}, and if admitted, tracks {@code run} until {@link #served}: when
+     * Like {@link #admit(Optional)}, and if admitted, tracks {@code run} until {@link #served}: when
      * this process stops acting as owner (deadline, lost, close) the run is interrupted, and a
      * close releases the lease only after it has finished.
      */
-    Optional<Tenure> admit(String fenceHeader, ForwardRun run) {
+    Optional<Tenure> admit(Optional<Fence> presented, ForwardRun run) {
         synchronized (forwards) {
-            Optional<Tenure> admitted = admit(fenceHeader);
+            Optional<Tenure> admitted = admit(presented);
             admitted.ifPresent(ignored -> forwards.add(run));
             return admitted;
         }

@@ -4,6 +4,8 @@ import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.DagnatsException;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 

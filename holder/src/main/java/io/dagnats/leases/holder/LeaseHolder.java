@@ -6,6 +6,8 @@ import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.protocol.LeaseHeaders;
+import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
 import io.nats.client.Message;
@@ -33,7 +35,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * This process as a lease holder: one holder id (unique per process), the keys
  * it keeps, and, when given a {@link ForwardHandler}, its forward inbox
- * {@code dagnats.lease.inbox.<holder>.>}. Uses a NATS connection you own;
+ * ({@link LeaseSubjects#inboxes}). Uses a NATS connection you own;
  * closing the holder releases its leases but leaves the connection open.
  *
  * <pre>{@code
@@ -45,9 +47,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class LeaseHolder implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(LeaseHolder.class.getName());
-    private static final String INBOX_PREFIX = "dagnats.lease.inbox.";
-    private static final String FENCE = "Dagnats-Lease-Fence";
-    private static final String REJECT = "Dagnats-Lease-Reject";
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final AtomicInteger THREADS = new AtomicInteger();
 
@@ -83,7 +82,7 @@ public final class LeaseHolder implements AutoCloseable {
         this.changes = connection.createDispatcher();
         if (forwardHandler != null) {
             inbox = connection.createDispatcher(this::onForward);
-            inbox.subscribe(INBOX_PREFIX + id.value() + ".>");
+            inbox.subscribe(LeaseSubjects.inboxes(id));
         } else {
             inbox = null;
         }
@@ -121,7 +120,7 @@ public final class LeaseHolder implements AutoCloseable {
             return new KeptLease(leaseKey, id, leaseTtl, client, clock, scheduler, listener, telemetry,
                     () -> forget(leaseKey));
         });
-        subscriptions.put(leaseKey, changes.subscribe("dagnats.lease.changed." + key, event -> lease.keyChanged()));
+        subscriptions.put(leaseKey, changes.subscribe(LeaseSubjects.changed(leaseKey), event -> lease.keyChanged()));
         lease.start();
         return lease;
     }
@@ -145,16 +144,15 @@ public final class LeaseHolder implements AutoCloseable {
 
     private void onForward(Message request) {
         String subject = request.getSubject();
-        String keyToken = subject.substring(INBOX_PREFIX.length() + id.value().length() + 1);
+        String keyToken = LeaseSubjects.inboxTail(id, subject);
         LeaseKey leaseKey = keyToken.indexOf('.') >= 0 ? null : safeKey(keyToken);
         KeptLease lease = leaseKey == null ? null : kept.get(leaseKey);
-        String fenceHeader = request.hasHeaders() ? request.getHeaders().getFirst(FENCE) : null;
-        Span span = telemetry.startServing(INBOX_PREFIX + id.value(), keyToken,
+        Optional<Fence> presented =
+                LeaseHeaders.parseFence(request.hasHeaders() ? request.getHeaders().getFirst(LeaseHeaders.FENCE) : null);
+        Span span = telemetry.startServing(LeaseSubjects.INBOX_PREFIX + id.value(), keyToken,
                 request.hasHeaders() ? request.getHeaders() : null);
-        if (fenceHeader != null) {
-            Tenure.parseFence(fenceHeader).ifPresent(fence -> span.setAttribute(HolderTelemetry.REVISION, fence));
-        }
-        if (lease == null || lease.admit(fenceHeader).isEmpty()) {
+        presented.ifPresent(fence -> span.setAttribute(HolderTelemetry.REVISION, fence.revision()));
+        if (lease == null || lease.admit(presented).isEmpty()) {
             rejectStale(request, keyToken, span);
             return;
         }
@@ -162,7 +160,7 @@ public final class LeaseHolder implements AutoCloseable {
             // Judge again: time may have passed in the queue, and the deadline with it. From here until
             // served(), ending ownership interrupts this thread, and a close waits for it before releasing.
             ForwardRun run = new ForwardRun(Thread.currentThread());
-            Optional<Tenure> admitted = lease.admit(fenceHeader, run);
+            Optional<Tenure> admitted = lease.admit(presented, run);
             if (admitted.isEmpty()) {
                 rejectStale(request, keyToken, span);
                 return;
@@ -204,7 +202,7 @@ public final class LeaseHolder implements AutoCloseable {
             return;
         }
         Headers headers = new Headers();
-        headers.put(REJECT, "stale");
+        headers.put(LeaseHeaders.REJECT, LeaseHeaders.REJECT_STALE);
         connection.publish(NatsMessage.builder().subject(request.getReplyTo()).headers(headers).data(new byte[0]).build());
     }
 

@@ -9,6 +9,7 @@ import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.protocol.Answers;
 import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,6 @@
 package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.application.AcquireLease;
-import io.dagnats.leases.application.ErrorKind;
 import io.dagnats.leases.application.ForwardToOwner;
 import io.dagnats.leases.application.LeaseFailure;
 import io.dagnats.leases.application.LeaseStore;
@@ -9,25 +8,27 @@ import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
 import io.dagnats.leases.domain.Acquisition;
-import io.dagnats.leases.domain.Fence;
-import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.InvalidLeaseInput;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
-import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.Lost;
 import io.dagnats.leases.domain.Release;
 import io.dagnats.leases.domain.Renewal;
+import io.dagnats.leases.protocol.Kinds;
+import io.dagnats.leases.protocol.LeaseSubjects;
+import io.dagnats.leases.protocol.Operation;
+import io.dagnats.leases.protocol.Replies;
+import io.dagnats.leases.protocol.Request;
+import io.dagnats.leases.protocol.Requests;
 import io.nats.client.Connection;
 import io.nats.service.Service;
 import io.nats.service.ServiceEndpoint;
 import io.nats.service.ServiceMessage;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -58,7 +59,7 @@ public final class LeaseApi {
         }
 
         static Reply error(ErrorKind kind, byte[] body, String key, Lease lastTried) {
-            return new Reply(body, new LeaseTelemetry.Facts(kind.wireName(), kind.wireName(), key,
+            return new Reply(body, new LeaseTelemetry.Facts(Kinds.wireName(kind), Kinds.wireName(kind), key,
                     lastTried == null ? null : lastTried.holder().value(),
                     lastTried == null ? 0 : lastTried.revision().revision()));
         }
@@ -101,14 +102,14 @@ public final class LeaseApi {
     public void start() {
         Service built = Service.builder()
                 .connection(connection)
-                .name(Subjects.SERVICE_NAME)
+                .name(LeaseSubjects.SERVICE_NAME)
                 .version(VERSION)
                 .description("dagnats leases: leader election and shard ownership over NATS request/reply")
-                .addServiceEndpoint(endpoint("acquire", this::acquire))
-                .addServiceEndpoint(endpoint("renew", this::renew))
-                .addServiceEndpoint(endpoint("release", this::release))
-                .addServiceEndpoint(endpoint("owner", this::owner))
-                .addServiceEndpoint(endpoint("forward", this::forward))
+                .addServiceEndpoint(endpoint(Operation.ACQUIRE, body -> acquire(Requests.acquire(body))))
+                .addServiceEndpoint(endpoint(Operation.RENEW, body -> renew(Requests.renew(body))))
+                .addServiceEndpoint(endpoint(Operation.RELEASE, body -> release(Requests.release(body))))
+                .addServiceEndpoint(endpoint(Operation.OWNER, body -> owner(Requests.owner(body))))
+                .addServiceEndpoint(endpoint(Operation.FORWARD, body -> forward(Requests.forward(body))))
                 .build();
         built.startService();
         service = built;
@@ -147,16 +148,17 @@ public final class LeaseApi {
         return true;
     }
 
-    private ServiceEndpoint endpoint(String operation, Function<LeaseRequest, CompletionStage<Reply>> handler) {
+    /** @param handler decodes the request body and starts the use case */
+    private ServiceEndpoint endpoint(Operation operation, Function<byte[], CompletionStage<Reply>> handler) {
         return ServiceEndpoint.builder()
-                .endpointName(operation)
-                .endpointSubject(Subjects.API_PREFIX + operation)
-                .endpointQueueGroup(Subjects.QUEUE_GROUP)
-                .handler(message -> handle(operation, message, handler))
+                .endpointName(operation.endpointName())
+                .endpointSubject(operation.subject())
+                .endpointQueueGroup(LeaseSubjects.QUEUE_GROUP)
+                .handler(message -> handle(operation.endpointName(), message, handler))
                 .build();
     }
 
-    private void handle(String operation, ServiceMessage message, Function<LeaseRequest, CompletionStage<Reply>> handler) {
+    private void handle(String operation, ServiceMessage message, Function<byte[], CompletionStage<Reply>> handler) {
         inFlight.incrementAndGet();
         LeaseTelemetry.RequestRecord record =
                 telemetry.startRequest(operation, message.getSubject(), traceHeaders(message));
@@ -165,7 +167,7 @@ public final class LeaseApi {
                 if (bucket.status() instanceof BucketStatus.Unsupported unsupported) {
                     return CompletableFuture.completedFuture(failure(ErrorKind.UNSUPPORTED, unsupported.reason()));
                 }
-                return handler.apply(LeaseRequest.parse(message.getData()));
+                return handler.apply(message.getData());
             } catch (InvalidLeaseInput invalid) {
                 return CompletableFuture.completedFuture(failure(ErrorKind.INVALID, invalid.getMessage()));
             } catch (RuntimeException bug) {
@@ -196,72 +198,44 @@ public final class LeaseApi {
         return state == null ? Map.of(TRACEPARENT, parent) : Map.of(TRACEPARENT, parent, TRACESTATE, state);
     }
 
-    private CompletionStage<Reply> acquire(LeaseRequest request) {
-        AcquireLease.Command command = new AcquireLease.Command(
-                new LeaseKey(request.key()),
-                new HolderId(request.holder()),
-                new LeaseTtl(request.requiredInteger("ttl_ms")));
+    private CompletionStage<Reply> acquire(Request.Acquire request) {
+        AcquireLease.Command command = new AcquireLease.Command(request.key(), request.holder(), request.ttl());
         return acquire.execute(command).thenApply(acquisition -> acquisition instanceof Acquisition.Granted granted
-                ? Reply.of(LeaseReplies.lease(granted.lease(), true), "granted", granted.lease())
-                : Reply.of(LeaseReplies.lease(acquisition.lease(), false), "held", acquisition.lease()));
+                ? Reply.of(Replies.lease(granted.lease(), true), "granted", granted.lease())
+                : Reply.of(Replies.lease(acquisition.lease(), false), "held", acquisition.lease()));
     }
 
-    private CompletionStage<Reply> renew(LeaseRequest request) {
-        RenewLease.Command command = new RenewLease.Command(
-                new LeaseKey(request.key()),
-                new HolderId(request.holder()),
-                new Fence(request.requiredInteger("revision")),
-                request.has("ttl_ms") ? Optional.of(new LeaseTtl(request.requiredInteger("ttl_ms"))) : Optional.empty());
+    private CompletionStage<Reply> renew(Request.Renew request) {
+        RenewLease.Command command =
+                new RenewLease.Command(request.key(), request.holder(), request.revision(), request.ttl());
         return renew.execute(command).thenApply(renewal -> renewal instanceof Renewal.Renewed renewed
-                ? Reply.of(LeaseReplies.lease(renewed.lease(), true), "renewed", renewed.lease())
+                ? Reply.of(Replies.lease(renewed.lease(), true), "renewed", renewed.lease())
                 : lost((Lost) renewal));
     }
 
-    private CompletionStage<Reply> release(LeaseRequest request) {
-        ReleaseLease.Command command = new ReleaseLease.Command(
-                new LeaseKey(request.key()),
-                new HolderId(request.holder()),
-                new Fence(request.requiredInteger("revision")));
+    private CompletionStage<Reply> release(Request.Release request) {
+        ReleaseLease.Command command = new ReleaseLease.Command(request.key(), request.holder(), request.revision());
         return release.execute(command).thenApply(answer -> answer instanceof Release.Released released
-                ? new Reply(LeaseReplies.released(released), new LeaseTelemetry.Facts("released", null,
+                ? new Reply(Replies.released(released), new LeaseTelemetry.Facts("released", null,
                         released.key().value(), released.holder().value(), released.revision().revision()))
                 : lost((Lost) answer));
     }
 
-    private CompletionStage<Reply> owner(LeaseRequest request) {
-        LeaseKey key = new LeaseKey(request.key());
+    private CompletionStage<Reply> owner(Request.Owner request) {
+        LeaseKey key = request.key();
         return store.read(key).thenApply(state -> state instanceof KeyState.Held held
-                ? Reply.of(LeaseReplies.owner(state), "held", held.lease())
-                : new Reply(LeaseReplies.owner(state), new LeaseTelemetry.Facts("free", null, key.value(), null, 0)));
+                ? Reply.of(Replies.owner(state), "held", held.lease())
+                : new Reply(Replies.owner(state), new LeaseTelemetry.Facts("free", null, key.value(), null, 0)));
     }
 
-    private CompletionStage<Reply> forward(LeaseRequest request) {
-        LeaseKey key = new LeaseKey(request.key());
-        if (!request.has("payload")) {
-            throw new InvalidLeaseInput("payload is required (base64; it may encode 0 bytes)");
-        }
-        byte[] payload;
-        try {
-            payload = Base64.getDecoder().decode(request.payload());
-        } catch (IllegalArgumentException notBase64) {
-            throw new InvalidLeaseInput("payload must be standard base64");
-        }
-        Duration timeout = request.has("timeout_ms")
-                ? timeoutOf(request.requiredInteger("timeout_ms"))
-                : ForwardToOwner.DEFAULT_TIMEOUT;
-        return forward.execute(new ForwardToOwner.Command(key, payload, timeout)).thenApply(this::forwarded);
-    }
-
-    private static Duration timeoutOf(long millis) {
-        if (millis < ForwardToOwner.MIN_TIMEOUT.toMillis() || millis > ForwardToOwner.MAX_TIMEOUT.toMillis()) {
-            throw new InvalidLeaseInput("timeout_ms must be from 100 to 30000");
-        }
-        return Duration.ofMillis(millis);
+    private CompletionStage<Reply> forward(Request.Forward request) {
+        return forward.execute(new ForwardToOwner.Command(request.key(), request.payload(), request.timeout()))
+                .thenApply(this::forwarded);
     }
 
     private Reply forwarded(ForwardToOwner.Outcome outcome) {
         if (outcome instanceof ForwardToOwner.Outcome.Delivered delivered) {
-            byte[] body = LeaseReplies.forwarded(delivered.owner(), delivered.reply());
+            byte[] body = Replies.forwarded(delivered.owner(), delivered.reply());
             long limit = connection.getServerInfo().getMaxPayload();
             if (body.length > limit) {
                 return forwardFailure(ErrorKind.REPLY_TOO_LARGE,
@@ -272,7 +246,7 @@ public final class LeaseApi {
             return Reply.of(body, "delivered", delivered.owner());
         }
         if (outcome instanceof ForwardToOwner.Outcome.NoOwner noOwner) {
-            return Reply.error(ErrorKind.NO_OWNER, LeaseReplies.error(ErrorKind.NO_OWNER, "nobody holds " + noOwner.key()),
+            return Reply.error(ErrorKind.NO_OWNER, Replies.error(ErrorKind.NO_OWNER, "nobody holds " + noOwner.key()),
                     noOwner.key().value(), null);
         }
         if (outcome instanceof ForwardToOwner.Outcome.OwnerUnavailable unavailable) {
@@ -291,15 +265,15 @@ public final class LeaseApi {
     }
 
     private static Reply forwardFailure(ErrorKind kind, String sentence, Lease lastTried) {
-        return Reply.error(kind, LeaseReplies.forwardError(kind, sentence, lastTried), lastTried.key().value(), lastTried);
+        return Reply.error(kind, Replies.forwardError(kind, sentence, lastTried), lastTried.key().value(), lastTried);
     }
 
     private static Reply lost(Lost lost) {
-        return Reply.error(ErrorKind.LOST, LeaseReplies.error(ErrorKind.LOST, lost.sentence()), lost.key().value(), null);
+        return Reply.error(ErrorKind.LOST, Replies.error(ErrorKind.LOST, lost.sentence()), lost.key().value(), null);
     }
 
     private static Reply failure(ErrorKind kind, String sentence) {
-        return Reply.error(kind, LeaseReplies.error(kind, sentence), null, null);
+        return Reply.error(kind, Replies.error(kind, sentence), null, null);
     }
 
     private static Reply fromFailure(String operation, Throwable thrown) {

@@ -1,9 +1,9 @@
 package io.dagnats.leases.adapters.nats;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import io.dagnats.leases.application.ErrorKind;
 import io.dagnats.leases.application.LeaseFailure;
 import io.dagnats.leases.application.LeaseStore;
+import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseEvent;

@@ -1,12 +1,14 @@
 package io.dagnats.leases.adapters.nats;
 
-import io.dagnats.leases.application.ErrorKind;
 import io.dagnats.leases.application.LeaseFailure;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.OwnerInbox;
+import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.protocol.LeaseHeaders;
+import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamStatusException;
 import io.nats.client.Message;
@@ -21,8 +23,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Owners' inboxes on {@code dagnats.lease.inbox.<holder>.<key>}: one core NATS
- * request, fenced with {@code Dagnats-Lease-Fence}, its outcome translated at
+ * Owners' inboxes ({@link LeaseSubjects#inbox}): one core NATS request, fenced
+ * with {@link LeaseHeaders#FENCE}, its outcome translated at
  * this edge into what the forward rules need to know.
  */
 public final class NatsOwnerInbox implements OwnerInbox {
@@ -49,12 +51,12 @@ public final class NatsOwnerInbox implements OwnerInbox {
     @Override
     public CompletionStage<Delivery> deliver(LeaseKey key, HolderId owner, Fence fence, byte[] payload, Duration timeout) {
         Headers headers = new Headers();
-        headers.put(Subjects.HEADER_FENCE, Long.toString(fence.revision()));
+        headers.put(LeaseHeaders.FENCE, LeaseHeaders.formatFence(fence));
         telemetry.outgoingHeaders().forEach(headers::put);
         CompletableFuture<Message> reply;
         try {
             reply = connection.requestWithTimeout(NatsMessage.builder()
-                            .subject(Subjects.inbox(owner, key))
+                            .subject(LeaseSubjects.inbox(owner, key))
                             .headers(headers)
                             .data(payload)
                             .build(), timeout)
@@ -69,7 +71,7 @@ public final class NatsOwnerInbox implements OwnerInbox {
                 if (message.isStatusMessage() && message.getStatus().getCode() == 503) {
                     return new Delivery.NoResponders();
                 }
-                if (message.hasHeaders() && message.getHeaders().getFirst(Subjects.HEADER_REJECT) != null) {
+                if (message.hasHeaders() && message.getHeaders().getFirst(LeaseHeaders.REJECT) != null) {
                     return new Delivery.Rejected();
                 }
                 byte[] body = message.getData();

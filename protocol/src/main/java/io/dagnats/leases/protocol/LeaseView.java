@@ -1,4 +1,4 @@
-package io.dagnats.leases.holder;
+package io.dagnats.leases.protocol;
 
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;

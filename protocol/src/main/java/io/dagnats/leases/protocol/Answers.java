@@ -1,10 +1,15 @@
-package io.dagnats.leases.holder;
+package io.dagnats.leases.protocol;
 
+import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
+import java.util.Optional;
 
-/** The normal answers of the five lease subjects, as values. */
+/**
+ * The normal answers of the five lease subjects, as a client reads them
+ * ({@link Replies}). Every other reply is a {@link DagnatsException}.
+ */
 public final class Answers {
 
     private Answers() {
@@ -56,11 +61,13 @@ public final class Answers {
         }
 
         /**
-         * No reply: {@code kind} is no_owner, owner_unavailable, owner_rejected,
-         * owner_timeout or reply_too_large; {@code holder} and {@code revision} name the
-         * owner last tried, when there was one (else null and 0).
+         * No reply: {@code kind} is {@link ErrorKind#NO_OWNER}, {@link ErrorKind#OWNER_UNAVAILABLE},
+         * {@link ErrorKind#OWNER_REJECTED}, {@link ErrorKind#OWNER_TIMEOUT} or
+         * {@link ErrorKind#REPLY_TOO_LARGE}; {@code holder} and {@code revision} name the
+         * owner last tried, when there was one.
          */
-        record NotAnswered(String kind, String reason, String holder, long revision) implements Forward {
+        record NotAnswered(ErrorKind kind, String reason, Optional<HolderId> holder, Optional<Fence> revision)
+                implements Forward {
         }
     }
 }

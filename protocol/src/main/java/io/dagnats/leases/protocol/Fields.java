@@ -1,0 +1,22 @@
+package io.dagnats.leases.protocol;
+
+/** The JSON field names of requests and replies. */
+final class Fields {
+    static final String KEY = "key";
+    static final String HOLDER = "holder";
+    static final String TTL_MS = "ttl_ms";
+    static final String REVISION = "revision";
+    static final String PAYLOAD = "payload";
+    static final String TIMEOUT_MS = "timeout_ms";
+
+    static final String GRANTED = "granted";
+    static final String HELD = "held";
+    static final String RELEASED = "released";
+    static final String ACQUIRED_AT = "acquired_at";
+    static final String EXPIRES_AT = "expires_at";
+    static final String ERROR = "error";
+    static final String KIND = "kind";
+
+    private Fields() {
+    }
+}

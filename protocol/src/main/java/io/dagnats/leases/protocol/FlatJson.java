@@ -1,0 +1,138 @@
+package io.dagnats.leases.protocol;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.InvalidLeaseInput;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+
+/**
+ * The one JSON shape of the contract, read and written with Jackson's streaming
+ * API: a single object of scalar fields. Reading is strict (exactly one object,
+ * no duplicate field, nothing after it, no deep nesting); what a field may hold
+ * is the caller's {@link FieldReader}'s business.
+ */
+final class FlatJson {
+
+    private static final int MAX_NESTING = 16;
+    private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
+
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
+            .build();
+
+    private FlatJson() {
+    }
+
+    /** Reads one field's value; the parser stands on {@code value}. */
+    @FunctionalInterface
+    interface FieldReader {
+        void field(String name, JsonToken value, JsonParser parser) throws IOException;
+    }
+
+    /** Writes the fields of one object. */
+    @FunctionalInterface
+    interface FieldWriter {
+        void write(JsonGenerator generator) throws IOException;
+    }
+
+    /**
+     * Reads {@code body} as one JSON object, handing each field to {@code reader}.
+     *
+     * @param what names the body in a sentence: "the request body", "the reply"
+     * @throws InvalidLeaseInput with a sentence naming what is wrong
+     */
+    static void read(byte[] body, String what, FieldReader reader) {
+        if (body == null || body.length == 0) {
+            throw new InvalidLeaseInput(what + " is empty; send a JSON object");
+        }
+        try (JsonParser parser = JSON.createParser(body)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new InvalidLeaseInput(what + " must be a JSON object");
+            }
+            JsonToken token;
+            while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                reader.field(field, parser.nextToken(), parser);
+            }
+            if (token != JsonToken.END_OBJECT) {
+                throw new InvalidLeaseInput(what + " is not a complete JSON object");
+            }
+            if (parser.nextToken() != null) {
+                throw new InvalidLeaseInput(what + " has content after its JSON object");
+            }
+        } catch (StreamConstraintsException tooDeep) {
+            throw new InvalidLeaseInput(what + " is nested too deeply");
+        } catch (IOException malformed) {
+            String message = malformed.getMessage() == null ? "" : malformed.getMessage();
+            throw new InvalidLeaseInput(message.startsWith("Duplicate field")
+                    ? what + " has a duplicate field"
+                    : what + " is not valid JSON");
+        }
+    }
+
+    static byte[] write(FieldWriter fields) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        try (JsonGenerator generator = JSON.createGenerator(out)) {
+            generator.writeStartObject();
+            fields.write(generator);
+            generator.writeEndObject();
+        } catch (IOException impossible) {
+            throw new UncheckedIOException(impossible);
+        }
+        return out.toByteArray();
+    }
+
+    static InvalidLeaseInput unknownField(String field) {
+        String shown = field.length() > 40 ? field.substring(0, 40) + "..." : field;
+        StringBuilder safe = new StringBuilder(shown.length());
+        shown.codePoints().forEach(c -> safe.appendCodePoint(c < 0x20 || c == '"' || c == '\\' ? '?' : c));
+        return new InvalidLeaseInput("unknown field \"" + safe + "\"");
+    }
+
+    static String string(JsonParser parser, JsonToken value, String field) throws IOException {
+        if (value != JsonToken.VALUE_STRING) {
+            throw new InvalidLeaseInput(field + " must be a string");
+        }
+        return parser.getText();
+    }
+
+    /** A JSON integer of at most 2^63-1: {@code 1.5e3}, {@code "15000"}, {@code true} are not. */
+    static long integer(JsonParser parser, JsonToken value, String field) throws IOException {
+        if (value != JsonToken.VALUE_NUMBER_INT) {
+            throw new InvalidLeaseInput(field + " must be a JSON integer");
+        }
+        if (parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+            throw new InvalidLeaseInput(parser.getBigIntegerValue().compareTo(LONG_MAX) > 0
+                    ? field + " is too large"
+                    : field + " is out of range");
+        }
+        return parser.getLongValue();
+    }
+
+    static boolean bool(JsonToken value, String field) {
+        if (value != JsonToken.VALUE_TRUE && value != JsonToken.VALUE_FALSE) {
+            throw new InvalidLeaseInput(field + " must be true or false");
+        }
+        return value == JsonToken.VALUE_TRUE;
+    }
+
+    /** A fence as a JSON integer, unsigned (the revisions dagnats writes are far below 2^63). */
+    static void writeFence(JsonGenerator generator, String field, Fence fence) throws IOException {
+        generator.writeFieldName(field);
+        if (fence.revision() >= 0) {
+            generator.writeNumber(fence.revision());
+        } else {
+            generator.writeNumber(new BigInteger(Long.toUnsignedString(fence.revision())));
+        }
+    }
+}

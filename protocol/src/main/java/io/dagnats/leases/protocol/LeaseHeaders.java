@@ -1,0 +1,60 @@
+package io.dagnats.leases.protocol;
+
+import io.dagnats.leases.domain.Fence;
+import java.util.Optional;
+
+/**
+ * The headers of the wire contract, and the one with a syntax of its own: the
+ * fence an owner receives. JetStream's own headers ({@code Nats-TTL},
+ * {@code Nats-Expected-Last-Subject-Sequence}, ...) are JetStream's, not this
+ * contract's, and stay with the adapter that speaks JetStream.
+ */
+public final class LeaseHeaders {
+
+    /** On a forward to an owner: the revision dagnats read, an unsigned decimal integer. */
+    public static final String FENCE = "Dagnats-Lease-Fence";
+    /** On an owner's reply: it did not process the request. */
+    public static final String REJECT = "Dagnats-Lease-Reject";
+    /** The one value an owner sends in {@link #REJECT}. */
+    public static final String REJECT_STALE = "stale";
+    /** On every write dagnats makes, and so on every change event but an expiry. */
+    public static final String EVENT = "Dagnats-Lease-Event";
+
+    /** Digits in 2^64-1; more cannot be a 64-bit value, leading zeros or not. */
+    private static final int MAX_DIGITS = 20;
+
+    private LeaseHeaders() {
+    }
+
+    /** The {@link #FENCE} value for {@code fence}: unsigned decimal, no sign, no padding. */
+    public static String formatFence(Fence fence) {
+        return Long.toUnsignedString(fence.revision());
+    }
+
+    /**
+     * A {@link #FENCE} value as a fence: ASCII digits only (no sign, no spaces),
+     * an unsigned 64-bit value of 1 or more. Values past 2^63-1 are fences too;
+     * {@link Fence} compares them unsigned.
+     *
+     * @param value the header's value, or null when the header is missing
+     * @return empty when missing, malformed, zero, or past 2^64-1
+     */
+    public static Optional<Fence> parseFence(String value) {
+        if (value == null || value.isEmpty() || value.length() > MAX_DIGITS) {
+            return Optional.empty();
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < '0' || c > '9') {
+                return Optional.empty();
+            }
+        }
+        long bits;
+        try {
+            bits = Long.parseUnsignedLong(value);
+        } catch (NumberFormatException pastTwoToThe64) {
+            return Optional.empty();
+        }
+        return bits == 0 ? Optional.empty() : Optional.of(new Fence(bits));
+    }
+}

@@ -1,0 +1,197 @@
+package io.dagnats.leases.protocol;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.dagnats.leases.domain.ErrorKind;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.InvalidLeaseInput;
+import io.dagnats.leases.domain.KeyState;
+import io.dagnats.leases.domain.Lease;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.Release;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Base64;
+import java.util.Optional;
+
+/**
+ * Reply bodies: encoded by the service (every reply is JSON, errors included),
+ * decoded by a client into {@link Answers} or an {@link DagnatsException}.
+ */
+public final class Replies {
+
+    private Replies() {
+    }
+
+    // ---- the service's side: encoding ----
+
+    /** An acquire or renew answer: the lease view with {@code granted}. */
+    public static byte[] lease(Lease lease, boolean granted) {
+        return FlatJson.write(generator -> {
+            generator.writeBooleanField(Fields.GRANTED, granted);
+            leaseView(generator, lease);
+        });
+    }
+
+    /** An owner answer: the lease view without {@code granted}, or {@code held: false}. */
+    public static byte[] owner(KeyState state) {
+        if (state instanceof KeyState.Held held) {
+            return FlatJson.write(generator -> leaseView(generator, held.lease()));
+        }
+        return FlatJson.write(generator -> {
+            generator.writeBooleanField(Fields.HELD, false);
+            generator.writeStringField(Fields.KEY, state.key().value());
+        });
+    }
+
+    public static byte[] released(Release.Released released) {
+        return FlatJson.write(generator -> {
+            generator.writeBooleanField(Fields.RELEASED, true);
+            generator.writeStringField(Fields.KEY, released.key().value());
+            generator.writeStringField(Fields.HOLDER, released.holder().value());
+            FlatJson.writeFence(generator, Fields.REVISION, released.revision());
+        });
+    }
+
+    /** A forward answer: the owner that answered, the fence it was sent, and its reply in base64. */
+    public static byte[] forwarded(Lease owner, byte[] reply) {
+        return FlatJson.write(generator -> {
+            generator.writeStringField(Fields.KEY, owner.key().value());
+            generator.writeStringField(Fields.HOLDER, owner.holder().value());
+            FlatJson.writeFence(generator, Fields.REVISION, owner.revision());
+            generator.writeFieldName(Fields.PAYLOAD);
+            generator.writeBinary(reply);
+        });
+    }
+
+    /** A forward error naming the owner last tried. */
+    public static byte[] forwardError(ErrorKind kind, String sentence, Lease lastTried) {
+        return FlatJson.write(generator -> {
+            generator.writeStringField(Fields.ERROR, sentence);
+            generator.writeStringField(Fields.KIND, Kinds.wireName(kind));
+            generator.writeStringField(Fields.HOLDER, lastTried.holder().value());
+            FlatJson.writeFence(generator, Fields.REVISION, lastTried.revision());
+        });
+    }
+
+    public static byte[] error(ErrorKind kind, String sentence) {
+        return FlatJson.write(generator -> {
+            generator.writeStringField(Fields.ERROR, sentence);
+            generator.writeStringField(Fields.KIND, Kinds.wireName(kind));
+        });
+    }
+
+    private static void leaseView(JsonGenerator generator, Lease lease) throws IOException {
+        generator.writeBooleanField(Fields.HELD, true);
+        generator.writeStringField(Fields.KEY, lease.key().value());
+        generator.writeStringField(Fields.HOLDER, lease.holder().value());
+        FlatJson.writeFence(generator, Fields.REVISION, lease.revision());
+        generator.writeStringField(Fields.ACQUIRED_AT, DateTimeFormatter.ISO_INSTANT.format(lease.acquiredAt()));
+        generator.writeStringField(Fields.EXPIRES_AT, DateTimeFormatter.ISO_INSTANT.format(lease.expiresAt()));
+        generator.writeNumberField(Fields.TTL_MS, lease.ttl().millis());
+    }
+
+    // ---- a client's side: decoding ----
+
+    /** @throws DagnatsException for an error reply, or one that breaks the contract */
+    public static Answers.Acquire decodeAcquire(byte[] body) {
+        return decode(Operation.ACQUIRE, body, (fields, kind) -> {
+            LeaseView lease = view(fields);
+            return WireFields.required(fields.granted, Fields.GRANTED)
+                    ? new Answers.Acquire.Granted(lease)
+                    : new Answers.Acquire.HeldByOther(lease);
+        });
+    }
+
+    /** @throws DagnatsException for an error reply but {@code lost}, or one that breaks the contract */
+    public static Answers.Renew decodeRenew(byte[] body) {
+        return decode(Operation.RENEW, body, (fields, kind) -> kind == ErrorKind.LOST
+                ? new Answers.Renew.Lost(sentence(fields))
+                : new Answers.Renew.Renewed(view(fields)));
+    }
+
+    /** @throws DagnatsException for an error reply but {@code lost}, or one that breaks the contract */
+    public static Answers.Release decodeRelease(byte[] body) {
+        return decode(Operation.RELEASE, body, (fields, kind) -> kind == ErrorKind.LOST
+                ? new Answers.Release.Lost(sentence(fields))
+                : new Answers.Release.Released(new LeaseKey(fields.key), new HolderId(fields.holder), fence(fields)));
+    }
+
+    /** @throws DagnatsException for an error reply, or one that breaks the contract */
+    public static Answers.Owner decodeOwner(byte[] body) {
+        return decode(Operation.OWNER, body, (fields, kind) -> WireFields.required(fields.held, Fields.HELD)
+                ? new Answers.Owner.Held(view(fields))
+                : new Answers.Owner.Free(new LeaseKey(fields.key)));
+    }
+
+    /** @throws DagnatsException for an error reply that is no forward outcome, or one that breaks the contract */
+    public static Answers.Forward decodeForward(byte[] body) {
+        return decode(Operation.FORWARD, body, (fields, kind) -> {
+            if (kind != null) {
+                return new Answers.Forward.NotAnswered(kind, sentence(fields),
+                        Optional.ofNullable(fields.holder).map(HolderId::new),
+                        fields.has(WireFields.REVISION) ? Optional.of(fence(fields)) : Optional.empty());
+            }
+            return new Answers.Forward.Answered(new HolderId(fields.holder), fence(fields),
+                    Base64.getDecoder().decode(WireFields.required(fields.payload, Fields.PAYLOAD)));
+        });
+    }
+
+    /** Builds one operation's answer from a reply that is one: an error reply or not, {@code kind} says. */
+    @FunctionalInterface
+    private interface Answer<A> {
+        A from(WireFields fields, ErrorKind kind);
+    }
+
+    private static <A> A decode(Operation operation, byte[] body, Answer<A> answer) {
+        try {
+            WireFields fields = WireFields.reply(body);
+            ErrorKind kind = null;
+            if (fields.kind != null) {
+                kind = Kinds.fromWireName(fields.kind).orElseThrow(
+                        () -> new InvalidLeaseInput("it names an unknown kind \"" + fields.kind + "\""));
+                if (!isAnswer(operation, kind)) {
+                    throw new DagnatsException(kind, sentence(fields));
+                }
+            }
+            return answer.from(fields, kind);
+        } catch (DateTimeParseException | IllegalArgumentException broken) {
+            // InvalidLeaseInput included: a reply whose values break the contract is dagnats' fault, not the caller's.
+            throw new DagnatsException(ErrorKind.INTERNAL, "dagnats answered " + operation.endpointName()
+                    + " with a reply that breaks the contract: " + broken.getMessage());
+        }
+    }
+
+    /** Whether {@code kind} is one of the normal answers of {@code operation}, not a failure. */
+    private static boolean isAnswer(Operation operation, ErrorKind kind) {
+        return switch (operation) {
+            case RENEW, RELEASE -> kind == ErrorKind.LOST;
+            case FORWARD -> kind == ErrorKind.NO_OWNER || kind == ErrorKind.OWNER_UNAVAILABLE
+                    || kind == ErrorKind.OWNER_REJECTED || kind == ErrorKind.OWNER_TIMEOUT
+                    || kind == ErrorKind.REPLY_TOO_LARGE;
+            case ACQUIRE, OWNER -> false;
+        };
+    }
+
+    private static LeaseView view(WireFields fields) {
+        return new LeaseView(new LeaseKey(fields.key), new HolderId(fields.holder), fence(fields),
+                Instant.parse(WireFields.required(fields.acquiredAt, Fields.ACQUIRED_AT)),
+                Instant.parse(WireFields.required(fields.expiresAt, Fields.EXPIRES_AT)),
+                new LeaseTtl(fields.required(WireFields.TTL)));
+    }
+
+    private static Fence fence(WireFields fields) {
+        long revision = fields.required(WireFields.REVISION);
+        if (revision < 1) {
+            throw new InvalidLeaseInput("revision " + revision + " is below 1");
+        }
+        return new Fence(revision);
+    }
+
+    private static String sentence(WireFields fields) {
+        return fields.error == null ? "" : fields.error;
+    }
+}

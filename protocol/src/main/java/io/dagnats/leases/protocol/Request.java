@@ -1,0 +1,100 @@
+package io.dagnats.leases.protocol;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.InvalidLeaseInput;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A lease request, typed: what {@link Requests} decodes a body into (service
+ * side) and encodes from (client side). A request that exists follows every
+ * rule of the contract's request table.
+ */
+public sealed interface Request {
+
+    Operation operation();
+
+    LeaseKey key();
+
+    record Acquire(LeaseKey key, HolderId holder, LeaseTtl ttl) implements Request {
+        public Acquire {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(holder, "holder");
+            Objects.requireNonNull(ttl, "ttl");
+        }
+
+        @Override
+        public Operation operation() {
+            return Operation.ACQUIRE;
+        }
+    }
+
+    /** @param ttl the new TTL, or empty to keep the lease's current one */
+    record Renew(LeaseKey key, HolderId holder, Fence revision, Optional<LeaseTtl> ttl) implements Request {
+        public Renew {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(holder, "holder");
+            Objects.requireNonNull(revision, "revision");
+            Objects.requireNonNull(ttl, "ttl");
+        }
+
+        @Override
+        public Operation operation() {
+            return Operation.RENEW;
+        }
+    }
+
+    record Release(LeaseKey key, HolderId holder, Fence revision) implements Request {
+        public Release {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(holder, "holder");
+            Objects.requireNonNull(revision, "revision");
+        }
+
+        @Override
+        public Operation operation() {
+            return Operation.RELEASE;
+        }
+    }
+
+    record Owner(LeaseKey key) implements Request {
+        public Owner {
+            Objects.requireNonNull(key, "key");
+        }
+
+        @Override
+        public Operation operation() {
+            return Operation.OWNER;
+        }
+    }
+
+    /**
+     * @param payload what the owner receives as its request body (may be empty)
+     * @param timeout bounds dagnats' whole call, attempts included
+     */
+    record Forward(LeaseKey key, byte[] payload, Duration timeout) implements Request {
+        public static final Duration MIN_TIMEOUT = Duration.ofMillis(100);
+        public static final Duration MAX_TIMEOUT = Duration.ofMillis(30_000);
+        /** What dagnats waits when the request leaves {@code timeout_ms} out. */
+        public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(5_000);
+
+        public Forward {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(payload, "payload");
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.compareTo(MIN_TIMEOUT) < 0 || timeout.compareTo(MAX_TIMEOUT) > 0) {
+                throw new InvalidLeaseInput("timeout_ms must be from " + MIN_TIMEOUT.toMillis()
+                        + " to " + MAX_TIMEOUT.toMillis());
+            }
+        }
+
+        @Override
+        public Operation operation() {
+            return Operation.FORWARD;
+        }
+    }
+}

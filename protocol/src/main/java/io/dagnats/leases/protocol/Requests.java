@@ -1,0 +1,119 @@
+package io.dagnats.leases.protocol;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.InvalidLeaseInput;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Optional;
+
+/**
+ * Request bodies: decoded strictly into a {@link Request} on the service side,
+ * encoded from one on the client side.
+ *
+ * <p>Decoding follows the contract's request table: a JSON object with no
+ * duplicate and no unknown field; every field of the table is accepted on every
+ * subject but must have the table's type (a string, or a JSON integer of at most
+ * 2^63-1), and the fields an operation needs must be present and valid.
+ */
+public final class Requests {
+
+    private Requests() {
+    }
+
+    /** @throws InvalidLeaseInput with a sentence naming what is wrong */
+    public static Request decode(Operation operation, byte[] body) {
+        return switch (operation) {
+            case ACQUIRE -> acquire(body);
+            case RENEW -> renew(body);
+            case RELEASE -> release(body);
+            case OWNER -> owner(body);
+            case FORWARD -> forward(body);
+        };
+    }
+
+    /** @throws InvalidLeaseInput with a sentence naming what is wrong */
+    public static Request.Acquire acquire(byte[] body) {
+        WireFields fields = WireFields.request(body);
+        return new Request.Acquire(new LeaseKey(fields.key), new HolderId(fields.holder),
+                new LeaseTtl(fields.required(WireFields.TTL)));
+    }
+
+    /** @throws InvalidLeaseInput with a sentence naming what is wrong */
+    public static Request.Renew renew(byte[] body) {
+        WireFields fields = WireFields.request(body);
+        return new Request.Renew(new LeaseKey(fields.key), new HolderId(fields.holder), revision(fields),
+                fields.has(WireFields.TTL) ? Optional.of(new LeaseTtl(fields.ttlMillis)) : Optional.empty());
+    }
+
+    /** @throws InvalidLeaseInput with a sentence naming what is wrong */
+    public static Request.Release release(byte[] body) {
+        WireFields fields = WireFields.request(body);
+        return new Request.Release(new LeaseKey(fields.key), new HolderId(fields.holder), revision(fields));
+    }
+
+    /** @throws InvalidLeaseInput with a sentence naming what is wrong */
+    public static Request.Owner owner(byte[] body) {
+        return new Request.Owner(new LeaseKey(WireFields.request(body).key));
+    }
+
+    /** @throws InvalidLeaseInput with a sentence naming what is wrong */
+    public static Request.Forward forward(byte[] body) {
+        WireFields fields = WireFields.request(body);
+        LeaseKey key = new LeaseKey(fields.key);
+        if (fields.payload == null) {
+            throw new InvalidLeaseInput("payload is required (base64; it may encode 0 bytes)");
+        }
+        byte[] payload;
+        try {
+            payload = Base64.getDecoder().decode(fields.payload);
+        } catch (IllegalArgumentException notBase64) {
+            throw new InvalidLeaseInput("payload must be standard base64");
+        }
+        Duration timeout = fields.has(WireFields.TIMEOUT)
+                ? Duration.ofMillis(fields.timeoutMillis)
+                : Request.Forward.DEFAULT_TIMEOUT;
+        return new Request.Forward(key, payload, timeout);
+    }
+
+    /** The body a client sends for {@code request}, on {@code request.operation().subject()}. */
+    public static byte[] encode(Request request) {
+        return FlatJson.write(generator -> {
+            generator.writeStringField(Fields.KEY, request.key().value());
+            if (request instanceof Request.Acquire acquire) {
+                generator.writeStringField(Fields.HOLDER, acquire.holder().value());
+                generator.writeNumberField(Fields.TTL_MS, acquire.ttl().millis());
+            } else if (request instanceof Request.Renew renew) {
+                generator.writeStringField(Fields.HOLDER, renew.holder().value());
+                FlatJson.writeFence(generator, Fields.REVISION, renew.revision());
+                if (renew.ttl().isPresent()) {
+                    generator.writeNumberField(Fields.TTL_MS, renew.ttl().get().millis());
+                }
+            } else if (request instanceof Request.Release release) {
+                generator.writeStringField(Fields.HOLDER, release.holder().value());
+                FlatJson.writeFence(generator, Fields.REVISION, release.revision());
+            } else if (request instanceof Request.Forward forward) {
+                writeForward(generator, forward);
+            }
+        });
+    }
+
+    private static void writeForward(JsonGenerator generator, Request.Forward forward) throws IOException {
+        generator.writeFieldName(Fields.PAYLOAD);
+        generator.writeBinary(forward.payload());
+        generator.writeNumberField(Fields.TIMEOUT_MS, forward.timeout().toMillis());
+    }
+
+    /** A request's revision is a signed JSON integer: below 1 is not a fence it may send. */
+    private static Fence revision(WireFields fields) {
+        long value = fields.required(WireFields.REVISION);
+        if (value < 1) {
+            throw new InvalidLeaseInput("revision must be 1 or more");
+        }
+        return new Fence(value);
+    }
+}

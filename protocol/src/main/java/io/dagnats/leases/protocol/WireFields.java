@@ -1,0 +1,129 @@
+package io.dagnats.leases.protocol;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.dagnats.leases.domain.InvalidLeaseInput;
+import java.io.IOException;
+
+/**
+ * The fields of one request or reply body as read, before any operation's
+ * rules: every field of the contract with the type the contract gives it.
+ * Mutable and short-lived, so the service's decode allocates no more than the
+ * strings it holds and the typed request built from it.
+ *
+ * <p>A request may hold only the request table's fields: any other is
+ * {@code invalid}. A reply may hold fields this side does not know (a newer
+ * dagnats may add some): they are skipped.
+ */
+final class WireFields implements FlatJson.FieldReader {
+
+    static final int TTL = 1;
+    static final int REVISION = 2;
+    static final int TIMEOUT = 4;
+
+    private final boolean request;
+
+    String key;
+    String holder;
+    String payload;
+    long ttlMillis;
+    long revision;
+    long timeoutMillis;
+    private int present;
+
+    String acquiredAt;
+    String expiresAt;
+    String error;
+    String kind;
+    Boolean granted;
+    Boolean held;
+
+    private WireFields(boolean request) {
+        this.request = request;
+    }
+
+    /** @throws InvalidLeaseInput with a sentence naming what is wrong */
+    static WireFields request(byte[] body) {
+        WireFields fields = new WireFields(true);
+        FlatJson.read(body, "the request body", fields);
+        return fields;
+    }
+
+    /** @throws InvalidLeaseInput with a sentence naming what is wrong */
+    static WireFields reply(byte[] body) {
+        WireFields fields = new WireFields(false);
+        FlatJson.read(body, "the reply", fields);
+        return fields;
+    }
+
+    @Override
+    public void field(String name, JsonToken value, JsonParser parser) throws IOException {
+        switch (name) {
+            case Fields.KEY -> key = FlatJson.string(parser, value, name);
+            case Fields.HOLDER -> holder = FlatJson.string(parser, value, name);
+            case Fields.PAYLOAD -> payload = FlatJson.string(parser, value, name);
+            case Fields.TTL_MS -> {
+                ttlMillis = FlatJson.integer(parser, value, name);
+                present |= TTL;
+            }
+            case Fields.REVISION -> {
+                revision = FlatJson.integer(parser, value, name);
+                present |= REVISION;
+            }
+            case Fields.TIMEOUT_MS -> {
+                timeoutMillis = FlatJson.integer(parser, value, name);
+                present |= TIMEOUT;
+            }
+            default -> {
+                if (request) {
+                    throw FlatJson.unknownField(name);
+                }
+                replyField(name, value, parser);
+            }
+        }
+    }
+
+    private void replyField(String name, JsonToken value, JsonParser parser) throws IOException {
+        switch (name) {
+            case Fields.ACQUIRED_AT -> acquiredAt = FlatJson.string(parser, value, name);
+            case Fields.EXPIRES_AT -> expiresAt = FlatJson.string(parser, value, name);
+            case Fields.ERROR -> error = FlatJson.string(parser, value, name);
+            case Fields.KIND -> kind = FlatJson.string(parser, value, name);
+            case Fields.GRANTED -> granted = FlatJson.bool(value, name);
+            case Fields.HELD -> held = FlatJson.bool(value, name);
+            default -> parser.skipChildren();
+        }
+    }
+
+    boolean has(int field) {
+        return (present & field) != 0;
+    }
+
+    /** @throws InvalidLeaseInput naming the field when it is absent */
+    long required(int field) {
+        if (!has(field)) {
+            throw new InvalidLeaseInput(name(field) + " is required");
+        }
+        return switch (field) {
+            case TTL -> ttlMillis;
+            case REVISION -> revision;
+            default -> timeoutMillis;
+        };
+    }
+
+    /** @throws InvalidLeaseInput naming the field when it is absent */
+    static <T> T required(T value, String field) {
+        if (value == null) {
+            throw new InvalidLeaseInput(field + " is required");
+        }
+        return value;
+    }
+
+    private static String name(int field) {
+        return switch (field) {
+            case TTL -> Fields.TTL_MS;
+            case REVISION -> Fields.REVISION;
+            default -> Fields.TIMEOUT_MS;
+        };
+    }
+}

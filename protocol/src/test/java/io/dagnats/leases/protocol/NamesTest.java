@@ -1,0 +1,78 @@
+package io.dagnats.leases.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.dagnats.leases.domain.ErrorKind;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.LeaseKey;
+import java.util.Arrays;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The names of the contract, spelled out once more here so a change to one is a visible test change. */
+class NamesTest {
+
+    @ParameterizedTest(name = "{0} is {1}")
+    @CsvSource(textBlock = """
+            INVALID,           invalid,           false
+            LOST,              lost,              false
+            UNSUPPORTED,       unsupported,       false
+            UNAVAILABLE,       unavailable,       true
+            INTERNAL,          internal,          true
+            NO_OWNER,          no_owner,          true
+            OWNER_UNAVAILABLE, owner_unavailable, true
+            OWNER_REJECTED,    owner_rejected,    true
+            OWNER_TIMEOUT,     owner_timeout,     false
+            REPLY_TOO_LARGE,   reply_too_large,   false
+            """)
+    void eachErrorKindHasOneWireName(ErrorKind kind, String wireName, boolean retryable) {
+        assertEquals(wireName, Kinds.wireName(kind));
+        assertEquals(Optional.of(kind), Kinds.fromWireName(wireName));
+        assertEquals(retryable, kind.retryable());
+    }
+
+    @Test
+    void anUnknownWireNameIsNoKind() {
+        assertEquals(Optional.empty(), Kinds.fromWireName("Lost"));
+        assertEquals(10, Arrays.stream(ErrorKind.values()).map(Kinds::wireName).distinct().count());
+    }
+
+    @ParameterizedTest(name = "{0} on {1}")
+    @CsvSource(textBlock = """
+            ACQUIRE, acquire, api.leases.acquire
+            RENEW,   renew,   api.leases.renew
+            RELEASE, release, api.leases.release
+            OWNER,   owner,   api.leases.owner
+            FORWARD, forward, api.leases.forward
+            """)
+    void eachOperationHasItsEndpointAndSubject(Operation operation, String endpoint, String subject) {
+        assertEquals(endpoint, operation.endpointName());
+        assertEquals(subject, operation.subject());
+    }
+
+    @Test
+    void theServiceAndItsSubjects() {
+        LeaseKey key = new LeaseKey("shard-7");
+        HolderId holder = new HolderId("worker-1a2b");
+        assertEquals("dagnats-api", LeaseSubjects.SERVICE_NAME);
+        assertEquals("dagnats-leases", LeaseSubjects.QUEUE_GROUP);
+        assertEquals("dagnats.lease.changed.shard-7", LeaseSubjects.changed(key));
+        assertEquals("dagnats.lease.changed.>", LeaseSubjects.CHANGED_WILDCARD);
+        assertEquals("dagnats.lease.inbox.worker-1a2b.shard-7", LeaseSubjects.inbox(holder, key));
+        assertEquals("dagnats.lease.inbox.worker-1a2b.>", LeaseSubjects.inboxes(holder));
+        assertEquals("shard-7", LeaseSubjects.inboxTail(holder, LeaseSubjects.inbox(holder, key)));
+        assertThrows(IllegalArgumentException.class,
+                () -> LeaseSubjects.inboxTail(holder, "dagnats.lease.inbox.worker-1a2c.shard-7"));
+    }
+
+    @Test
+    void theHeaders() {
+        assertEquals("Dagnats-Lease-Fence", LeaseHeaders.FENCE);
+        assertEquals("Dagnats-Lease-Reject", LeaseHeaders.REJECT);
+        assertEquals("stale", LeaseHeaders.REJECT_STALE);
+        assertEquals("Dagnats-Lease-Event", LeaseHeaders.EVENT);
+    }
+}
