@@ -1,6 +1,13 @@
 package io.dagnats.leases.application;
 
+import io.dagnats.leases.domain.ErrorKind;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Lease;
+import io.dagnats.leases.domain.LeaseKey;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -10,7 +17,8 @@ import java.util.function.Supplier;
  * type crosses this port; trace context travels as the W3C header map.
  *
  * <p>Implementations never throw and never block: telemetry must not break or
- * slow a lease request.
+ * slow a lease request. A fault of their own is theirs to report (once), not
+ * the caller's to handle.
  */
 public interface LeaseTelemetry {
 
@@ -85,14 +93,59 @@ public interface LeaseTelemetry {
     }
 
     /**
-     * What a request came to.
-     *
-     * @param outcome   granted, held, renewed, released, free, delivered, or the error kind
-     * @param errorKind the wire error kind when the request failed, else null
-     * @param key       the lease key when the request named a valid one, else null
-     * @param holder    the holder the answer names, else null
-     * @param revision  the fence the answer names, else 0
+     * What a request came to, for its record: one of three shapes, so no field is
+     * null and no 0 stands for "none". Made once per request; building one costs
+     * a single small object.
      */
-    record Facts(String outcome, String errorKind, String key, String holder, long revision) {
+    sealed interface Facts permits Facts.Answered, Facts.Free, Facts.Failed {
+
+        /** A lease answer: the key, and the holder and fence the reply names. */
+        record Answered(Result result, LeaseKey key, HolderId holder, Fence fence) implements Facts {
+
+            public Answered {
+                Objects.requireNonNull(result, "result");
+                Objects.requireNonNull(key, "key");
+                Objects.requireNonNull(holder, "holder");
+                Objects.requireNonNull(fence, "fence");
+            }
+
+            /** The answer names {@code lease}. */
+            public static Answered of(Result result, Lease lease) {
+                return new Answered(result, lease.key(), lease.holder(), lease.revision());
+            }
+        }
+
+        /** An owner query for a key nobody holds. */
+        record Free(LeaseKey key) implements Facts {
+
+            public Free {
+                Objects.requireNonNull(key, "key");
+            }
+        }
+
+        /**
+         * An error reply.
+         *
+         * @param key       the key, when the request named a valid one and got that far
+         * @param lastTried the lease a forward last tried to deliver under, when it tried one
+         */
+        record Failed(ErrorKind kind, Optional<LeaseKey> key, Optional<Lease> lastTried) implements Facts {
+
+            public Failed {
+                Objects.requireNonNull(kind, "kind");
+                Objects.requireNonNull(key, "key");
+                Objects.requireNonNull(lastTried, "lastTried");
+            }
+
+            /** Failed before (or without) naming a key: bad input, the bucket refused, a bug. */
+            public static Failed bare(ErrorKind kind) {
+                return new Failed(kind, Optional.empty(), Optional.empty());
+            }
+        }
+
+        /** How a request that got a lease answer ended. */
+        enum Result {
+            GRANTED, HELD, RENEWED, RELEASED, DELIVERED
+        }
     }
 }

@@ -30,10 +30,7 @@ class WireNamesTest {
      * Known spellings outside protocol, each with the reason it stays for now.
      * Empty it as they go; a new one fails this test.
      */
-    private static final Map<String, String> KNOWN = Map.of(
-            "adapters-otel/src/main/java/io/dagnats/leases/adapters/otel/TracedOwnerInbox.java",
-            "the span's destination names the owner's inbox; adapters-otel is being reworked on another "
-                    + "branch, which should take LeaseSubjects.inbox from protocol");
+    private static final Map<String, String> KNOWN = Map.of();
 
     @Test
     void noModuleButProtocolSpellsASubjectOrHeader() throws IOException {

@@ -29,6 +29,7 @@ import io.nats.service.ServiceMessage;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -53,15 +54,13 @@ public final class LeaseApi {
     /** The reply body, and what it tells telemetry. */
     private record Reply(byte[] body, LeaseTelemetry.Facts facts) {
 
-        static Reply of(byte[] body, String outcome, Lease lease) {
-            return new Reply(body, new LeaseTelemetry.Facts(outcome, null, lease.key().value(),
-                    lease.holder().value(), lease.revision().revision()));
+        static Reply of(byte[] body, LeaseTelemetry.Facts.Result result, Lease lease) {
+            return new Reply(body, LeaseTelemetry.Facts.Answered.of(result, lease));
         }
 
-        static Reply error(ErrorKind kind, byte[] body, String key, Lease lastTried) {
-            return new Reply(body, new LeaseTelemetry.Facts(Kinds.wireName(kind), Kinds.wireName(kind), key,
-                    lastTried == null ? null : lastTried.holder().value(),
-                    lastTried == null ? 0 : lastTried.revision().revision()));
+        static Reply error(ErrorKind kind, byte[] body, LeaseKey key, Lease lastTried) {
+            return new Reply(body, new LeaseTelemetry.Facts.Failed(kind, Optional.ofNullable(key),
+                    Optional.ofNullable(lastTried)));
         }
     }
 
@@ -201,31 +200,31 @@ public final class LeaseApi {
     private CompletionStage<Reply> acquire(Request.Acquire request) {
         AcquireLease.Command command = new AcquireLease.Command(request.key(), request.holder(), request.ttl());
         return acquire.execute(command).thenApply(acquisition -> acquisition instanceof Acquisition.Granted granted
-                ? Reply.of(Replies.lease(granted.lease(), true), "granted", granted.lease())
-                : Reply.of(Replies.lease(acquisition.lease(), false), "held", acquisition.lease()));
+                ? Reply.of(Replies.lease(granted.lease(), true), LeaseTelemetry.Facts.Result.GRANTED, granted.lease())
+                : Reply.of(Replies.lease(acquisition.lease(), false), LeaseTelemetry.Facts.Result.HELD, acquisition.lease()));
     }
 
     private CompletionStage<Reply> renew(Request.Renew request) {
         RenewLease.Command command =
                 new RenewLease.Command(request.key(), request.holder(), request.revision(), request.ttl());
         return renew.execute(command).thenApply(renewal -> renewal instanceof Renewal.Renewed renewed
-                ? Reply.of(Replies.lease(renewed.lease(), true), "renewed", renewed.lease())
+                ? Reply.of(Replies.lease(renewed.lease(), true), LeaseTelemetry.Facts.Result.RENEWED, renewed.lease())
                 : lost((Lost) renewal));
     }
 
     private CompletionStage<Reply> release(Request.Release request) {
         ReleaseLease.Command command = new ReleaseLease.Command(request.key(), request.holder(), request.revision());
         return release.execute(command).thenApply(answer -> answer instanceof Release.Released released
-                ? new Reply(Replies.released(released), new LeaseTelemetry.Facts("released", null,
-                        released.key().value(), released.holder().value(), released.revision().revision()))
+                ? new Reply(Replies.released(released), new LeaseTelemetry.Facts.Answered(
+                        LeaseTelemetry.Facts.Result.RELEASED, released.key(), released.holder(), released.revision()))
                 : lost((Lost) answer));
     }
 
     private CompletionStage<Reply> owner(Request.Owner request) {
         LeaseKey key = request.key();
         return store.read(key).thenApply(state -> state instanceof KeyState.Held held
-                ? Reply.of(Replies.owner(state), "held", held.lease())
-                : new Reply(Replies.owner(state), new LeaseTelemetry.Facts("free", null, key.value(), null, 0)));
+                ? Reply.of(Replies.owner(state), LeaseTelemetry.Facts.Result.HELD, held.lease())
+                : new Reply(Replies.owner(state), new LeaseTelemetry.Facts.Free(key)));
     }
 
     private CompletionStage<Reply> forward(Request.Forward request) {
@@ -243,11 +242,11 @@ public final class LeaseApi {
                                 + body.length + " bytes, over the server's max_payload of " + limit,
                         delivered.owner());
             }
-            return Reply.of(body, "delivered", delivered.owner());
+            return Reply.of(body, LeaseTelemetry.Facts.Result.DELIVERED, delivered.owner());
         }
         if (outcome instanceof ForwardToOwner.Outcome.NoOwner noOwner) {
             return Reply.error(ErrorKind.NO_OWNER, Replies.error(ErrorKind.NO_OWNER, "nobody holds " + noOwner.key()),
-                    noOwner.key().value(), null);
+                    noOwner.key(), null);
         }
         if (outcome instanceof ForwardToOwner.Outcome.OwnerUnavailable unavailable) {
             return forwardFailure(ErrorKind.OWNER_UNAVAILABLE, "nobody listens on the inbox of "
@@ -265,11 +264,11 @@ public final class LeaseApi {
     }
 
     private static Reply forwardFailure(ErrorKind kind, String sentence, Lease lastTried) {
-        return Reply.error(kind, Replies.forwardError(kind, sentence, lastTried), lastTried.key().value(), lastTried);
+        return Reply.error(kind, Replies.forwardError(kind, sentence, lastTried), lastTried.key(), lastTried);
     }
 
     private static Reply lost(Lost lost) {
-        return Reply.error(ErrorKind.LOST, Replies.error(ErrorKind.LOST, lost.sentence()), lost.key().value(), null);
+        return Reply.error(ErrorKind.LOST, Replies.error(ErrorKind.LOST, lost.sentence()), lost.key(), null);
     }
 
     private static Reply failure(ErrorKind kind, String sentence) {

@@ -3,6 +3,10 @@ package io.dagnats.leases.adapters.otel;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.OwnerInbox;
+import io.dagnats.leases.domain.ErrorKind;
+import io.dagnats.leases.domain.Lease;
+import io.dagnats.leases.protocol.Kinds;
+import io.dagnats.leases.protocol.LeaseSubjects;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
@@ -20,7 +24,6 @@ import io.opentelemetry.context.propagation.TextMapPropagator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -29,7 +32,9 @@ import java.util.function.Supplier;
  * continues the caller's W3C trace context, CLIENT spans for the JetStream
  * reads and writes and for each forward attempt under it, and request, duration
  * and forward-attempt metrics. Names follow the messaging semantic conventions;
- * lease attributes are {@code dagnats.lease.*}.
+ * lease attributes are {@code dagnats.lease.*}. A fault of telemetry itself is
+ * logged once per place it happens ({@link TelemetryFaults}) and never reaches
+ * the request.
  */
 public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
 
@@ -46,9 +51,6 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
     static final AttributeKey<String> LEASE_HOLDER = AttributeKey.stringKey("dagnats.lease.holder");
     static final AttributeKey<Long> LEASE_REVISION = AttributeKey.longKey("dagnats.lease.revision");
     static final AttributeKey<String> LEASE_OUTCOME = AttributeKey.stringKey("dagnats.lease.outcome");
-
-    /** Error kinds that mean the service, not the caller, failed. */
-    private static final Set<String> SERVER_FAULTS = Set.of("internal", "unavailable");
 
     private static final TextMapGetter<Map<String, String>> MAP_GETTER = new TextMapGetter<>() {
         @Override
@@ -68,9 +70,16 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
     private final DoubleHistogram duration;
     private final LongCounter forwardAttempts;
     private final AtomicLong supported = new AtomicLong();
+    private final TelemetryFaults faults;
 
     public OpenTelemetryLeaseTelemetry(OpenTelemetry openTelemetry) {
+        this(openTelemetry, new TelemetryFaults());
+    }
+
+    /** @param faults where a fault of telemetry itself is reported; tests collect them */
+    OpenTelemetryLeaseTelemetry(OpenTelemetry openTelemetry, TelemetryFaults faults) {
         Objects.requireNonNull(openTelemetry, "openTelemetry");
+        this.faults = Objects.requireNonNull(faults, "faults");
         tracer = openTelemetry.getTracer(INSTRUMENTATION_SCOPE);
         propagator = openTelemetry.getPropagators().getTextMapPropagator();
         Meter meter = openTelemetry.getMeter(INSTRUMENTATION_SCOPE);
@@ -95,25 +104,35 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
 
     @Override
     public RequestRecord startRequest(String operation, String subject, Map<String, String> headers) {
-        Context parent = headers.isEmpty() ? Context.root() : propagator.extract(Context.root(), headers, MAP_GETTER);
-        Span span = tracer.spanBuilder("process " + subject)
-                .setParent(parent)
-                .setSpanKind(SpanKind.SERVER)
-                .setAttribute(MESSAGING_SYSTEM, "nats")
-                .setAttribute(DESTINATION, subject)
-                .setAttribute(OPERATION_NAME, "process")
-                .setAttribute(OPERATION_TYPE, "process")
-                .setAttribute(CONSUMER_GROUP, "dagnats-leases")
-                .setAttribute(LEASE_OPERATION, operation)
-                .startSpan();
-        return new SpanRecord(operation, span, System.nanoTime());
+        try {
+            Context parent = headers.isEmpty() ? Context.root() : propagator.extract(Context.root(), headers, MAP_GETTER);
+            Span span = tracer.spanBuilder("process " + subject)
+                    .setParent(parent)
+                    .setSpanKind(SpanKind.SERVER)
+                    .setAttribute(MESSAGING_SYSTEM, "nats")
+                    .setAttribute(DESTINATION, subject)
+                    .setAttribute(OPERATION_NAME, "process")
+                    .setAttribute(OPERATION_TYPE, "process")
+                    .setAttribute(CONSUMER_GROUP, LeaseSubjects.QUEUE_GROUP)
+                    .setAttribute(LEASE_OPERATION, operation)
+                    .startSpan();
+            return new SpanRecord(operation, span, System.nanoTime());
+        } catch (RuntimeException fault) {
+            faults.report("starting a request span", fault);
+            return RequestRecord.NONE;
+        }
     }
 
     @Override
     public Map<String, String> outgoingHeaders() {
-        Map<String, String> headers = new HashMap<>(4);
-        propagator.inject(Context.current(), headers, Map::put);
-        return headers;
+        try {
+            Map<String, String> headers = new HashMap<>(4);
+            propagator.inject(Context.current(), headers, Map::put);
+            return headers;
+        } catch (RuntimeException fault) {
+            faults.report("writing trace context headers", fault);
+            return Map.of();
+        }
     }
 
     @Override
@@ -123,12 +142,12 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
 
     @Override
     public LeaseStore observe(LeaseStore store) {
-        return new TracedLeaseStore(store, tracer);
+        return new TracedLeaseStore(store, tracer, faults);
     }
 
     @Override
     public OwnerInbox observe(OwnerInbox inbox) {
-        return new TracedOwnerInbox(inbox, tracer, forwardAttempts);
+        return new TracedOwnerInbox(inbox, tracer, forwardAttempts, faults);
     }
 
     private final class SpanRecord implements RequestRecord {
@@ -144,7 +163,14 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
 
         @Override
         public <T> T within(Supplier<T> work) {
-            try (Scope ignored = span.makeCurrent()) {
+            Scope scope;
+            try {
+                scope = span.makeCurrent();
+            } catch (RuntimeException fault) {
+                faults.report("making a request span current", fault);
+                return work.get();
+            }
+            try (scope) {
                 return work.get();
             }
         }
@@ -152,29 +178,60 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
         @Override
         public void end(Facts facts) {
             try {
-                if (facts.key() != null) {
-                    span.setAttribute(LEASE_KEY, facts.key());
-                }
-                if (facts.holder() != null) {
-                    span.setAttribute(LEASE_HOLDER, facts.holder());
-                }
-                if (facts.revision() > 0) {
-                    span.setAttribute(LEASE_REVISION, facts.revision());
-                }
-                span.setAttribute(LEASE_OUTCOME, facts.outcome());
-                if (facts.errorKind() != null) {
-                    // An outcome, not an exception: bad input and lost carry no stack trace.
-                    span.setAttribute(ERROR_TYPE, facts.errorKind());
-                    if (SERVER_FAULTS.contains(facts.errorKind())) {
-                        span.setStatus(StatusCode.ERROR, facts.errorKind());
-                    }
-                }
+                String outcome = describe(facts);
+                span.setAttribute(LEASE_OUTCOME, outcome);
                 span.end();
-                requests.add(1, Attributes.of(LEASE_OPERATION, operation, LEASE_OUTCOME, facts.outcome()));
+                requests.add(1, Attributes.of(LEASE_OPERATION, operation, LEASE_OUTCOME, outcome));
                 duration.record((System.nanoTime() - startedNanos) / 1e9, Attributes.of(LEASE_OPERATION, operation));
-            } catch (RuntimeException telemetryFault) {
-                // Telemetry never breaks the work.
+            } catch (RuntimeException fault) {
+                faults.report("ending a request span", fault);
             }
         }
+
+        /** Sets what {@code facts} name on the span; returns the outcome's name. */
+        private String describe(Facts facts) {
+            if (facts instanceof Facts.Answered answered) {
+                span.setAttribute(LEASE_KEY, answered.key().value());
+                span.setAttribute(LEASE_HOLDER, answered.holder().value());
+                span.setAttribute(LEASE_REVISION, answered.fence().revision());
+                return outcomeName(answered.result());
+            }
+            if (facts instanceof Facts.Free free) {
+                span.setAttribute(LEASE_KEY, free.key().value());
+                return "free";
+            }
+            Facts.Failed failed = (Facts.Failed) facts;
+            if (failed.key().isPresent()) {
+                span.setAttribute(LEASE_KEY, failed.key().get().value());
+            }
+            if (failed.lastTried().isPresent()) {
+                Lease lastTried = failed.lastTried().get();
+                span.setAttribute(LEASE_HOLDER, lastTried.holder().value());
+                span.setAttribute(LEASE_REVISION, lastTried.revision().revision());
+            }
+            String kind = Kinds.wireName(failed.kind());
+            // An outcome, not an exception: bad input and lost carry no stack trace.
+            span.setAttribute(ERROR_TYPE, kind);
+            if (isServerFault(failed.kind())) {
+                span.setStatus(StatusCode.ERROR, kind);
+            }
+            return kind;
+        }
+    }
+
+    /** The outcome's name in spans and metrics: the lease answer, or the error reply's kind. */
+    static String outcomeName(Facts.Result result) {
+        return switch (result) {
+            case GRANTED -> "granted";
+            case HELD -> "held";
+            case RENEWED -> "renewed";
+            case RELEASED -> "released";
+            case DELIVERED -> "delivered";
+        };
+    }
+
+    /** Kinds that mean the service, not the caller, failed: the span's status is an error. */
+    static boolean isServerFault(ErrorKind kind) {
+        return kind == ErrorKind.INTERNAL || kind == ErrorKind.UNAVAILABLE;
     }
 }

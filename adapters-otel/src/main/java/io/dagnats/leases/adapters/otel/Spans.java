@@ -6,7 +6,7 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 final class Spans {
@@ -15,15 +15,32 @@ final class Spans {
     }
 
     /**
-     * Runs {@code call} under {@code span}, ends the span when the stage completes,
-     * and completes the returned stage under the caller's context. Stages chained on
-     * it run synchronously during that completion, so they see the caller's span as
-     * current even though the completing thread is the NATS client's.
+     * Runs {@code call} under the span {@code start} begins, ends the span when the
+     * stage completes, and completes the returned stage under the caller's context.
+     * Stages chained on it run synchronously during that completion, so they see the
+     * caller's span as current even though the completing thread is the NATS client's.
+     *
+     * <p>A telemetry fault (starting, annotating or ending the span) goes to
+     * {@code faults}; the call runs and its stage completes all the same.
+     *
+     * @param what    the call, for a fault's log line ("a JetStream read")
+     * @param onValue annotates the span with the call's answer
      */
-    static <T> CompletionStage<T> traced(Span span, Supplier<CompletionStage<T>> call, Consumer<T> onValue) {
-        Context caller = Context.current();
+    static <T> CompletionStage<T> traced(TelemetryFaults faults, String what, Supplier<Span> start,
+            Supplier<CompletionStage<T>> call, BiConsumer<Span, T> onValue) {
+        Context caller;
+        Span span;
+        Scope scope;
+        try {
+            caller = Context.current();
+            span = start.get();
+            scope = span.makeCurrent();
+        } catch (RuntimeException fault) {
+            faults.report("starting the span of " + what, fault);
+            return call.get();
+        }
         CompletionStage<T> inner;
-        try (Scope ignored = span.makeCurrent()) {
+        try (scope) {
             inner = call.get();
         }
         CompletableFuture<T> outer = new CompletableFuture<>();
@@ -34,20 +51,33 @@ final class Spans {
                     span.setAttribute(OpenTelemetryLeaseTelemetry.ERROR_TYPE, cause.getClass().getSimpleName());
                     span.setStatus(StatusCode.ERROR, String.valueOf(cause.getMessage()));
                 } else {
-                    onValue.accept(value);
+                    onValue.accept(span, value);
                 }
                 span.end();
-            } catch (RuntimeException telemetryFault) {
-                // Telemetry never breaks the work.
+            } catch (RuntimeException fault) {
+                faults.report("ending the span of " + what, fault);
             }
-            try (Scope ignored = caller.makeCurrent()) {
+            Scope restored = restore(caller, faults, what);
+            try {
                 if (failure != null) {
                     outer.completeExceptionally(failure);
                 } else {
                     outer.complete(value);
                 }
+            } finally {
+                restored.close();
             }
         });
         return outer;
+    }
+
+    /** The caller's context made current again; when that fails, the stage still completes, just without it. */
+    private static Scope restore(Context caller, TelemetryFaults faults, String what) {
+        try {
+            return caller.makeCurrent();
+        } catch (RuntimeException fault) {
+            faults.report("restoring the caller's context after " + what, fault);
+            return Scope.noop();
+        }
     }
 }

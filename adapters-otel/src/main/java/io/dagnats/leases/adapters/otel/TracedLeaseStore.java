@@ -25,35 +25,42 @@ final class TracedLeaseStore implements LeaseStore {
 
     private final LeaseStore delegate;
     private final Tracer tracer;
+    private final TelemetryFaults faults;
 
-    TracedLeaseStore(LeaseStore delegate, Tracer tracer) {
+    TracedLeaseStore(LeaseStore delegate, Tracer tracer, TelemetryFaults faults) {
         this.delegate = delegate;
         this.tracer = tracer;
+        this.faults = faults;
     }
 
     @Override
     public CompletionStage<KeyState> read(LeaseKey key) {
-        Span span = start("read KV_leases", "$JS.API.STREAM.MSG.GET.KV_leases", key);
-        return Spans.traced(span, () -> delegate.read(key), state ->
-                span.setAttribute(OpenTelemetryLeaseTelemetry.LEASE_OUTCOME,
+        return Spans.traced(faults, "a JetStream read",
+                () -> start("read KV_leases", "$JS.API.STREAM.MSG.GET.KV_leases", key),
+                () -> delegate.read(key),
+                (span, state) -> span.setAttribute(OpenTelemetryLeaseTelemetry.LEASE_OUTCOME,
                         state instanceof KeyState.Held ? "held" : "free"));
     }
 
     @Override
     public CompletionStage<WriteOutcome> write(LeaseWrite write) {
-        Span span = start("publish $KV.leases", "$KV.leases." + write.key().value(), write.key());
-        span.setAttribute(EVENT, write.event().wireName());
-        span.setAttribute(EXPECTED, write.expectedSequence());
-        return Spans.traced(span, () -> delegate.write(write), outcome -> {
-            if (outcome instanceof WriteOutcome.Written written) {
-                span.setAttribute(RESULT, "written");
-                span.setAttribute(OpenTelemetryLeaseTelemetry.LEASE_REVISION, written.revision().revision());
-            } else if (outcome instanceof WriteOutcome.Withheld) {
-                span.setAttribute(RESULT, "withheld");
-            } else {
-                span.setAttribute(RESULT, "conflict");
-            }
-        });
+        return Spans.traced(faults, "a JetStream write", () -> {
+            Span span = start("publish $KV.leases", "$KV.leases." + write.key().value(), write.key());
+            span.setAttribute(EVENT, write.event().wireName());
+            span.setAttribute(EXPECTED, write.expectedSequence());
+            return span;
+        }, () -> delegate.write(write), TracedLeaseStore::annotate);
+    }
+
+    private static void annotate(Span span, WriteOutcome outcome) {
+        if (outcome instanceof WriteOutcome.Written written) {
+            span.setAttribute(RESULT, "written");
+            span.setAttribute(OpenTelemetryLeaseTelemetry.LEASE_REVISION, written.revision().revision());
+        } else if (outcome instanceof WriteOutcome.Withheld) {
+            span.setAttribute(RESULT, "withheld");
+        } else {
+            span.setAttribute(RESULT, "conflict");
+        }
     }
 
     @Override

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
+import io.dagnats.leases.domain.ErrorKind;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseWrite;
@@ -20,7 +23,16 @@ import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.dagnats.leases.domain.Lease;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.SpanBuilder;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.TracerProvider;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -74,7 +86,7 @@ class OpenTelemetryLeaseTelemetryTest {
         record.within(() -> store.read(new LeaseKey("k"))
                         .thenCompose(first -> store.read(new LeaseKey("k"))))
                 .toCompletableFuture().join();
-        record.end(new LeaseTelemetry.Facts("free", null, "k", null, 0));
+        record.end(new LeaseTelemetry.Facts.Free(new LeaseKey("k")));
 
         List<SpanData> finished = spans.getFinishedSpanItems();
         SpanData request = finished.stream().filter(span -> span.getKind() == SpanKind.SERVER).findFirst().orElseThrow();
@@ -91,7 +103,7 @@ class OpenTelemetryLeaseTelemetryTest {
     @Test
     void badInputIsAnOutcomeNotAnException() {
         telemetry.startRequest("acquire", "api.leases.acquire", Map.of())
-                .end(new LeaseTelemetry.Facts("invalid", "invalid", null, null, 0));
+                .end(LeaseTelemetry.Facts.Failed.bare(ErrorKind.INVALID));
 
         SpanData request = spans.getFinishedSpanItems().get(0);
         assertEquals("invalid", request.getAttributes().get(OpenTelemetryLeaseTelemetry.ERROR_TYPE));
@@ -102,7 +114,8 @@ class OpenTelemetryLeaseTelemetryTest {
     @Test
     void requestsAreCountedByOperationAndOutcomeAndTimed() {
         telemetry.startRequest("acquire", "api.leases.acquire", Map.of())
-                .end(new LeaseTelemetry.Facts("granted", null, "k", "h", 7));
+                .end(new LeaseTelemetry.Facts.Answered(LeaseTelemetry.Facts.Result.GRANTED, new LeaseKey("k"),
+                        new HolderId("h"), new Fence(7)));
         telemetry.leasesSupported(true);
 
         Set<String> names = metrics.collectAllMetrics().stream().map(MetricData::getName).collect(Collectors.toSet());
@@ -117,5 +130,74 @@ class OpenTelemetryLeaseTelemetryTest {
         Map<String, String> headers = record.within(telemetry::outgoingHeaders);
 
         assertTrue(headers.get("traceparent").startsWith("00-"), headers.toString());
+    }
+
+    @Test
+    void aFailedRequestNamesItsKindAndTheLeaseLastTried() {
+        Lease lastTried = new Lease(new LeaseKey("k"), new HolderId("h"), new Fence(9), new Fence(9),
+                Instant.EPOCH, Instant.EPOCH, new LeaseTtl(10_000));
+        telemetry.startRequest("forward", "api.leases.forward", Map.of())
+                .end(new LeaseTelemetry.Facts.Failed(ErrorKind.OWNER_TIMEOUT, Optional.of(lastTried.key()),
+                        Optional.of(lastTried)));
+
+        SpanData request = spans.getFinishedSpanItems().get(0);
+        assertEquals("owner_timeout", request.getAttributes().get(OpenTelemetryLeaseTelemetry.LEASE_OUTCOME));
+        assertEquals("owner_timeout", request.getAttributes().get(OpenTelemetryLeaseTelemetry.ERROR_TYPE));
+        assertEquals("k", request.getAttributes().get(OpenTelemetryLeaseTelemetry.LEASE_KEY));
+        assertEquals("h", request.getAttributes().get(OpenTelemetryLeaseTelemetry.LEASE_HOLDER));
+        assertEquals(9L, request.getAttributes().get(OpenTelemetryLeaseTelemetry.LEASE_REVISION));
+        assertEquals(StatusCode.UNSET, request.getStatus().getStatusCode());
+    }
+
+    @Test
+    void serverFaultsMarkTheSpanAsAnError() {
+        telemetry.startRequest("acquire", "api.leases.acquire", Map.of())
+                .end(LeaseTelemetry.Facts.Failed.bare(ErrorKind.UNAVAILABLE));
+
+        assertEquals(StatusCode.ERROR, spans.getFinishedSpanItems().get(0).getStatus().getStatusCode());
+    }
+
+    @Test
+    void aTelemetryFaultIsLoggedOnceAndNeverReachesTheRequest() {
+        List<String> logged = new CopyOnWriteArrayList<>();
+        Tracer broken = new Tracer() {
+            @Override
+            public SpanBuilder spanBuilder(String spanName) {
+                throw new IllegalStateException("exporter gone");
+            }
+        };
+        OpenTelemetry faulty = new OpenTelemetry() {
+            @Override
+            public TracerProvider getTracerProvider() {
+                return new TracerProvider() {
+                    @Override
+                    public Tracer get(String instrumentationScopeName) {
+                        return broken;
+                    }
+
+                    @Override
+                    public Tracer get(String instrumentationScopeName, String instrumentationScopeVersion) {
+                        return broken;
+                    }
+                };
+            }
+
+            @Override
+            public ContextPropagators getPropagators() {
+                return sdk.getPropagators();
+            }
+        };
+        LeaseTelemetry telemetry = new OpenTelemetryLeaseTelemetry(faulty,
+                new TelemetryFaults((where, fault) -> logged.add(where + ": " + fault.getMessage())));
+        LeaseStore store = telemetry.observe(slowStore);
+
+        for (int i = 0; i < 3; i++) {
+            LeaseTelemetry.RequestRecord record = telemetry.startRequest("owner", "api.leases.owner", Map.of());
+            KeyState state = record.within(() -> store.read(new LeaseKey("k"))).toCompletableFuture().join();
+            record.end(new LeaseTelemetry.Facts.Free(state.key()));
+        }
+
+        assertEquals(List.of("starting a request span: exporter gone",
+                "starting the span of a JetStream read: exporter gone"), logged);
     }
 }
