@@ -3,29 +3,22 @@ package io.dagnats.leases.adapters.otel;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.OwnerInbox;
-import io.dagnats.leases.domain.ErrorKind;
-import io.dagnats.leases.domain.Lease;
-import io.dagnats.leases.protocol.Kinds;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
-import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.Meter;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapPropagator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 
 /**
  * Lease telemetry on OpenTelemetry: a SERVER span per lease request that
@@ -116,7 +109,7 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
                     .setAttribute(CONSUMER_GROUP, LeaseSubjects.QUEUE_GROUP)
                     .setAttribute(LEASE_OPERATION, operation)
                     .startSpan();
-            return new SpanRecord(operation, span, System.nanoTime());
+            return new RequestSpan(operation, span, System.nanoTime(), requests, duration, faults);
         } catch (RuntimeException fault) {
             faults.report("starting a request span", fault);
             return RequestRecord.NONE;
@@ -148,90 +141,5 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
     @Override
     public OwnerInbox observe(OwnerInbox inbox) {
         return new TracedOwnerInbox(inbox, tracer, forwardAttempts, faults);
-    }
-
-    private final class SpanRecord implements RequestRecord {
-        private final String operation;
-        private final Span span;
-        private final long startedNanos;
-
-        SpanRecord(String operation, Span span, long startedNanos) {
-            this.operation = operation;
-            this.span = span;
-            this.startedNanos = startedNanos;
-        }
-
-        @Override
-        public <T> T within(Supplier<T> work) {
-            Scope scope;
-            try {
-                scope = span.makeCurrent();
-            } catch (RuntimeException fault) {
-                faults.report("making a request span current", fault);
-                return work.get();
-            }
-            try (scope) {
-                return work.get();
-            }
-        }
-
-        @Override
-        public void end(Facts facts) {
-            try {
-                String outcome = describe(facts);
-                span.setAttribute(LEASE_OUTCOME, outcome);
-                span.end();
-                requests.add(1, Attributes.of(LEASE_OPERATION, operation, LEASE_OUTCOME, outcome));
-                duration.record((System.nanoTime() - startedNanos) / 1e9, Attributes.of(LEASE_OPERATION, operation));
-            } catch (RuntimeException fault) {
-                faults.report("ending a request span", fault);
-            }
-        }
-
-        /** Sets what {@code facts} name on the span; returns the outcome's name. */
-        private String describe(Facts facts) {
-            if (facts instanceof Facts.Answered answered) {
-                span.setAttribute(LEASE_KEY, answered.key().value());
-                span.setAttribute(LEASE_HOLDER, answered.holder().value());
-                span.setAttribute(LEASE_REVISION, answered.fence().revision());
-                return outcomeName(answered.result());
-            }
-            if (facts instanceof Facts.Free free) {
-                span.setAttribute(LEASE_KEY, free.key().value());
-                return "free";
-            }
-            Facts.Failed failed = (Facts.Failed) facts;
-            if (failed.key().isPresent()) {
-                span.setAttribute(LEASE_KEY, failed.key().get().value());
-            }
-            if (failed.lastTried().isPresent()) {
-                Lease lastTried = failed.lastTried().get();
-                span.setAttribute(LEASE_HOLDER, lastTried.holder().value());
-                span.setAttribute(LEASE_REVISION, lastTried.revision().revision());
-            }
-            String kind = Kinds.wireName(failed.kind());
-            // An outcome, not an exception: bad input and lost carry no stack trace.
-            span.setAttribute(ERROR_TYPE, kind);
-            if (isServerFault(failed.kind())) {
-                span.setStatus(StatusCode.ERROR, kind);
-            }
-            return kind;
-        }
-    }
-
-    /** The outcome's name in spans and metrics: the lease answer, or the error reply's kind. */
-    static String outcomeName(Facts.Result result) {
-        return switch (result) {
-            case GRANTED -> "granted";
-            case HELD -> "held";
-            case RENEWED -> "renewed";
-            case RELEASED -> "released";
-            case DELIVERED -> "delivered";
-        };
-    }
-
-    /** Kinds that mean the service, not the caller, failed: the span's status is an error. */
-    static boolean isServerFault(ErrorKind kind) {
-        return kind == ErrorKind.INTERNAL || kind == ErrorKind.UNAVAILABLE;
     }
 }
