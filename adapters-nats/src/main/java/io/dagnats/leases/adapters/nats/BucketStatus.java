@@ -1,5 +1,6 @@
 package io.dagnats.leases.adapters.nats;
 
+import io.dagnats.leases.domain.ErrorKind;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -9,6 +10,22 @@ public sealed interface BucketStatus {
 
     /** One line for operators. */
     String describe();
+
+    /**
+     * Why a lease call is not served under this status, as the error it is answered
+     * with; empty when the bucket is ready. The one place that decides: the service
+     * asks it once per request, before reading the request.
+     */
+    Optional<Refusal> refusal();
+
+    /** A lease call answered without being served: the error kind and its sentence. */
+    record Refusal(ErrorKind kind, String sentence) {
+
+        public Refusal {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(sentence, "sentence");
+        }
+    }
 
     /**
      * The bucket is there and every setting lease safety rests on holds: leases are served.
@@ -29,6 +46,11 @@ public sealed interface BucketStatus {
             return "leases supported (" + settings + ")"
                     + grantsFrom.map(from -> "; it replaced an earlier bucket, whose owners may act until their"
                             + " leases run out: no free key is granted until " + from).orElse("");
+        }
+
+        @Override
+        public Optional<Refusal> refusal() {
+            return Optional.empty();
         }
 
         /**
@@ -54,6 +76,11 @@ public sealed interface BucketStatus {
         public String describe() {
             return "leases unsupported: " + reason;
         }
+
+        @Override
+        public Optional<Refusal> refusal() {
+            return Optional.of(new Refusal(ErrorKind.UNSUPPORTED, reason));
+        }
     }
 
     /**
@@ -64,6 +91,11 @@ public sealed interface BucketStatus {
         @Override
         public String describe() {
             return "leases not ready yet: " + reason;
+        }
+
+        @Override
+        public Optional<Refusal> refusal() {
+            return Optional.of(new Refusal(ErrorKind.UNAVAILABLE, describe()));
         }
     }
 }

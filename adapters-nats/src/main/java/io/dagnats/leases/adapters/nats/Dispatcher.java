@@ -1,0 +1,113 @@
+package io.dagnats.leases.adapters.nats;
+
+import io.dagnats.leases.application.LeaseTelemetry;
+import io.dagnats.leases.protocol.Operation;
+import io.nats.client.Connection;
+import io.nats.service.ServiceMessage;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Every lease request passes through here: counted for the drain, recorded for
+ * telemetry, refused when the bucket cannot serve leases, then decoded and
+ * handed to its operation's handler. The reply is sent from the thread that
+ * completes the handler's stage (the NATS client's, once JetStream answers), so
+ * the dispatcher thread never waits.
+ */
+final class Dispatcher {
+
+    private static final System.Logger LOG = System.getLogger(Dispatcher.class.getName());
+    private static final String TRACEPARENT = "traceparent";
+    private static final String TRACESTATE = "tracestate";
+
+    /**
+     * One operation: how its request body is read, and the handler that answers
+     * the typed request.
+     */
+    record Route<R>(Operation operation, Function<byte[], R> decode, Function<R, CompletionStage<Answer>> handler) {
+
+        Route {
+            Objects.requireNonNull(operation, "operation");
+            Objects.requireNonNull(decode, "decode");
+            Objects.requireNonNull(handler, "handler");
+        }
+
+        /** @throws RuntimeException when the body is not a valid request, or the handler fails to start */
+        CompletionStage<Answer> answer(byte[] body) {
+            return handler.apply(decode.apply(body));
+        }
+    }
+
+    private final Connection connection;
+    private final Supplier<BucketStatus> bucket;
+    private final LeaseTelemetry telemetry;
+    private final InFlight inFlight;
+
+    /** @param bucket the bucket's current status, asked once per request */
+    Dispatcher(Connection connection, Supplier<BucketStatus> bucket, LeaseTelemetry telemetry, InFlight inFlight) {
+        this.connection = Objects.requireNonNull(connection, "connection");
+        this.bucket = Objects.requireNonNull(bucket, "bucket");
+        this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
+        this.inFlight = Objects.requireNonNull(inFlight, "inFlight");
+    }
+
+    void dispatch(Route<?> route, ServiceMessage message) {
+        inFlight.enter();
+        String operation = route.operation().endpointName();
+        LeaseTelemetry.RequestRecord record =
+                telemetry.startRequest(operation, message.getSubject(), traceHeaders(message));
+        CompletionStage<Answer> answer = record.within(() -> start(route, operation, message.getData()));
+        answer.handle((answered, thrown) -> thrown == null ? answered : Failures.answer(operation, thrown))
+                .thenAccept(answered -> {
+                    try {
+                        respond(message, answered.body());
+                        record.end(answered.facts());
+                    } finally {
+                        inFlight.exit();
+                    }
+                });
+    }
+
+    /** The bucket gate, then the handler; whatever either throws is answered, never left to the dispatcher thread. */
+    private CompletionStage<Answer> start(Route<?> route, String operation, byte[] body) {
+        Optional<BucketStatus.Refusal> refusal = bucket.get().refusal();
+        if (refusal.isPresent()) {
+            // Before the body is read: on a server that cannot serve leases, every call says so, even a malformed one.
+            return CompletableFuture.completedFuture(Answer.failed(refusal.get().kind(), refusal.get().sentence()));
+        }
+        try {
+            return route.answer(body);
+        } catch (RuntimeException thrown) {
+            return CompletableFuture.completedFuture(Failures.answer(operation, thrown));
+        }
+    }
+
+    /** Only the W3C trace context headers: nothing else of the caller's reaches telemetry. */
+    private static Map<String, String> traceHeaders(ServiceMessage message) {
+        if (!message.hasHeaders()) {
+            return Map.of();
+        }
+        String parent = message.getHeaders().getFirst(TRACEPARENT);
+        if (parent == null) {
+            return Map.of();
+        }
+        String state = message.getHeaders().getFirst(TRACESTATE);
+        return state == null ? Map.of(TRACEPARENT, parent) : Map.of(TRACEPARENT, parent, TRACESTATE, state);
+    }
+
+    private void respond(ServiceMessage message, byte[] body) {
+        if (message.getReplyTo() == null) {
+            return; // a publish, not a request: nobody to answer, nothing worth a log line
+        }
+        try {
+            message.respond(connection, body);
+        } catch (RuntimeException closed) {
+            LOG.log(System.Logger.Level.WARNING, "could not send a reply: " + closed.getMessage());
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.dagnats.leases.adapters.nats;
+
+import io.dagnats.leases.application.AcquireLease;
+import io.dagnats.leases.application.LeaseStore;
+import io.dagnats.leases.application.LeaseTelemetry.Facts;
+import io.dagnats.leases.application.ReleaseLease;
+import io.dagnats.leases.application.RenewLease;
+import io.dagnats.leases.domain.Acquisition;
+import io.dagnats.leases.domain.ErrorKind;
+import io.dagnats.leases.domain.KeyState;
+import io.dagnats.leases.domain.Lost;
+import io.dagnats.leases.domain.Release;
+import io.dagnats.leases.domain.Renewal;
+import io.dagnats.leases.protocol.Replies;
+import io.dagnats.leases.protocol.Request;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * acquire, renew, release and owner: each turns its decoded request into the
+ * use case's command, and the use case's answer into the reply. Failures are
+ * left to the stage; {@link Failures} maps them.
+ */
+final class LeaseHandlers {
+
+    private final AcquireLease acquire;
+    private final RenewLease renew;
+    private final ReleaseLease release;
+    private final LeaseStore store;
+
+    LeaseHandlers(AcquireLease acquire, RenewLease renew, ReleaseLease release, LeaseStore store) {
+        this.acquire = Objects.requireNonNull(acquire, "acquire");
+        this.renew = Objects.requireNonNull(renew, "renew");
+        this.release = Objects.requireNonNull(release, "release");
+        this.store = Objects.requireNonNull(store, "store");
+    }
+
+    CompletionStage<Answer> acquire(Request.Acquire request) {
+        AcquireLease.Command command = new AcquireLease.Command(request.key(), request.holder(), request.ttl());
+        return acquire.execute(command).thenApply(acquisition -> acquisition instanceof Acquisition.Granted granted
+                ? Answer.of(Replies.lease(granted.lease(), true), Facts.Result.GRANTED, granted.lease())
+                : Answer.of(Replies.lease(acquisition.lease(), false), Facts.Result.HELD, acquisition.lease()));
+    }
+
+    CompletionStage<Answer> renew(Request.Renew request) {
+        RenewLease.Command command =
+                new RenewLease.Command(request.key(), request.holder(), request.revision(), request.ttl());
+        return renew.execute(command).thenApply(renewal -> renewal instanceof Renewal.Renewed renewed
+                ? Answer.of(Replies.lease(renewed.lease(), true), Facts.Result.RENEWED, renewed.lease())
+                : lost((Lost) renewal));
+    }
+
+    CompletionStage<Answer> release(Request.Release request) {
+        ReleaseLease.Command command = new ReleaseLease.Command(request.key(), request.holder(), request.revision());
+        return release.execute(command).thenApply(answer -> answer instanceof Release.Released released
+                ? new Answer(Replies.released(released), new Facts.Answered(
+                        Facts.Result.RELEASED, released.key(), released.holder(), released.revision()))
+                : lost((Lost) answer));
+    }
+
+    /** A plain read: no rule to apply, so no use case between the request and the store. */
+    CompletionStage<Answer> owner(Request.Owner request) {
+        return store.read(request.key()).thenApply(state -> state instanceof KeyState.Held held
+                ? Answer.of(Replies.owner(state), Facts.Result.HELD, held.lease())
+                : new Answer(Replies.owner(state), new Facts.Free(request.key())));
+    }
+
+    private static Answer lost(Lost lost) {
+        return Answer.failed(ErrorKind.LOST, lost.sentence(), lost.key());
+    }
+}
