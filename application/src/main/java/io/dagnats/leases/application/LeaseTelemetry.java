@@ -94,8 +94,8 @@ public interface LeaseTelemetry {
 
     /**
      * What a request came to, for its record: one of three shapes, so no field is
-     * null and no 0 stands for "none". Made once per request; building one costs
-     * a single small object.
+     * null and no 0 stands for "none". Made once per request from values the
+     * answer already holds: a lease answer costs one small object, as before.
      */
     sealed interface Facts permits Facts.Answered, Facts.Free, Facts.Failed {
 

@@ -28,19 +28,16 @@ final class Spans {
      */
     static <T> CompletionStage<T> traced(TelemetryFaults faults, String what, Supplier<Span> start,
             Supplier<CompletionStage<T>> call, BiConsumer<Span, T> onValue) {
-        Context caller;
+        Context caller = Context.current();
         Span span;
-        Scope scope;
         try {
-            caller = Context.current();
             span = start.get();
-            scope = span.makeCurrent();
         } catch (RuntimeException fault) {
             faults.report("starting the span of " + what, fault);
             return call.get();
         }
         CompletionStage<T> inner;
-        try (scope) {
+        try (Scope ignored = enter(span, faults, what)) {
             inner = call.get();
         }
         CompletableFuture<T> outer = new CompletableFuture<>();
@@ -69,6 +66,16 @@ final class Spans {
             }
         });
         return outer;
+    }
+
+    /** {@code span} made current; when that fails, it is still ended, but what the call starts is not under it. */
+    private static Scope enter(Span span, TelemetryFaults faults, String what) {
+        try {
+            return span.makeCurrent();
+        } catch (RuntimeException fault) {
+            faults.report("making the span of " + what + " current", fault);
+            return Scope.noop();
+        }
     }
 
     /** The caller's context made current again; when that fails, the stage still completes, just without it. */

@@ -2,6 +2,7 @@ package io.dagnats.leases.adapters.otel;
 
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
 import java.util.HashMap;
 import java.util.Locale;
@@ -15,6 +16,8 @@ import java.util.concurrent.TimeUnit;
  * silent: the no-op OpenTelemetry, not an OTLP exporter retrying localhost.
  */
 public final class TelemetrySetup implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(TelemetrySetup.class.getName());
 
     /** Variables that turn telemetry on: an exporter or an endpoint. */
     private static final Set<String> SWITCHES = Set.of(
@@ -84,7 +87,12 @@ public final class TelemetrySetup implements AutoCloseable {
     @Override
     public void close() {
         if (sdk != null) {
-            sdk.shutdown().join(3, TimeUnit.SECONDS);
+            CompletableResultCode stopped = sdk.shutdown().join(3, TimeUnit.SECONDS);
+            if (!stopped.isSuccess()) {
+                // Telemetry is lost, not the work: one line, so the gap in the traces has an explanation.
+                LOG.log(System.Logger.Level.WARNING, "telemetry did not flush and stop within 3 s"
+                        + (stopped.getFailureThrowable() == null ? "" : ": " + stopped.getFailureThrowable()));
+            }
         }
     }
 }
