@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -117,7 +118,7 @@ public final class LeaseBenchmark {
     }
 
     private static int[] ints(String list) {
-        return java.util.Arrays.stream(list.split(",")).mapToInt(Integer::parseInt).toArray();
+        return Arrays.stream(list.split(",")).mapToInt(Integer::parseInt).toArray();
     }
 
     /** Brings the bucket to {@code target} live leases with 10-minute filler records. */
