@@ -49,6 +49,10 @@ import java.util.function.Function;
  * serve on it (scripts/bench.sh starts both). DAGNATS_PID, when given, lets the
  * report show the service's CPU time per request. Writes a table to stdout and
  * JSON to the path in BENCH_JSON (default benchmarks/target/bench.json).
+ *
+ * <p>Over 200 lines on purpose: it is a program read top to bottom, and each
+ * service step sits next to the direct JetStream step it is compared with, so a
+ * reader checks in one file that the two do the same work.
  */
 public final class LeaseBenchmark {
 
