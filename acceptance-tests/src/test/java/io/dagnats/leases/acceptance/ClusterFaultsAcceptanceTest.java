@@ -19,9 +19,12 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -147,7 +150,7 @@ class ClusterFaultsAcceptanceTest {
             // out again: the first revision it stores after the restart would be at
             // or below one acknowledged before the kill.
             long firstAfter = Polling.until(Duration.ofSeconds(60), "a write stored after the restart",
-                    () -> stored.lowestNewRevisionSince(allDead), java.util.OptionalLong::isPresent).getAsLong();
+                    () -> stored.lowestNewRevisionSince(allDead), OptionalLong::isPresent).getAsLong();
             assertTrue(firstAfter > acknowledgedBefore, "after the restart the stream stored revision " + firstAfter
                     + " again, though revision " + acknowledgedBefore + " was acknowledged before the kill");
             return "all three nodes (highest revision acknowledged before the kill " + acknowledgedBefore
@@ -247,9 +250,9 @@ class ClusterFaultsAcceptanceTest {
             assertTrue(ownership.windows().stream().map(OwnershipHistory.Window::key).distinct().count() == 2,
                     "every kept key had an owner at some point: " + ownership.windows());
 
-            Map<String, Long> outcomesDuring = new java.util.TreeMap<>(history.between(faultAt, resumedAt).stream()
-                    .collect(java.util.stream.Collectors.groupingBy(History.Answer::outcome,
-                            java.util.stream.Collectors.counting())));
+            Map<String, Long> outcomesDuring = new TreeMap<>(history.between(faultAt, resumedAt).stream()
+                    .collect(Collectors.groupingBy(History.Answer::outcome,
+                            Collectors.counting())));
             Reliability.report(scenario, "target " + target
                     + ", writes unavailable for " + (resumedAt - faultAt) / 1_000_000 + " ms"
                     + " (fault injection took " + (injectedAt - faultAt) / 1_000_000 + " ms)"

@@ -23,6 +23,7 @@ import io.nats.client.impl.NatsMessage;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -57,7 +58,7 @@ class HolderLibraryAcceptanceTest {
         ownership.close();
         // Whatever the scenario, no two replicas ever believed they led at once.
         OwnershipHistory.fromLines(beliefs).assertSafe();
-        java.util.Collections.reverse(cleanup);
+        Collections.reverse(cleanup);
         for (AutoCloseable closeable : cleanup) {
             try {
                 closeable.close();

@@ -2,6 +2,7 @@ package io.dagnats.leases.acceptance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nats.client.api.StreamState;
@@ -117,7 +118,7 @@ class InvalidInputAcceptanceTest extends SharedServiceTest {
     void anInvalidRequestNamesWhatIsWrong() {
         JsonNode reply = client.call("acquire", "{\"key\":\"a\",\"holder\":\"b\",\"ttl_ms\":1500}");
         assertEquals("invalid", reply.path("kind").asText());
-        org.junit.jupiter.api.Assertions.assertTrue(reply.path("error").asText().contains("ttl_ms"), reply.toString());
+        assertTrue(reply.path("error").asText().contains("ttl_ms"), reply.toString());
     }
 
     private static long lastSequence() throws Exception {

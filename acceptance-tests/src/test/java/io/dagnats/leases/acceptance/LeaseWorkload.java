@@ -13,6 +13,7 @@ import io.dagnats.leases.protocol.Kinds;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import io.nats.client.Options;
+import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,7 +56,7 @@ final class LeaseWorkload implements AutoCloseable {
             for (int c = 0; c < contenders; c++) {
                 Connection connection = connect(urls);
                 LeaseClient client = new LeaseClient(connection, Duration.ofSeconds(3),
-                        io.opentelemetry.api.OpenTelemetry.noop());
+                        OpenTelemetry.noop());
                 String key = "load-" + k;
                 String holder = "holder-" + k + "-" + c;
                 Thread thread = new Thread(() -> contend(client, key, holder, ttl, renewEvery), holder);

@@ -2,6 +2,7 @@ package io.dagnats.leases.acceptance;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -116,7 +117,7 @@ final class NatsServerProcess implements AutoCloseable {
         try {
             int[] ports = new int[count];
             for (int i = 0; i < count; i++) {
-                sockets[i] = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+                sockets[i] = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
                 ports[i] = sockets[i].getLocalPort();
             }
             return ports;

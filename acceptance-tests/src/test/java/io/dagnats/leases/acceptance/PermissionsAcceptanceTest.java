@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -162,7 +163,7 @@ class PermissionsAcceptanceTest {
     }
 
     private static void openssl(Path dir, String... arguments) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of("openssl"));
+        List<String> command = new ArrayList<>(List.of("openssl"));
         command.addAll(List.of(arguments));
         Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -1,6 +1,7 @@
 package io.dagnats.leases.acceptance;
 
 import java.time.Duration;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /** Waits on a condition with a deadline, never for a fixed time. */
@@ -10,7 +11,7 @@ final class Polling {
     }
 
     /** Polls {@code probe} until it answers something that satisfies {@code done}, and returns that. */
-    static <T> T until(Duration limit, String what, Supplier<T> probe, java.util.function.Predicate<T> done) {
+    static <T> T until(Duration limit, String what, Supplier<T> probe, Predicate<T> done) {
         long deadline = System.nanoTime() + limit.toNanos();
         T last = null;
         while (System.nanoTime() < deadline) {

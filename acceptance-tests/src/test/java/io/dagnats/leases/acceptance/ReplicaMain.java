@@ -1,6 +1,7 @@
 package io.dagnats.leases.acceptance;
 
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
@@ -51,7 +52,7 @@ public final class ReplicaMain {
         OwnershipLog log = OwnershipLog.toFile(logFile, incarnation);
         KeptLease lease = holder.keep(key, ttl, new OwnershipListener() {
             @Override
-            public void becameOwner(io.dagnats.leases.domain.Tenure tenure) {
+            public void becameOwner(Tenure tenure) {
                 connection.publish("test.replica." + name, ("owner " + holder.id() + " " + tenure.start())
                         .getBytes(StandardCharsets.UTF_8));
             }

@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
@@ -112,7 +113,7 @@ final class StoredRevisions implements AutoCloseable {
      * repeats a write already seen, as a replay might, does not count); empty
      * when none was.
      */
-    java.util.OptionalLong lowestNewRevisionSince(long sinceNanos) {
+    OptionalLong lowestNewRevisionSince(long sinceNanos) {
         return firstSeenAt.entrySet().stream().filter(entry -> entry.getValue() - sinceNanos > 0)
                 .mapToLong(Map.Entry::getKey).min();
     }

@@ -17,6 +17,7 @@ import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.protocol.Answers;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
@@ -30,6 +31,7 @@ import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +45,7 @@ class TracingAcceptanceTest {
         return OpenTelemetrySdk.builder()
                 .setTracerProvider(SdkTracerProvider.builder()
                         .setResource(Resource.getDefault().merge(Resource.create(
-                                Attributes.of(io.opentelemetry.api.common.AttributeKey.stringKey("service.name"), serviceName))))
+                                Attributes.of(AttributeKey.stringKey("service.name"), serviceName))))
                         .addSpanProcessor(SimpleSpanProcessor.create(ZipkinSpanExporter.builder().setEndpoint(endpoint).build()))
                         .build())
                 .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
@@ -155,7 +157,7 @@ class TracingAcceptanceTest {
     private static JsonNode find(JsonNode spans, String service, String namePrefix) {
         for (JsonNode span : spans) {
             if (service.equals(span.path("localEndpoint").path("serviceName").asText())
-                    && span.path("name").asText().startsWith(namePrefix.toLowerCase(java.util.Locale.ROOT))) {
+                    && span.path("name").asText().startsWith(namePrefix.toLowerCase(Locale.ROOT))) {
                 return span;
             }
         }

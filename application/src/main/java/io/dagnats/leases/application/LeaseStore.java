@@ -5,6 +5,7 @@ import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseWrite;
+import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -63,7 +64,7 @@ public interface LeaseStore {
         public static final Identity NONE = new Identity("none", false);
 
         public Identity {
-            java.util.Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(name, "name");
         }
     }
 
@@ -86,7 +87,7 @@ public interface LeaseStore {
          */
         record Withheld(String reason) implements WriteOutcome {
             public Withheld {
-                java.util.Objects.requireNonNull(reason, "reason");
+                Objects.requireNonNull(reason, "reason");
             }
         }
     }

@@ -1,24 +1,24 @@
 package io.dagnats.leases.application;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.domain.Acquisition;
+import io.dagnats.leases.domain.Decision;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseRules;
 import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.LeaseWrite;
 import io.dagnats.leases.domain.Lost;
 import io.dagnats.leases.domain.Release;
 import io.dagnats.leases.domain.Renewal;
-import io.dagnats.leases.domain.KeyState;
-import io.dagnats.leases.domain.LeaseRules;
-import io.dagnats.leases.domain.LeaseWrite;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -233,7 +233,7 @@ class KnownLeasesTest {
     }
 
     private LeaseWrite.Put put(HolderId holder) {
-        return (LeaseWrite.Put) ((io.dagnats.leases.domain.Decision.Apply<?>) LeaseRules.acquire(
+        return (LeaseWrite.Put) ((Decision.Apply<?>) LeaseRules.acquire(
                 new KeyState.Free(KEY, 0), holder, TTL, clock.instant())).write();
     }
 }

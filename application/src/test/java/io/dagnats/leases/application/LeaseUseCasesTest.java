@@ -2,6 +2,7 @@ package io.dagnats.leases.application;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.domain.Acquisition;
@@ -12,12 +13,14 @@ import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.LeaseWrite;
 import io.dagnats.leases.domain.Lost;
 import io.dagnats.leases.domain.Release;
 import io.dagnats.leases.domain.Renewal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
@@ -145,8 +148,8 @@ class LeaseUseCasesTest {
             }
 
             @Override
-            public CompletionStage<WriteOutcome> write(io.dagnats.leases.domain.LeaseWrite write) {
-                return java.util.concurrent.CompletableFuture.completedFuture(new WriteOutcome.Conflict());
+            public CompletionStage<WriteOutcome> write(LeaseWrite write) {
+                return CompletableFuture.completedFuture(new WriteOutcome.Conflict());
             }
 
             @Override
@@ -160,7 +163,7 @@ class LeaseUseCasesTest {
             }
         };
 
-        CompletionException failure = org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class,
+        CompletionException failure = assertThrows(CompletionException.class,
                 () -> join(new AcquireLease(churning, KnownLeases.none(), clock).execute(new AcquireLease.Command(KEY, ALICE, TTL))));
 
         assertEquals(ErrorKind.UNAVAILABLE, assertInstanceOf(LeaseFailure.class, failure.getCause()).kind());
@@ -170,7 +173,7 @@ class LeaseUseCasesTest {
     void aWithheldGrantAnswersUnavailableWithTheStoresReasonAndWritesNothing() {
         store.withholdGrants("no free key is granted until 2026-10-18T12:10:07.100Z");
 
-        CompletionException failure = org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class,
+        CompletionException failure = assertThrows(CompletionException.class,
                 () -> acquire(ALICE));
 
         LeaseFailure unavailable = assertInstanceOf(LeaseFailure.class, failure.getCause());

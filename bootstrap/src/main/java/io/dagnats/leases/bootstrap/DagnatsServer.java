@@ -82,7 +82,7 @@ public final class DagnatsServer implements AutoCloseable {
             if (cause instanceof IllegalArgumentException misconfigured) {
                 throw new IllegalStateException(misconfigured.getMessage(), misconfigured);
             }
-            throw new IllegalStateException("could not connect to " + settings.natsUrl() + ": " + cause.getMessage(), cause);
+            throw new IllegalStateException("could not connect to " + settings.connection().natsUrl() + ": " + cause.getMessage(), cause);
         }
     }
 
@@ -123,10 +123,10 @@ public final class DagnatsServer implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         provisioner.shutdownNow();
-        boolean drained = api.stop(settings.drainTimeout());
+        boolean drained = api.stop(settings.service().drainTimeout());
         if (!drained) {
             LOG.log(System.Logger.Level.WARNING, "dagnats stopped with requests still in flight after "
-                    + settings.drainTimeout().toMillis() + " ms");
+                    + settings.service().drainTimeout().toMillis() + " ms");
         }
         connection.close();
         telemetrySetup.close();

@@ -1,6 +1,7 @@
 package io.dagnats.leases.bootstrap;
 
 import java.util.concurrent.CountDownLatch;
+import java.util.logging.ConsoleHandler;
 import java.util.logging.Level;
 import java.util.logging.LogManager;
 import java.util.logging.Logger;
@@ -55,7 +56,7 @@ public final class Main {
         }
         System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT.%1$tLZ %4$s %5$s%6$s%n");
         LogManager.getLogManager().reset();
-        java.util.logging.ConsoleHandler console = new java.util.logging.ConsoleHandler();
+        ConsoleHandler console = new ConsoleHandler();
         console.setLevel(Level.INFO);
         Logger root = Logger.getLogger("");
         root.addHandler(console);

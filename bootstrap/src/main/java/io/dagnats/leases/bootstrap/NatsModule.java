@@ -9,9 +9,9 @@ import io.dagnats.leases.adapters.nats.NatsLeaseStore;
 import io.dagnats.leases.adapters.nats.NatsOwnerInbox;
 import io.dagnats.leases.application.AcquireLease;
 import io.dagnats.leases.application.ForwardToOwner;
-import io.dagnats.leases.application.OwnerInbox;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
+import io.dagnats.leases.application.OwnerInbox;
 import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
 import io.nats.client.Connection;
@@ -46,7 +46,7 @@ final class NatsModule extends AbstractModule {
     @Singleton
     Connection connection() throws IOException, InterruptedException, GeneralSecurityException {
         Options.Builder options = Options.builder()
-                .server(settings.natsUrl())
+                .server(settings.connection().natsUrl())
                 .connectionName("dagnats-leases")
                 .maxReconnects(-1)
                 .reconnectWait(Duration.ofMillis(500))
@@ -55,17 +55,19 @@ final class NatsModule extends AbstractModule {
                 .reportNoResponders()
                 .connectionListener(NatsModule::connectionEvent)
                 .errorListener(new OneLineErrors());
-        settings.credsFile().ifPresent(path -> options.credentialPath(path.toString()));
-        if (settings.nkeySeedFile().isPresent()) {
-            char[] seed = Files.readString(settings.nkeySeedFile().get(), StandardCharsets.US_ASCII).strip().toCharArray();
+        ConnectionSettings connection = settings.connection();
+        connection.credsFile().ifPresent(path -> options.credentialPath(path.toString()));
+        if (connection.nkeySeedFile().isPresent()) {
+            char[] seed = Files.readString(connection.nkeySeedFile().get(), StandardCharsets.US_ASCII).strip().toCharArray();
             options.authHandler(Nats.staticCredentials(null, seed));
         }
-        if (settings.user().isPresent()) {
-            options.userInfo(settings.user().get(), settings.password().orElseThrow());
+        if (connection.user().isPresent()) {
+            options.userInfo(connection.user().get(), connection.password().orElseThrow());
         }
-        settings.token().ifPresent(token -> options.token(token.toCharArray()));
-        if (settings.tlsCa().isPresent() || settings.tlsCert().isPresent()) {
-            options.sslContext(TlsContexts.fromPem(settings.tlsCa(), settings.tlsCert(), settings.tlsKey()));
+        connection.token().ifPresent(token -> options.token(token.toCharArray()));
+        TlsSettings tls = settings.tls();
+        if (tls.configured()) {
+            options.sslContext(TlsContexts.fromPem(tls.ca(), tls.certificate(), tls.key()));
         }
         return Nats.connect(options.build());
     }
@@ -103,13 +105,13 @@ final class NatsModule extends AbstractModule {
     @Provides
     @Singleton
     LeaseBucket bucket(Connection connection, Clock clock) {
-        return new LeaseBucket(connection, new LeaseBucket.Settings(settings.leaseReplicas(), settings.markerTtl()), clock);
+        return new LeaseBucket(connection, settings.bucket(), clock);
     }
 
     @Provides
     @Singleton
     LeaseStore store(Connection connection, LeaseBucket bucket, LeaseTelemetry telemetry, Clock clock) {
-        return telemetry.observe(new NatsLeaseStore(connection, bucket, settings.jetStreamTimeout(), clock));
+        return telemetry.observe(new NatsLeaseStore(connection, bucket, settings.service().jetStreamTimeout(), clock));
     }
 
     @Provides

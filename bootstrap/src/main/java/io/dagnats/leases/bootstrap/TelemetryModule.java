@@ -19,7 +19,7 @@ final class TelemetryModule extends AbstractModule {
     @Provides
     @Singleton
     TelemetrySetup setup() {
-        return TelemetrySetup.fromEnvironment(settings.telemetry(), "dagnats");
+        return TelemetrySetup.fromEnvironment(settings.telemetry().otelVariables(), "dagnats");
     }
 
     @Provides

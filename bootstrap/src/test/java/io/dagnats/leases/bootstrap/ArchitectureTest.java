@@ -62,6 +62,12 @@ class ArchitectureTest {
             .because("the core holds the lease rules and their ports, and speaks no library");
 
     @ArchTest
+    static final ArchRule onlyBootstrapWires = noClasses()
+            .that().resideOutsideOfPackage("io.dagnats.leases.bootstrap..")
+            .should().dependOnClassesThat().resideInAnyPackage("com.google.inject..")
+            .because("the Guice modules live in bootstrap and the adapters are plain constructors (ADR-028)");
+
+    @ArchTest
     static final ArchRule domainDependsOnTheJdkOnly = noClasses()
             .that().resideInAPackage("io.dagnats.leases.domain..")
             .should().dependOnClassesThat().resideOutsideOfPackages("io.dagnats.leases.domain..", "java..")

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -86,7 +87,7 @@ public final class Demo {
                         Answers.Forward.NotAnswered none = (Answers.Forward.NotAnswered) answer;
                         say("caller", "forward: " + Kinds.wireName(none.kind()) + " (" + none.reason() + ")");
                     }
-                } catch (java.util.concurrent.CompletionException failed) {
+                } catch (CompletionException failed) {
                     String reason = failed.getCause() instanceof DagnatsException dagnats ? dagnats.getMessage() : String.valueOf(failed.getCause());
                     say("caller", "forward failed: " + reason);
                 }

@@ -4,6 +4,7 @@ import io.dagnats.leases.application.LeaseStore;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -30,8 +31,8 @@ public record BucketIdentity(Instant created, long firstSequence, boolean fences
     static final String GRANTS_FROM_METADATA = "dagnats.grants-from";
 
     public BucketIdentity {
-        java.util.Objects.requireNonNull(created, "created");
-        java.util.Objects.requireNonNull(grantsFrom, "grantsFrom");
+        Objects.requireNonNull(created, "created");
+        Objects.requireNonNull(grantsFrom, "grantsFrom");
     }
 
     static BucketIdentity of(Instant created, long configuredFirstSequence, Map<String, String> metadata) {

@@ -4,16 +4,13 @@ import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.api.ClusterInfo;
-import io.nats.client.api.KeyValueConfiguration;
-import io.nats.client.api.Republish;
 import io.nats.client.api.ServerInfo;
 import io.nats.client.api.StreamConfiguration;
 import io.nats.client.api.StreamInfo;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,7 +30,6 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class LeaseBucket {
 
-    private static final int STREAM_NOT_FOUND = 10059;
     private static final int JETSTREAM_NOT_ENABLED = 10076;
     private static final int JETSTREAM_NOT_ENABLED_FOR_ACCOUNT = 10039;
 
@@ -134,7 +130,7 @@ public final class LeaseBucket {
         }
         try {
             JetStreamManagement management = connection.jetStreamManagement();
-            StreamInfo existing = findStream(management);
+            StreamInfo existing = BucketStream.find(management);
             if (existing == null) {
                 create(management);
                 existing = management.getStreamInfo(Subjects.STREAM);
@@ -151,17 +147,6 @@ public final class LeaseBucket {
         }
     }
 
-    private static StreamInfo findStream(JetStreamManagement management) throws IOException, JetStreamApiException {
-        try {
-            return management.getStreamInfo(Subjects.STREAM);
-        } catch (JetStreamApiException missing) {
-            if (missing.getApiErrorCode() == STREAM_NOT_FOUND) {
-                return null;
-            }
-            throw missing;
-        }
-    }
-
     /** The first sequence of a bucket this instance creates now (see {@link BucketHistory}). */
     long firstSequenceForNewBucket() {
         return history.firstSequenceForNewBucket(clock.instant(), unconfirmedHighest.get());
@@ -169,37 +154,12 @@ public final class LeaseBucket {
 
     private void create(JetStreamManagement management) throws IOException, JetStreamApiException {
         long first = firstSequenceForNewBucket();
-        Map<String, String> metadata = new HashMap<>();
-        metadata.put(BucketIdentity.FENCES_METADATA, Long.toString(first));
-        if (history.knewABucket()) {
-            // It replaces a bucket whose owners may act until their deadlines: recorded, so that an
-            // instance started later, which never saw the old bucket, grants nothing before then either.
-            metadata.put(BucketIdentity.GRANTS_FROM_METADATA, BucketHistory.graceEnd(clock.instant()).toString());
-        }
-        KeyValueConfiguration bucket = KeyValueConfiguration.builder()
-                .name(Subjects.BUCKET)
-                .description("dagnats leases: one key per lease, freed by the server's per-message TTL")
-                .maxHistoryPerKey(1)
-                .replicas(settings.replicas())
-                .limitMarker(settings.markerTtl())
-                .metadata(metadata)
-                .republish(Republish.builder()
-                        .source(Subjects.KEY_WILDCARD)
-                        .destination(Subjects.CHANGED_WILDCARD)
-                        .build())
-                .build();
-        // The KV API cannot choose a first sequence: the same stream a KV create makes, plus that.
-        StreamConfiguration stream = StreamConfiguration.builder(bucket.getBackingConfig())
-                .firstSequence(first)
-                .build();
-        try {
-            management.addStream(stream);
-        } catch (JetStreamApiException raced) {
-            // Another dagnats instance may have created it a moment ago; the caller re-reads.
-            if (findStream(management) == null) {
-                throw raced;
-            }
-        }
+        // It replaces a bucket whose owners may act until their deadlines: recorded, so that an
+        // instance started later, which never saw the old bucket, grants nothing before then either.
+        Optional<Instant> grantsFrom = history.knewABucket()
+                ? Optional.of(BucketHistory.graceEnd(clock.instant()))
+                : Optional.empty();
+        BucketStream.create(management, settings, first, grantsFrom);
     }
 
     private BucketStatus judge(StreamInfo info) {

@@ -50,41 +50,44 @@ final class LeaseRecord {
      * @throws IOException when the record is not one this service wrote
      */
     static Lease decode(JsonFactory json, LeaseKey key, StoredMessage message) throws IOException {
-        String holder = null;
-        Instant acquiredAt = null;
-        Instant writtenAt = null;
-        long ttlMillis = 0;
-        long tenure = 0;
+        RecordFields fields = new RecordFields();
         try (JsonParser parser = json.createParser(message.data())) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 throw new IOException("the lease record is not a JSON object");
             }
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String field = parser.currentName();
-                parser.nextToken();
-                switch (field) {
-                    case "holder" -> holder = parser.getText();
-                    case "acquired_at" -> acquiredAt = Instant.parse(parser.getText());
-                    case "written_at" -> writtenAt = Instant.parse(parser.getText());
-                    case "ttl_ms" -> ttlMillis = parser.getLongValue();
-                    case "tenure" -> tenure = parser.getLongValue();
-                    default -> parser.skipChildren();
+            JsonFields.forEach(parser, (name, value) -> {
+                switch (name) {
+                    case "holder" -> fields.holder = value.getText();
+                    case "acquired_at" -> fields.acquiredAt = Instant.parse(value.getText());
+                    case "written_at" -> fields.writtenAt = Instant.parse(value.getText());
+                    case "ttl_ms" -> fields.ttlMillis = value.getLongValue();
+                    case "tenure" -> fields.tenure = value.getLongValue();
+                    default -> { }
                 }
-            }
+            });
         } catch (RuntimeException malformed) {
             throw new IOException("the lease record of " + key + " is malformed: " + malformed.getMessage(), malformed);
         }
-        if (holder == null || acquiredAt == null) {
+        if (fields.holder == null || fields.acquiredAt == null) {
             throw new IOException("the lease record of " + key + " lacks holder or acquired_at");
         }
         try {
             Fence revision = new Fence(message.sequence());
-            Fence tenureStart = tenure == 0 ? revision : new Fence(tenure);
-            return new Lease(key, new HolderId(holder), revision, tenureStart, acquiredAt,
-                    writtenAt == null ? message.time() : writtenAt,
-                    new LeaseTtl(ttlMillis));
+            Fence tenureStart = fields.tenure == 0 ? revision : new Fence(fields.tenure);
+            return new Lease(key, new HolderId(fields.holder), revision, tenureStart, fields.acquiredAt,
+                    fields.writtenAt == null ? message.time() : fields.writtenAt,
+                    new LeaseTtl(fields.ttlMillis));
         } catch (IllegalArgumentException invalid) {
             throw new IOException("the lease record of " + key + " is invalid: " + invalid.getMessage(), invalid);
         }
+    }
+
+    /** What the walk of a record has read so far. */
+    private static final class RecordFields {
+        String holder;
+        Instant acquiredAt;
+        Instant writtenAt;
+        long ttlMillis;
+        long tenure;
     }
 }

@@ -28,6 +28,12 @@ import java.util.concurrent.TimeUnit;
  * requests so that every read goes to the stream leader (never a direct get a
  * lagging replica could answer) and every write is a compare-and-set on the
  * key's last subject sequence carrying its own TTL.
+ *
+ * <p>A little over 200 lines on purpose: a read and a write each go request,
+ * answer, outcome, and the outcome depends on the bucket verdict the request
+ * was sent under (a sequence below the bucket's first, a stream gone, a grant
+ * withheld). Split apart, every piece would take the bucket and that verdict as
+ * arguments; reading the JetStream answers is already {@link JetStreamReplies}'.
  */
 public final class NatsLeaseStore implements LeaseStore {
 
@@ -159,17 +165,17 @@ public final class NatsLeaseStore implements LeaseStore {
     }
 
     private KeyState toKeyState(BucketStatus.Ready ready, LeaseKey key, Message reply) {
-        StoredMessage.GetReply get;
+        MessageGetReply get;
         try {
-            get = StoredMessage.parseGetReply(json, reply.getData());
+            get = JetStreamReplies.parseGetReply(json, reply.getData());
         } catch (IOException | RuntimeException garbled) {
             throw new LeaseFailure(ErrorKind.INTERNAL, "JetStream's answer to a read of " + key + " was unreadable", garbled);
         }
         if (get.error() != null) {
-            if (get.error().errorCode() == StoredMessage.ApiError.NO_MESSAGE_FOUND) {
+            if (get.error().errorCode() == JetStreamApiError.NO_MESSAGE_FOUND) {
                 return new KeyState.Free(key, 0);
             }
-            if (get.error().errorCode() == StoredMessage.ApiError.STREAM_NOT_FOUND) {
+            if (get.error().errorCode() == JetStreamApiError.STREAM_NOT_FOUND) {
                 bucket.lost(ready, "the stream " + Subjects.STREAM + " was not found on a read of " + key);
                 throw new LeaseFailure(ErrorKind.UNAVAILABLE, "the leases bucket is gone; checking it again");
             }
@@ -188,9 +194,9 @@ public final class NatsLeaseStore implements LeaseStore {
     }
 
     private WriteOutcome toWriteOutcome(BucketStatus.Ready ready, LeaseWrite write, Message reply) {
-        StoredMessage.PubAck ack;
+        PublishAck ack;
         try {
-            ack = StoredMessage.parsePubAck(json, reply.getData());
+            ack = JetStreamReplies.parsePublishAck(json, reply.getData());
         } catch (IOException | RuntimeException garbled) {
             throw new LeaseFailure(ErrorKind.INTERNAL,
                     "JetStream's answer to a write of " + write.key() + " was unreadable", garbled);
@@ -205,7 +211,7 @@ public final class NatsLeaseStore implements LeaseStore {
         return new WriteOutcome.Written(new Fence(ack.sequence()));
     }
 
-    private static LeaseFailure apiFailure(String what, StoredMessage.ApiError error) {
+    private static LeaseFailure apiFailure(String what, JetStreamApiError error) {
         // 503s (no leader, JetStream busy) may pass; anything else is a fault this service did not expect.
         ErrorKind kind = error.code() == 503 ? ErrorKind.UNAVAILABLE : ErrorKind.INTERNAL;
         return new LeaseFailure(kind, "JetStream refused to " + what + ": " + error.description()

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,7 @@ class BucketHistoryTest {
     private final BucketHistory history = new BucketHistory();
 
     private static BucketIdentity created(Instant at, long first, Map<String, String> extra) {
-        Map<String, String> metadata = new java.util.HashMap<>(extra);
+        Map<String, String> metadata = new HashMap<>(extra);
         metadata.put(BucketIdentity.FENCES_METADATA, Long.toString(first));
         return BucketIdentity.of(at, first, metadata);
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Which buckets' fences may be trusted never to repeat an earlier bucket's. */
@@ -43,8 +44,8 @@ class BucketIdentityTest {
         BucketIdentity identity = BucketIdentity.of(CREATED, 5,
                 Map.of(BucketIdentity.GRANTS_FROM_METADATA, "2026-11-30T12:10:07.100Z"));
 
-        assertEquals(java.util.Optional.of(Instant.parse("2026-11-30T12:10:07.100Z")), identity.grantsFrom());
-        assertEquals(java.util.Optional.empty(), BucketIdentity.of(CREATED, 5, Map.of()).grantsFrom());
+        assertEquals(Optional.of(Instant.parse("2026-11-30T12:10:07.100Z")), identity.grantsFrom());
+        assertEquals(Optional.empty(), BucketIdentity.of(CREATED, 5, Map.of()).grantsFrom());
     }
 
     @Test
