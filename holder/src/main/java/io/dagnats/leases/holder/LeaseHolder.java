@@ -117,11 +117,12 @@ public final class LeaseHolder implements AutoCloseable {
             if (existing != null) {
                 throw new IllegalStateException(key + " is already kept by this holder");
             }
-            return new KeptLease(leaseKey, id, leaseTtl, client, clock, scheduler, listener, telemetry,
+            return new KeptLease(new LeaseKeeper(leaseKey, id, leaseTtl, client, clock, scheduler, listener, telemetry),
                     () -> forget(leaseKey));
         });
-        subscriptions.put(leaseKey, changes.subscribe(LeaseSubjects.changed(leaseKey), event -> lease.keyChanged()));
-        lease.start();
+        LeaseKeeper keeper = lease.keeper();
+        subscriptions.put(leaseKey, changes.subscribe(LeaseSubjects.changed(leaseKey), event -> keeper.keyChanged()));
+        keeper.start();
         return lease;
     }
 
@@ -146,7 +147,8 @@ public final class LeaseHolder implements AutoCloseable {
         String subject = request.getSubject();
         String keyToken = LeaseSubjects.inboxTail(id, subject);
         LeaseKey leaseKey = keyToken.indexOf('.') >= 0 ? null : safeKey(keyToken);
-        KeptLease lease = leaseKey == null ? null : kept.get(leaseKey);
+        KeptLease kept = leaseKey == null ? null : this.kept.get(leaseKey);
+        Ownership lease = kept == null ? null : kept.keeper().ownership();
         Optional<Fence> presented =
                 LeaseHeaders.parseFence(request.hasHeaders() ? request.getHeaders().getFirst(LeaseHeaders.FENCE) : null);
         Span span = telemetry.startServing(LeaseSubjects.INBOX_PREFIX + id.value(), keyToken,
@@ -172,7 +174,7 @@ public final class LeaseHolder implements AutoCloseable {
                 span.setAttribute(HolderTelemetry.OUTCOME, "served");
             } catch (Exception failed) {
                 // No reply: the caller sees owner_timeout, which says "it may have been processed".
-                LOG.log(System.Logger.Level.WARNING, "the forward handler failed for " + lease.key(), failed);
+                LOG.log(System.Logger.Level.WARNING, "the forward handler failed for " + leaseKey, failed);
                 span.setAttribute(HolderTelemetry.OUTCOME, "failed");
                 span.setAttribute(HolderTelemetry.ERROR_TYPE, failed.getClass().getSimpleName());
             } finally {
