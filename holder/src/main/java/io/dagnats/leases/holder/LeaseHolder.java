@@ -6,8 +6,6 @@ import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
-import io.nats.client.Dispatcher;
-import io.nats.client.Subscription;
 import io.opentelemetry.api.OpenTelemetry;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -34,10 +32,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * KeptLease leader = holder.keep("notify-leader", Duration.ofSeconds(15), listener);
  * if (leader.isOwner()) { store.write(record, leader.fence().orElseThrow()); }
  * }</pre>
+ *
+ * <p>Its own job is the registry of kept keys and the order of start and close;
+ * each key's keeping is a {@link LeaseKeeper}, the inbox a {@link ForwardInbox},
+ * the change events {@link KeyChanges}. Over 200 lines only because its public
+ * {@link Builder} is nested here, where users' code names it.
  */
 public final class LeaseHolder implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(LeaseHolder.class.getName());
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final AtomicInteger THREADS = new AtomicInteger();
 
@@ -49,12 +51,11 @@ public final class LeaseHolder implements AutoCloseable {
     /** The executor behind {@link #scheduler}, shut down on close. */
     private final ScheduledExecutorService executor;
     private final Map<LeaseKey, KeptLease> kept = new ConcurrentHashMap<>();
-    private final Map<LeaseKey, Subscription> subscriptions = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Serves forwards to the keys this holder owns; null when no forward handler was given. */
     private final ForwardInbox inbox;
     /** Change events of the kept keys: one subscription per key, each waking its lease. */
-    private final Dispatcher changes;
+    private final KeyChanges changes;
     private final HolderTelemetry telemetry;
 
     private LeaseHolder(Builder builder) {
@@ -67,13 +68,17 @@ public final class LeaseHolder implements AutoCloseable {
                 ? builder.scheduler
                 : Executors.newSingleThreadScheduledExecutor(daemon("dagnats-holder-" + id));
         this.scheduler = Scheduler.of(executor);
-        this.changes = connection.createDispatcher();
+        this.changes = new KeyChanges(connection);
         this.inbox = builder.forwardHandler == null ? null : new ForwardInbox(connection, id, builder.forwardHandler,
                 telemetry, this::ownership, daemon("dagnats-forward-" + id));
     }
 
-    /** Opens the forward inbox, if any: from here on dagnats may route requests to this process. */
+    /**
+     * Opens what listens on the connection: the dispatcher for the kept keys' change events,
+     * and the forward inbox, if any; from here on dagnats may route requests to this process.
+     */
     private void start() {
+        changes.open();
         if (inbox != null) {
             inbox.start();
         }
@@ -112,7 +117,7 @@ public final class LeaseHolder implements AutoCloseable {
                     () -> forget(leaseKey));
         });
         LeaseKeeper keeper = lease.keeper();
-        subscriptions.put(leaseKey, changes.subscribe(LeaseSubjects.changed(leaseKey), event -> keeper.keyChanged()));
+        changes.follow(leaseKey, keeper::keyChanged);
         keeper.start();
         return lease;
     }
@@ -132,10 +137,7 @@ public final class LeaseHolder implements AutoCloseable {
 
     /** A kept lease closed: no more change events for it, and the key may be kept again. */
     private void forget(LeaseKey key) {
-        Subscription subscription = subscriptions.remove(key);
-        if (subscription != null && changes.isActive()) {
-            changes.unsubscribe(subscription);
-        }
+        changes.unfollow(key);
         kept.remove(key);
     }
 
@@ -156,16 +158,10 @@ public final class LeaseHolder implements AutoCloseable {
             lease.close();
         }
         kept.clear();
-        closeDispatcher(changes);
+        changes.close();
         executor.shutdownNow();
         if (inbox != null) {
             inbox.stopHandlers();
-        }
-    }
-
-    private void closeDispatcher(Dispatcher dispatcher) {
-        if (dispatcher != null && connection.getStatus() != Connection.Status.CLOSED) {
-            connection.closeDispatcher(dispatcher);
         }
     }
 
