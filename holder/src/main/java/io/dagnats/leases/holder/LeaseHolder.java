@@ -9,6 +9,7 @@ import io.nats.client.Connection;
 import io.opentelemetry.api.OpenTelemetry;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +62,7 @@ public final class LeaseHolder implements AutoCloseable {
     private LeaseHolder(Builder builder) {
         this.connection = builder.connection;
         this.id = builder.holderId != null ? builder.holderId : uniqueId(builder.holderPrefix);
-        this.telemetry = new HolderTelemetry(builder.openTelemetry, kept::values);
+        this.telemetry = new HolderTelemetry(builder.openTelemetry, this::owners);
         this.client = new LeaseClient(connection, builder.requestTimeout, telemetry);
         this.clock = builder.clock;
         this.executor = builder.scheduler != null
@@ -133,6 +134,13 @@ public final class LeaseHolder implements AutoCloseable {
     /** The ownership of {@code key}, if this holder keeps it. */
     private Optional<Ownership> ownership(LeaseKey key) {
         return Optional.ofNullable(kept.get(key)).map(lease -> lease.keeper().ownership());
+    }
+
+    /** Every kept key, and whether this process acts as its owner right now: what the owner gauge reads. */
+    private Map<LeaseKey, Boolean> owners() {
+        Map<LeaseKey, Boolean> owners = new HashMap<>();
+        kept.forEach((key, lease) -> owners.put(key, lease.isOwner()));
+        return owners;
     }
 
     /** A kept lease closed: no more change events for it, and the key may be kept again. */

@@ -14,6 +14,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The keeping of one lease, against scripted calls and a clock that moves only when told, seen through its handle. */
@@ -51,7 +52,7 @@ class LeaseKeeperTest {
     };
 
     private final LeaseKeeper keeper = new LeaseKeeper(new LeaseKey("k"), new HolderId("me"), TTL, calls, scheduler,
-            scheduler, listener, new HolderTelemetry(OpenTelemetry.noop(), List::of));
+            scheduler, listener, new HolderTelemetry(OpenTelemetry.noop(), Map::of));
     private final KeptLease lease = new KeptLease(keeper, () -> { });
 
     private void answer(String operation, Object answer) {
