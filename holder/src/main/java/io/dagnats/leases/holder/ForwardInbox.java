@@ -29,8 +29,11 @@ import java.util.function.Function;
  */
 final class ForwardInbox {
 
-    /** Logs under the holder's name, as it always has, so users' logging settings still apply. */
-    private static final System.Logger LOG = System.getLogger(LeaseHolder.class.getName());
+    /**
+     * Logs under the holder's name, as it always has, so users' logging settings still apply;
+     * spelt out, so the inbox does not depend back on the holder that owns it.
+     */
+    private static final System.Logger LOG = System.getLogger("io.dagnats.leases.holder.LeaseHolder");
 
     private final Connection connection;
     private final HolderId id;

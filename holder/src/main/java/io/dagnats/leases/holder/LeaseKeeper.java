@@ -42,8 +42,11 @@ import java.util.function.BiConsumer;
  */
 final class LeaseKeeper {
 
-    /** Logs under the public handle's name, as it always has, so users' logging settings still apply. */
-    private static final System.Logger LOG = System.getLogger(KeptLease.class.getName());
+    /**
+     * Logs under the public handle's name, as it always has, so users' logging settings still
+     * apply; spelt out, so the state machine does not depend back on its handle.
+     */
+    private static final System.Logger LOG = System.getLogger("io.dagnats.leases.holder.KeptLease");
     private static final long MILLI = 1_000_000L;
     /** How long a close waits for interrupted forward handlers before it gives up releasing. */
     private static final Duration HANDLER_DRAIN = Duration.ofSeconds(5);
