@@ -12,8 +12,9 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapPropagator;
+import io.dagnats.leases.domain.LeaseKey;
 import io.nats.client.impl.Headers;
-import java.util.Collection;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -21,6 +22,9 @@ import java.util.function.Supplier;
  * dagnats (carrying W3C context in the request headers), a SERVER span for
  * each forwarded request it serves (continuing dagnats' context), and metrics
  * for renew slack, stale forwards, ownership changes and being owner.
+ *
+ * <p>It knows the kept keys only as values read at each collection, never the
+ * leases themselves: the leases report to it, and it does not reach back.
  */
 final class HolderTelemetry {
 
@@ -52,7 +56,11 @@ final class HolderTelemetry {
     private final LongCounter staleForwards;
     private final LongCounter ownershipChanges;
 
-    HolderTelemetry(OpenTelemetry openTelemetry, Supplier<Collection<KeptLease>> kept) {
+    /**
+     * @param owners every kept key, and whether this process acts as its owner right now;
+     *               read each time the owner gauge is collected
+     */
+    HolderTelemetry(OpenTelemetry openTelemetry, Supplier<Map<LeaseKey, Boolean>> owners) {
         tracer = openTelemetry.getTracer("io.dagnats.leases.holder");
         propagator = openTelemetry.getPropagators().getTextMapPropagator();
         Meter meter = openTelemetry.getMeter("io.dagnats.leases.holder");
@@ -72,8 +80,8 @@ final class HolderTelemetry {
                 .setDescription("1 while this process acts as owner of the key, else 0")
                 .setUnit("1")
                 .ofLongs()
-                .buildWithCallback(measurement -> kept.get().forEach(lease ->
-                        measurement.record(lease.isOwner() ? 1 : 0, Attributes.of(KEY, lease.key().value()))));
+                .buildWithCallback(measurement -> owners.get().forEach((key, owner) ->
+                        measurement.record(owner ? 1 : 0, Attributes.of(KEY, key.value()))));
     }
 
     /** A CLIENT span for a call to {@code subject}, its context injected into {@code headers}. */

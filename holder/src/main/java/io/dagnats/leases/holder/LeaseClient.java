@@ -19,7 +19,7 @@ import io.nats.client.Message;
 import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
 import java.time.Duration;
-import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -47,7 +47,7 @@ public final class LeaseClient implements LeaseCalls {
      * @param openTelemetry  where the client spans of these calls go; {@link OpenTelemetry#noop()} for none
      */
     public LeaseClient(Connection connection, Duration requestTimeout, OpenTelemetry openTelemetry) {
-        this(connection, requestTimeout, new HolderTelemetry(openTelemetry, List::of));
+        this(connection, requestTimeout, new HolderTelemetry(openTelemetry, Map::of));
     }
 
     public LeaseClient(Connection connection) {

@@ -1,31 +1,21 @@
 package io.dagnats.leases.holder;
 
-import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.MonotonicClock;
-import io.dagnats.leases.domain.Tenure;
-import io.dagnats.leases.protocol.LeaseHeaders;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
-import io.nats.client.Dispatcher;
-import io.nats.client.Message;
-import io.nats.client.Subscription;
-import io.nats.client.impl.Headers;
-import io.nats.client.impl.NatsMessage;
 import io.opentelemetry.api.OpenTelemetry;
-import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.context.Scope;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -43,10 +33,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * KeptLease leader = holder.keep("notify-leader", Duration.ofSeconds(15), listener);
  * if (leader.isOwner()) { store.write(record, leader.fence().orElseThrow()); }
  * }</pre>
+ *
+ * <p>Its own job is the registry of kept keys and the order of start and close;
+ * each key's keeping is a {@link LeaseKeeper}, the inbox a {@link ForwardInbox},
+ * the change events {@link KeyChanges}. Over 200 lines only because its public
+ * {@link Builder} is nested here, where users' code names it.
  */
 public final class LeaseHolder implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(LeaseHolder.class.getName());
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final AtomicInteger THREADS = new AtomicInteger();
 
@@ -57,34 +51,37 @@ public final class LeaseHolder implements AutoCloseable {
     private final Scheduler scheduler;
     /** The executor behind {@link #scheduler}, shut down on close. */
     private final ScheduledExecutorService executor;
-    private final ExecutorService handlers;
-    private final ForwardHandler forwardHandler;
     private final Map<LeaseKey, KeptLease> kept = new ConcurrentHashMap<>();
-    private final Map<LeaseKey, Subscription> subscriptions = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final Dispatcher inbox;
+    /** Serves forwards to the keys this holder owns; null when no forward handler was given. */
+    private final ForwardInbox inbox;
     /** Change events of the kept keys: one subscription per key, each waking its lease. */
-    private final Dispatcher changes;
+    private final KeyChanges changes;
     private final HolderTelemetry telemetry;
 
     private LeaseHolder(Builder builder) {
         this.connection = builder.connection;
         this.id = builder.holderId != null ? builder.holderId : uniqueId(builder.holderPrefix);
-        this.telemetry = new HolderTelemetry(builder.openTelemetry, kept::values);
+        this.telemetry = new HolderTelemetry(builder.openTelemetry, this::owners);
         this.client = new LeaseClient(connection, builder.requestTimeout, telemetry);
         this.clock = builder.clock;
         this.executor = builder.scheduler != null
                 ? builder.scheduler
                 : Executors.newSingleThreadScheduledExecutor(daemon("dagnats-holder-" + id));
         this.scheduler = Scheduler.of(executor);
-        this.forwardHandler = builder.forwardHandler;
-        this.handlers = forwardHandler == null ? null : Executors.newCachedThreadPool(daemon("dagnats-forward-" + id));
-        this.changes = connection.createDispatcher();
-        if (forwardHandler != null) {
-            inbox = connection.createDispatcher(this::onForward);
-            inbox.subscribe(LeaseSubjects.inboxes(id));
-        } else {
-            inbox = null;
+        this.changes = new KeyChanges(connection);
+        this.inbox = builder.forwardHandler == null ? null : new ForwardInbox(connection, id, builder.forwardHandler,
+                telemetry, this::ownership, daemon("dagnats-forward-" + id));
+    }
+
+    /**
+     * Opens what listens on the connection: the dispatcher for the kept keys' change events,
+     * and the forward inbox, if any; from here on dagnats may route requests to this process.
+     */
+    private void start() {
+        changes.open();
+        if (inbox != null) {
+            inbox.start();
         }
     }
 
@@ -117,11 +114,12 @@ public final class LeaseHolder implements AutoCloseable {
             if (existing != null) {
                 throw new IllegalStateException(key + " is already kept by this holder");
             }
-            return new KeptLease(leaseKey, id, leaseTtl, client, clock, scheduler, listener, telemetry,
+            return new KeptLease(new LeaseKeeper(leaseKey, id, leaseTtl, client, clock, scheduler, listener, telemetry),
                     () -> forget(leaseKey));
         });
-        subscriptions.put(leaseKey, changes.subscribe(LeaseSubjects.changed(leaseKey), event -> lease.keyChanged()));
-        lease.start();
+        LeaseKeeper keeper = lease.keeper();
+        changes.follow(leaseKey, keeper::keyChanged);
+        keeper.start();
         return lease;
     }
 
@@ -133,77 +131,22 @@ public final class LeaseHolder implements AutoCloseable {
         }
     }
 
+    /** The ownership of {@code key}, if this holder keeps it. */
+    private Optional<Ownership> ownership(LeaseKey key) {
+        return Optional.ofNullable(kept.get(key)).map(lease -> lease.keeper().ownership());
+    }
+
+    /** Every kept key, and whether this process acts as its owner right now: what the owner gauge reads. */
+    private Map<LeaseKey, Boolean> owners() {
+        Map<LeaseKey, Boolean> owners = new HashMap<>();
+        kept.forEach((key, lease) -> owners.put(key, lease.isOwner()));
+        return owners;
+    }
+
     /** A kept lease closed: no more change events for it, and the key may be kept again. */
     private void forget(LeaseKey key) {
-        Subscription subscription = subscriptions.remove(key);
-        if (subscription != null && changes.isActive()) {
-            changes.unsubscribe(subscription);
-        }
+        changes.unfollow(key);
         kept.remove(key);
-    }
-
-    private void onForward(Message request) {
-        String subject = request.getSubject();
-        String keyToken = LeaseSubjects.inboxTail(id, subject);
-        LeaseKey leaseKey = keyToken.indexOf('.') >= 0 ? null : safeKey(keyToken);
-        KeptLease lease = leaseKey == null ? null : kept.get(leaseKey);
-        Optional<Fence> presented =
-                LeaseHeaders.parseFence(request.hasHeaders() ? request.getHeaders().getFirst(LeaseHeaders.FENCE) : null);
-        Span span = telemetry.startServing(LeaseSubjects.INBOX_PREFIX + id.value(), keyToken,
-                request.hasHeaders() ? request.getHeaders() : null);
-        presented.ifPresent(fence -> span.setAttribute(HolderTelemetry.REVISION, fence.revision()));
-        if (lease == null || lease.admit(presented).isEmpty()) {
-            rejectStale(request, keyToken, span);
-            return;
-        }
-        handlers.execute(() -> {
-            // Judge again: time may have passed in the queue, and the deadline with it. From here until
-            // served(), ending ownership interrupts this thread, and a close waits for it before releasing.
-            ForwardRun run = new ForwardRun(Thread.currentThread());
-            Optional<Tenure> admitted = lease.admit(presented, run);
-            if (admitted.isEmpty()) {
-                rejectStale(request, keyToken, span);
-                return;
-            }
-            try (Scope ignored = span.makeCurrent()) {
-                byte[] reply = forwardHandler.handle(admitted.get(),
-                        request.getData() == null ? new byte[0] : request.getData());
-                connection.publish(request.getReplyTo(), reply == null ? new byte[0] : reply);
-                span.setAttribute(HolderTelemetry.OUTCOME, "served");
-            } catch (Exception failed) {
-                // No reply: the caller sees owner_timeout, which says "it may have been processed".
-                LOG.log(System.Logger.Level.WARNING, "the forward handler failed for " + lease.key(), failed);
-                span.setAttribute(HolderTelemetry.OUTCOME, "failed");
-                span.setAttribute(HolderTelemetry.ERROR_TYPE, failed.getClass().getSimpleName());
-            } finally {
-                lease.served(run);
-                span.end();
-            }
-        });
-    }
-
-    private static LeaseKey safeKey(String token) {
-        try {
-            return new LeaseKey(token);
-        } catch (IllegalArgumentException notAKey) {
-            return null;
-        }
-    }
-
-    private void rejectStale(Message request, String key, Span span) {
-        reject(request);
-        telemetry.rejectedStale(key);
-        span.setAttribute(HolderTelemetry.OUTCOME, "rejected_stale");
-        span.end();
-    }
-
-    private void reject(Message request) {
-        if (request.getReplyTo() == null) {
-            return;
-        }
-        Headers headers = new Headers();
-        headers.put(LeaseHeaders.REJECT, LeaseHeaders.REJECT_STALE);
-        connection.publish(NatsMessage.builder().subject(request.getReplyTo()).headers(headers).data(new byte[0]).build());
     }
 
     /**
@@ -216,21 +159,17 @@ public final class LeaseHolder implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        closeDispatcher(inbox);
+        if (inbox != null) {
+            inbox.stopReceiving();
+        }
         for (KeptLease lease : List.copyOf(kept.values())) {
             lease.close();
         }
         kept.clear();
-        closeDispatcher(changes);
+        changes.close();
         executor.shutdownNow();
-        if (handlers != null) {
-            handlers.shutdownNow();
-        }
-    }
-
-    private void closeDispatcher(Dispatcher dispatcher) {
-        if (dispatcher != null && connection.getStatus() != Connection.Status.CLOSED) {
-            connection.closeDispatcher(dispatcher);
+        if (inbox != null) {
+            inbox.stopHandlers();
         }
     }
 
@@ -309,7 +248,9 @@ public final class LeaseHolder implements AutoCloseable {
         }
 
         public LeaseHolder build() {
-            return new LeaseHolder(this);
+            LeaseHolder holder = new LeaseHolder(this);
+            holder.start();
+            return holder;
         }
     }
 }

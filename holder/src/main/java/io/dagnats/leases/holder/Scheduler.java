@@ -6,7 +6,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The one thread a {@link KeptLease} changes its state on: tasks run one at a
+ * The one thread a {@link LeaseKeeper} changes its state on: tasks run one at a
  * time, in order. Delays are on the same monotonic clock as the deadlines.
  */
 interface Scheduler extends Executor {

@@ -14,10 +14,11 @@ import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The keeping of one lease, against scripted calls and a clock that moves only when told. */
-class KeptLeaseTest {
+/** The keeping of one lease, against scripted calls and a clock that moves only when told, seen through its handle. */
+class LeaseKeeperTest {
 
     private static final LeaseTtl TTL = new LeaseTtl(15_000);
     private static final Duration MARGIN = Duration.ofMillis(15_000 / 100 + 100);
@@ -50,8 +51,9 @@ class KeptLeaseTest {
         }
     };
 
-    private final KeptLease lease = new KeptLease(new LeaseKey("k"), new HolderId("me"), TTL, calls, scheduler,
-            scheduler, listener, new HolderTelemetry(OpenTelemetry.noop(), List::of), () -> { });
+    private final LeaseKeeper keeper = new LeaseKeeper(new LeaseKey("k"), new HolderId("me"), TTL, calls, scheduler,
+            scheduler, listener, new HolderTelemetry(OpenTelemetry.noop(), Map::of));
+    private final KeptLease lease = new KeptLease(keeper, () -> { });
 
     private void answer(String operation, Object answer) {
         calls.next(operation).answer().complete(answer);
@@ -68,7 +70,7 @@ class KeptLeaseTest {
 
     /** Campaigns, is granted {@code granted}, and confirms it with a renew answered {@code renewed}. */
     private long becomeOwner(long granted, long renewed) {
-        lease.start();
+        keeper.start();
         scheduler.runDue();
         answer("acquire", granted(granted));
         long renewSentAt = scheduler.nanoTime();
@@ -78,7 +80,7 @@ class KeptLeaseTest {
 
     @Test
     void aGrantIsNotOwnershipUntilARenewOfOurOwnSucceeds() {
-        lease.start();
+        keeper.start();
         scheduler.runDue();
         answer("acquire", granted(5));
 
@@ -97,7 +99,7 @@ class KeptLeaseTest {
 
     @Test
     void theDeadlineRunsFromTheRenewThatConfirmedTheGrantNotFromTheAcquire() {
-        lease.start();
+        keeper.start();
         scheduler.runDue();
         long acquireSentAt = scheduler.nanoTime();
         // A restarted process: its acquire is answered late, with the dead process's write.
@@ -114,7 +116,7 @@ class KeptLeaseTest {
 
     @Test
     void aGrantWhoseConfirmingRenewIsLostIsNeverOwnedAndTheHolderCampaignsAgain() {
-        lease.start();
+        keeper.start();
         scheduler.runDue();
         answer("acquire", granted(5));
         answer("renew", new Answers.Renew.Lost("revision 5 is not the current fence"));
@@ -141,7 +143,7 @@ class KeptLeaseTest {
 
     @Test
     void aRenewAnsweredAfterItsOwnDeadlineDoesNotMakeAnOwner() {
-        lease.start();
+        keeper.start();
         scheduler.runDue();
         answer("acquire", granted(5));
         ScriptedCalls.Call confirm = calls.next("renew");
@@ -196,7 +198,7 @@ class KeptLeaseTest {
         becomeOwner(5, 6);
         scheduler.advance(TTL.duration().dividedBy(3));
         ScriptedCalls.Call renew = calls.next("renew");
-        lease.beginClose();
+        keeper.beginClose();
         scheduler.runDue();
         assertFalse(lease.isOwner(), "stops acting as owner at once");
 

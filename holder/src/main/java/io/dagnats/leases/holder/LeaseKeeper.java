@@ -1,0 +1,328 @@
+package io.dagnats.leases.holder;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.MonotonicClock;
+import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.DagnatsException;
+import io.dagnats.leases.protocol.LeaseView;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
+
+/**
+ * Keeps one key for a {@link KeptLease}: the state machine that campaigns, renews
+ * and stops at the deadline.
+ *
+ * <p>Over 200 lines on purpose: it is one state machine, and its transitions share
+ * the fields below, confined to one thread; split across classes, the rules that
+ * tie them (a call in flight decides what comes next, a timer of an older tenure
+ * does nothing, a close releases what the call in flight turns out to hold) would
+ * no longer be read in one place.
+ *
+ * <p>It campaigns (acquire, then waits for the key to change, with a jittered
+ * fallback). A grant is not yet ownership: an acquire by the current holder
+ * returns the earlier write unchanged, whose TTL may have started long before
+ * (a process restarted with its own holder id, a retried acquire). So after a
+ * grant it renews at once, and acts as owner only once that renew, a write this
+ * very request caused, succeeds: the deadline runs from that renew's send time,
+ * less {@link Tenure#safetyMargin}. It renews about every ttl/3 from then on, and
+ * stops acting as owner at the deadline on the monotonic clock even while a renew
+ * is still in flight.
+ *
+ * <p>All state changes run on the holder's single scheduler thread; what it decides
+ * is published in its {@link Ownership}, whose queries read the clock themselves.
+ * A listener that throws is logged and changes nothing here.
+ */
+final class LeaseKeeper {
+
+    /**
+     * Logs under the public handle's name, as it always has, so users' logging settings still
+     * apply; spelt out, so the state machine does not depend back on its handle.
+     */
+    private static final System.Logger LOG = System.getLogger("io.dagnats.leases.holder.KeptLease");
+    private static final long MILLI = 1_000_000L;
+    /** How long a close waits for interrupted forward handlers before it gives up releasing. */
+    private static final Duration HANDLER_DRAIN = Duration.ofSeconds(5);
+
+    private final LeaseKey key;
+    private final HolderId holder;
+    private final LeaseTtl ttl;
+    private final long ttlNanos;
+    private final LeaseCalls client;
+    private final MonotonicClock clock;
+    private final Scheduler scheduler;
+    private final OwnershipListener listener;
+    private final HolderTelemetry telemetry;
+    private final Random random = new Random();
+    /** The tenure, written only on the scheduler thread, and the forward handlers running under it. */
+    private final Ownership ownership;
+
+    // Scheduler-thread state.
+    private boolean closed;
+    /** A call is in flight; its completion decides what comes next. */
+    private boolean busy;
+    /** Bumped whenever the tenure changes, so timers set for an older one do nothing. */
+    private int generation;
+    /** Completed once a close has released what it could; set by the first close. */
+    private CompletableFuture<Void> closing;
+
+    LeaseKeeper(LeaseKey key, HolderId holder, LeaseTtl ttl, LeaseCalls client, MonotonicClock clock,
+            Scheduler scheduler, OwnershipListener listener, HolderTelemetry telemetry) {
+        this.key = key;
+        this.holder = holder;
+        this.ttl = ttl;
+        this.ttlNanos = ttl.duration().toNanos();
+        this.client = client;
+        this.clock = clock;
+        this.scheduler = scheduler;
+        this.listener = listener;
+        this.telemetry = telemetry;
+        this.ownership = new Ownership(clock);
+    }
+
+    /** Starts campaigning. Called once, by the holder, after it has subscribed to the key's changes. */
+    void start() {
+        scheduler.execute(this::campaign);
+    }
+
+    /** The key changed on the server: if not owner, try now, a few ms apart from the other waiters. */
+    void keyChanged() {
+        if (tenure() == null) {
+            scheduler.schedule(this::campaign, random.nextInt(25) * MILLI);
+        }
+    }
+
+    LeaseKey key() {
+        return key;
+    }
+
+    HolderId holder() {
+        return holder;
+    }
+
+    Ownership ownership() {
+        return ownership;
+    }
+
+    /** The tenure last confirmed, even past its deadline; null when not owner. Read on the scheduler thread. */
+    private Tenure tenure() {
+        return ownership.current();
+    }
+
+    private void campaign() {
+        if (closed || busy || tenure() != null) {
+            return;
+        }
+        busy = true;
+        client.acquire(key, holder, ttl).whenCompleteAsync(this::onAcquired, scheduler);
+    }
+
+    private void onAcquired(Answers.Acquire answer, Throwable failure) {
+        busy = false;
+        if (closed) {
+            if (failure == null && answer instanceof Answers.Acquire.Granted granted) {
+                releaseAndFinishClosing(granted.lease().revision());
+            } else {
+                finishClosing();
+            }
+            return;
+        }
+        if (failure != null) {
+            logIfFinal(failure);
+            scheduler.schedule(this::campaign, retryDelay());
+            return;
+        }
+        if (answer instanceof Answers.Acquire.HeldByOther other) {
+            scheduler.schedule(this::campaign, fallbackDelay(other.lease()));
+            return;
+        }
+        // Held on the server, but maybe by a write made long ago: prove time left with a write of our own.
+        Fence granted = answer.lease().revision();
+        renew(granted, granted);
+    }
+
+    /** @param start the fence the tenure began with, kept across renewals */
+    private void renew(Fence start, Fence current) {
+        if (closed || busy) {
+            return;
+        }
+        busy = true;
+        long sentAt = clock.nanoTime();
+        client.renew(key, holder, current, Optional.of(ttl))
+                .whenCompleteAsync((answer, failure) -> onRenewed(start, sentAt, answer, failure), scheduler);
+    }
+
+    private void onRenewed(Fence start, long sentAt, Answers.Renew answer, Throwable failure) {
+        busy = false;
+        if (closed) {
+            if (failure == null && answer instanceof Answers.Renew.Renewed renewed) {
+                releaseAndFinishClosing(renewed.lease().revision());
+            } else {
+                finishClosing();
+            }
+            return;
+        }
+        if (failure != null) {
+            logIfFinal(failure);
+            Tenure current = tenure();
+            if (current != null && current.actingAsOwner(clock.nanoTime())) {
+                int scheduled = generation;
+                scheduler.schedule(() -> {
+                    if (scheduled == generation && tenure() != null) {
+                        renew(tenure().start(), tenure().fence());
+                    }
+                }, Math.min(ttlNanos / 10, 1_000 * MILLI));
+            } else if (current == null) {
+                // Not owner (yet): an acquire says whether the key is still ours.
+                scheduler.schedule(this::campaign, retryDelay());
+            }
+            return;
+        }
+        if (answer instanceof Answers.Renew.Lost lost) {
+            LOG.log(System.Logger.Level.INFO, "lease " + key + " lost: " + lost.reason());
+            if (tenure() != null) {
+                stop(OwnershipListener.StopReason.LOST);
+            }
+            scheduler.schedule(this::campaign, random.nextInt(50) * MILLI);
+            return;
+        }
+        Fence renewed = ((Answers.Renew.Renewed) answer).lease().revision();
+        Tenure next = Tenure.begin(key, holder, start, sentAt, ttl).renewed(renewed, sentAt, ttl);
+        Tenure previous = tenure();
+        if (!next.actingAsOwner(clock.nanoTime())) {
+            // The answer came too late to act on: stop, and renew again for a fresh deadline.
+            if (previous != null) {
+                stop(OwnershipListener.StopReason.DEADLINE_PASSED);
+            }
+            renew(start, renewed);
+            return;
+        }
+        if (previous != null) {
+            telemetry.renewed(key.value(), previous.nanosLeft(clock.nanoTime()));
+        }
+        ownership.confirm(next);
+        generation++;
+        scheduleRenewAndDeadline(next, sentAt);
+        if (previous == null) {
+            telemetry.ownershipChanged(key.value(), true);
+            tell(OwnershipListener::becameOwner, next);
+        } else {
+            tell(OwnershipListener::renewed, next);
+        }
+    }
+
+    private void scheduleRenewAndDeadline(Tenure current, long sentAt) {
+        int scheduled = generation;
+        long now = clock.nanoTime();
+        scheduler.schedule(() -> {
+            if (scheduled == generation && tenure() != null) {
+                renew(tenure().start(), tenure().fence());
+            }
+        }, Math.max(0, sentAt + ttlNanos / 3 - now));
+        scheduler.schedule(() -> {
+            if (scheduled == generation && tenure() != null && !tenure().actingAsOwner(clock.nanoTime())) {
+                stop(OwnershipListener.StopReason.DEADLINE_PASSED);
+                campaign();
+            }
+        }, Math.max(0, current.nanosLeft(now)));
+    }
+
+    private void stop(OwnershipListener.StopReason reason) {
+        // No forward is admitted from here on, and those still running are told to stop.
+        ownership.end();
+        generation++;
+        telemetry.ownershipChanged(key.value(), false);
+        tell((target, why) -> target.stoppedOwning(why), reason);
+    }
+
+    /** Calls the user's listener; whatever it throws is logged and never stops the lease being kept. */
+    private <T> void tell(BiConsumer<OwnershipListener, T> call, T argument) {
+        try {
+            call.accept(listener, argument);
+        } catch (RuntimeException | Error thrown) {
+            LOG.log(System.Logger.Level.WARNING, "the ownership listener of " + key + " threw; the lease is kept as before",
+                    thrown);
+        }
+    }
+
+    private void logIfFinal(Throwable failure) {
+        Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof DagnatsException dagnats && !dagnats.retryable()) {
+            LOG.log(System.Logger.Level.WARNING, "lease " + key + ": " + dagnats.getMessage());
+        }
+    }
+
+    private long retryDelay() {
+        return Math.min(ttlNanos / 3, (200 + random.nextInt(300)) * MILLI);
+    }
+
+    /** A wake-up near the holder's advisory expiry, in case the change event is lost (events are at most once). */
+    private long fallbackDelay(LeaseView lease) {
+        long untilExpiry = Duration.between(Instant.now(), lease.expiresAt()).toNanos();
+        long jitter = random.nextInt(200) * MILLI;
+        return Math.max(50 * MILLI, Math.min(ttlNanos, untilExpiry + 100 * MILLI)) + jitter;
+    }
+
+    /**
+     * Releases under {@code held} once no forward handler of this key still runs: until
+     * then this process may still be acting on the key, and a release would let
+     * another owner in. A handler that ignores its interrupt for longer than
+     * {@link #HANDLER_DRAIN} leaves the lease to expire by its TTL instead.
+     */
+    private void releaseAndFinishClosing(Fence held) {
+        ownership.runsEnded(HANDLER_DRAIN)
+                .whenComplete((done, slow) -> {
+                    if (slow != null) {
+                        LOG.log(System.Logger.Level.WARNING, "a forward handler of " + key + " still runs "
+                                + HANDLER_DRAIN.toSeconds() + " s after it was interrupted; the lease is not released,"
+                                + " the server's TTL will free it");
+                        finishClosing();
+                        return;
+                    }
+                    client.release(key, holder, held).whenComplete((answer, failure) -> finishClosing());
+                });
+    }
+
+    private void finishClosing() {
+        if (closing != null) {
+            closing.complete(null);
+        }
+    }
+
+    /** Begins closing on the scheduler thread; the stage completes once what was held is released. */
+    CompletableFuture<Void> beginClose() {
+        CompletableFuture<Void> closed = new CompletableFuture<>();
+        if (scheduler.isShutdown()) {
+            closed.complete(null);
+            return closed;
+        }
+        scheduler.execute(() -> {
+            if (closing != null) {
+                closing.whenComplete((ignored, failure) -> closed.complete(null));
+                return;
+            }
+            this.closed = true;
+            closing = closed;
+            Tenure held = tenure();
+            if (held != null) {
+                stop(OwnershipListener.StopReason.RELEASED);
+            }
+            if (busy) {
+                return; // the call in flight releases whatever it turns out to hold
+            }
+            if (held != null) {
+                releaseAndFinishClosing(held.fence());
+            } else {
+                finishClosing();
+            }
+        });
+        return closed;
+    }
+}

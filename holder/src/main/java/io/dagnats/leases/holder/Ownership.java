@@ -1,0 +1,108 @@
+package io.dagnats.leases.holder;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.MonotonicClock;
+import io.dagnats.leases.domain.Tenure;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * This process's tenure of one key, and the forward handlers running under it.
+ *
+ * <p>Only the key's {@link LeaseKeeper} changes the tenure; anyone may read it.
+ * Ending it and admitting a forward handler share one lock: once {@link #end()}
+ * returns no handler is admitted, and every handler admitted before has been
+ * interrupted. The queries read the clock themselves, so they turn false at the
+ * deadline however late the keeper's thread runs.
+ */
+final class Ownership {
+
+    private final MonotonicClock clock;
+    /** Forward handlers running as this key's owner; guarded by itself, with {@link #end()}. */
+    private final Set<ForwardRun> forwards = new HashSet<>();
+
+    private volatile Tenure tenure;
+
+    Ownership(MonotonicClock clock) {
+        this.clock = clock;
+    }
+
+    /** Whether this process may act as owner right now. */
+    boolean isOwner() {
+        Tenure current = tenure;
+        return current != null && current.actingAsOwner(clock.nanoTime());
+    }
+
+    /** The current tenure, while acting as owner. */
+    Optional<Tenure> tenure() {
+        Tenure current = tenure;
+        return current != null && current.actingAsOwner(clock.nanoTime()) ? Optional.of(current) : Optional.empty();
+    }
+
+    /** The tenure as last set, even past its deadline; null when not owner. For the keeper's decisions. */
+    Tenure current() {
+        return tenure;
+    }
+
+    /** A renew confirmed {@code next}: this process owns the key under it from now. */
+    void confirm(Tenure next) {
+        tenure = next;
+    }
+
+    /** Stops acting as owner: no forward is admitted from here on, and those still running are told to stop. */
+    void end() {
+        synchronized (forwards) {
+            tenure = null;
+            forwards.forEach(ForwardRun::interrupt);
+        }
+    }
+
+    /**
+     * The owner-side rule for a forwarded request to this key, judged now: the
+     * tenure to serve it under, or empty when it must be rejected as stale.
+     */
+    Optional<Tenure> admit(Optional<Fence> presented) {
+        Tenure current = tenure;
+        if (current == null || !current.judgeForward(presented, clock.nanoTime()).accepted()) {
+            return Optional.empty();
+        }
+        return Optional.of(current);
+    }
+
+    /**
+     * Like {@link #admit(Optional)}, and if admitted, tracks {@code run} until {@link #served}: when
+     * this process stops acting as owner (deadline, lost, close) the run is interrupted, and a
+     * close releases the lease only after it has finished.
+     */
+    Optional<Tenure> admit(Optional<Fence> presented, ForwardRun run) {
+        synchronized (forwards) {
+            Optional<Tenure> admitted = admit(presented);
+            admitted.ifPresent(ignored -> forwards.add(run));
+            return admitted;
+        }
+    }
+
+    /** A tracked forward handler call has ended. */
+    void served(ForwardRun run) {
+        synchronized (forwards) {
+            forwards.remove(run);
+        }
+        run.finish();
+    }
+
+    /**
+     * Completes once every forward handler running now has finished, or fails with a
+     * {@link java.util.concurrent.TimeoutException} if one still runs after {@code atMost}.
+     */
+    CompletableFuture<Void> runsEnded(Duration atMost) {
+        CompletableFuture<?>[] running;
+        synchronized (forwards) {
+            running = forwards.stream().map(ForwardRun::finished).toArray(CompletableFuture[]::new);
+        }
+        return CompletableFuture.allOf(running).orTimeout(atMost.toNanos(), TimeUnit.NANOSECONDS);
+    }
+}
