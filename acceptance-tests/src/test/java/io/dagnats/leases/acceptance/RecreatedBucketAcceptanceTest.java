@@ -198,6 +198,34 @@ class RecreatedBucketAcceptanceTest {
         assertFalse(owner.path("holder").asText().equals("b"), owner.toString());
     }
 
+    /**
+     * During its grace no lease in a replacement bucket can be legitimate. One that reaches it
+     * anyway (a stale instance, a raw write, a timed-out acquire flushed by a reconnect buffer)
+     * may be answered from the record, but it must never turn into ownership: the holder's
+     * confirming renew answers unavailable and writes nothing.
+     */
+    @Test
+    void aLeaseWrittenIntoAReplacementDuringItsGraceIsNeverRenewedIntoOwnership() throws Exception {
+        client.acquire("k-" + UUID.randomUUID(), "h0", 30_000);
+        management().deleteStream("KV_leases");
+        Polling.until(Duration.ofSeconds(15), "the service to serve the recreated bucket",
+                () -> client.acquire("probe-" + UUID.randomUUID(), "probe", 30_000),
+                answer -> answer.path("error").asText().contains("no free key is granted until"));
+        String key = "k-" + UUID.randomUUID();
+        long raw = writeAsDagnats(key, "h", 0);
+
+        JsonNode acquired = client.acquire(key, "h", 30_000);
+        if (acquired.path("granted").asBoolean()) {
+            assertEquals(raw, acquired.path("revision").asLong(), acquired.toString());
+        }
+        JsonNode renewed = client.renew(key, "h", raw);
+
+        assertFalse(renewed.path("renewed").asBoolean(), renewed.toString());
+        assertEquals("unavailable", renewed.path("kind").asText(), renewed.toString());
+        assertTrue(renewed.path("error").asText().contains("until"), renewed.toString());
+        assertEquals(raw, lastMessage(key).getSeq(), "the renew wrote nothing");
+    }
+
     /** A dagnats started after the replacement never saw the old bucket: the bucket's metadata tells it. */
     @Test
     void anInstanceStartedAfterTheReplacementHonoursTheGracePeriodFromTheBucketsMetadata() throws Exception {

@@ -6,7 +6,6 @@ import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
-import io.dagnats.leases.domain.LeaseEvent;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseWrite;
 import io.nats.client.Connection;
@@ -72,12 +71,10 @@ public final class NatsLeaseStore implements LeaseStore {
         } catch (LeaseFailure notServing) {
             return CompletableFuture.failedFuture(notServing);
         }
-        if (write.event() == LeaseEvent.ACQUIRED) {
-            // Grants a free key: not while a bucket this one replaced may still have owners acting.
-            Optional<String> withheld = ready.grantsWithheld(clock.instant());
-            if (withheld.isPresent()) {
-                return CompletableFuture.completedFuture(new WriteOutcome.Withheld(withheld.get()));
-            }
+        // No put (acquire or renew) while a bucket this one replaced may still have owners acting.
+        Optional<String> withheld = ready.writeWithheld(write, clock.instant());
+        if (withheld.isPresent()) {
+            return CompletableFuture.completedFuture(new WriteOutcome.Withheld(withheld.get()));
         }
         Headers headers = new Headers();
         headers.put(Subjects.HEADER_EXPECTED_LAST_SUBJECT_SEQUENCE, Long.toString(write.expectedSequence()));
