@@ -226,6 +226,27 @@ class RecreatedBucketAcceptanceTest {
         assertEquals(raw, lastMessage(key).getSeq(), "the renew wrote nothing");
     }
 
+    /**
+     * Another instance replaced the bucket since this one last looked (every 2 s): its replacement
+     * starts at least 10^9 above every sequence seen. A write this instance sends lands in the
+     * replacement; its ack, far above anything confirmed in the bucket judged ready, must not be
+     * answered as a grant: the answer is unavailable, and the bucket is judged again at once.
+     */
+    @Test
+    void aWriteAnsweredFarAboveTheBucketsSequencesIsNotAGrant() throws Exception {
+        long seen = client.acquire("k-" + UUID.randomUUID(), "h0", 30_000).path("revision").asLong();
+        recreateByHand(seen + 3 * BILLION);
+        String key = "k-" + UUID.randomUUID();
+
+        JsonNode acquired = client.acquire(key, "h", 30_000);
+
+        assertFalse(acquired.path("granted").asBoolean(), acquired.toString());
+        assertEquals("unavailable", acquired.path("kind").asText(), acquired.toString());
+        assertRefused(client.renew(key, "h", seen + 3 * BILLION));
+    }
+
+    private static final long BILLION = 1_000_000_000L;
+
     /** A dagnats started after the replacement never saw the old bucket: the bucket's metadata tells it. */
     @Test
     void anInstanceStartedAfterTheReplacementHonoursTheGracePeriodFromTheBucketsMetadata() throws Exception {

@@ -65,6 +65,10 @@ public final class LeaseBucket {
 
     /** Only provision() touches it, one call at a time. */
     private final BucketHistory history = new BucketHistory();
+    /** The sequences confirmed in the bucket last judged ready; replaced when its identity changes. */
+    private volatile SequenceCheck sequences;
+    /** This look found the stream missing (set by tryProvision, read by provision). */
+    private boolean lookFoundNoStream;
 
     public LeaseBucket(Connection connection, Settings settings, Clock clock) {
         this.connection = Objects.requireNonNull(connection, "connection");
@@ -93,16 +97,29 @@ public final class LeaseBucket {
 
     /** Tries once to find or create the bucket and judges it; the answer is also kept as {@link #status()}. */
     public synchronized BucketStatus provision() {
-        BucketStatus judged = tryProvision();
-        BucketStatus current = status.get();
-        if (judged instanceof BucketStatus.Pending && current instanceof BucketStatus.Ready) {
+        lookFoundNoStream = false;
+        BucketStatus judged = afterLook(tryProvision(), status.get(), lookFoundNoStream);
+        status.set(judged);
+        return judged;
+    }
+
+    /** What serves after a look that judged {@code judged} while {@code current} served. */
+    static BucketStatus afterLook(BucketStatus judged, BucketStatus current, boolean lookFoundNoStream) {
+        if (judged instanceof BucketStatus.Pending && current instanceof BucketStatus.Ready && !lookFoundNoStream) {
             // JetStream did not answer this look (a leader election, say): nothing shows the bucket
             // changed, and requests meet the same outage on their own. Only a request that finds
             // the bucket gone or changed (lost) stops the serving; the next look that answers decides.
+            // A look that found the stream missing did show it: the bucket served is gone, whether or
+            // not the one created since could be read back.
             return current;
         }
-        status.set(judged);
         return judged;
+    }
+
+    /** The sequences confirmed in the bucket judged ready with {@code identity}; empty once another was judged. */
+    Optional<SequenceCheck> sequences(BucketIdentity identity) {
+        SequenceCheck current = sequences;
+        return current != null && current.identity().equals(identity) ? Optional.of(current) : Optional.empty();
     }
 
     /** A request saw {@code sequence}; counted for this bucket at the next look, if it is still the same bucket. */
@@ -136,6 +153,7 @@ public final class LeaseBucket {
             JetStreamManagement management = connection.jetStreamManagement();
             StreamInfo existing = findStream(management);
             if (existing == null) {
+                lookFoundNoStream = true;
                 create(management);
                 existing = management.getStreamInfo(Subjects.STREAM);
             }
@@ -216,10 +234,16 @@ public final class LeaseBucket {
         }
         BucketIdentity identity = BucketIdentity.of(info.getCreateTime().toInstant(),
                 configuration.getFirstSequence(), configuration.getMetadata());
-        BucketHistory.Verdict verdict = history.look(identity,
-                info.getStreamState().getLastSequence(), unconfirmedHighest.getAndSet(0));
+        long lastSequence = info.getStreamState().getLastSequence();
+        BucketHistory.Verdict verdict = history.look(identity, lastSequence, unconfirmedHighest.getAndSet(0));
         if (verdict.refusal().isPresent()) {
             return new BucketStatus.Unsupported(verdict.refusal().get());
+        }
+        SequenceCheck current = sequences;
+        if (current != null && current.identity().equals(identity)) {
+            current.confirmed(lastSequence);
+        } else {
+            sequences = new SequenceCheck(identity, lastSequence);
         }
         return new BucketStatus.Ready(describe(configuration, identity), identity, verdict.grantsFrom());
     }

@@ -144,11 +144,16 @@ public final class NatsLeaseStore implements LeaseStore {
                 ErrorKind.UNAVAILABLE, "JetStream did not answer the " + what + " in time", Stages.cause(failure))));
     }
 
-    /** Every sequence of a bucket is at least its first: a lower one came from another bucket. */
+    /**
+     * A sequence below the bucket's first, or far above the highest confirmed in it (a replacement
+     * another instance made since this one looked), came from another bucket ({@link SequenceCheck}).
+     */
     private void checkSequence(BucketStatus.Ready ready, long sequence, String what) {
-        if (sequence < ready.identity().firstSequence()) {
-            String reason = what + " answered sequence " + sequence + ", below the bucket's first sequence "
-                    + ready.identity().firstSequence();
+        Optional<String> problem = bucket.sequences(ready.identity())
+                .map(sequences -> sequences.problem(sequence))
+                .orElse(Optional.of("sequence " + sequence + ", while the bucket was being judged again"));
+        if (problem.isPresent()) {
+            String reason = what + " answered " + problem.get();
             bucket.lost(ready, reason);
             throw new LeaseFailure(ErrorKind.UNAVAILABLE, "the leases bucket changed: " + reason);
         }
