@@ -125,9 +125,32 @@ final class BucketHistory {
         return a.isPresent() && a.get().isAfter(b) ? a.get() : b;
     }
 
+    /**
+     * A write into {@code identity} was acknowledged at or below a sequence already confirmed in
+     * it ({@code evidence}): its sequences went back, whatever the looks show (writes between two
+     * looks can carry the last sequence back above the earlier look's). Refused at once, for good.
+     */
+    void rolledBack(BucketIdentity identity, String evidence) {
+        refuse(identity, rollbackReason(evidence));
+    }
+
+    /** Why a bucket whose sequences went back ({@code evidence}) is refused, as its refusal says it. */
+    static String rolledBackRefusal(String evidence) {
+        return refusal(rollbackReason(evidence));
+    }
+
+    private static String rollbackReason(String evidence) {
+        return "its sequences went back (" + evidence + "; restored from a backup?), so the fences in between"
+                + " would be handed out again";
+    }
+
     private void refuse(BucketIdentity identity, String why) {
         refused = identity;
-        refusedReason = "the bucket " + Subjects.BUCKET + " cannot serve leases safely: " + why
+        refusedReason = refusal(why);
+    }
+
+    private static String refusal(String why) {
+        return "the bucket " + Subjects.BUCKET + " cannot serve leases safely: " + why
                 + "; delete it and let dagnats create it (dagnats starts a bucket above every earlier fence)";
     }
 }

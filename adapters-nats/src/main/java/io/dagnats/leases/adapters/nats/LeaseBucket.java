@@ -67,6 +67,8 @@ public final class LeaseBucket {
     private final BucketHistory history = new BucketHistory();
     /** The sequences confirmed in the bucket last judged ready; replaced when its identity changes. */
     private volatile SequenceCheck sequences;
+    /** A request's proof that the bucket with this identity went back; provision() hands it to the history. */
+    private volatile Rollback rollback;
     /** This look found the stream missing (set by tryProvision, read by provision). */
     private boolean lookFoundNoStream;
 
@@ -97,6 +99,11 @@ public final class LeaseBucket {
 
     /** Tries once to find or create the bucket and judges it; the answer is also kept as {@link #status()}. */
     public synchronized BucketStatus provision() {
+        Rollback proven = rollback;
+        if (proven != null) {
+            history.rolledBack(proven.identity(), proven.evidence());
+            rollback = null;
+        }
         lookFoundNoStream = false;
         BucketStatus judged = afterLook(tryProvision(), status.get(), lookFoundNoStream);
         status.set(judged);
@@ -137,6 +144,23 @@ public final class LeaseBucket {
                     + "); answering unavailable until it is judged again");
             recheck.run();
         }
+    }
+
+    /**
+     * A write into the bucket judged {@code ready} was acknowledged at or below a sequence already
+     * confirmed in it: its sequences went back. Refused at once and for good, as two looks with the
+     * last sequence gone back are (ADR-026 rule 5). Logged once, as one line.
+     */
+    void rolledBack(BucketStatus.Ready ready, String evidence) {
+        rollback = new Rollback(ready.identity(), evidence);
+        BucketStatus.Unsupported refused = new BucketStatus.Unsupported(BucketHistory.rolledBackRefusal(evidence));
+        if (status.compareAndSet(ready, refused)) {
+            LOG.log(System.Logger.Level.ERROR, "dagnats: " + refused.describe());
+            recheck.run();
+        }
+    }
+
+    private record Rollback(BucketIdentity identity, String evidence) {
     }
 
     private BucketStatus tryProvision() {

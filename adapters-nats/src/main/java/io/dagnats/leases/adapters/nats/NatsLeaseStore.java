@@ -89,8 +89,10 @@ public final class NatsLeaseStore implements LeaseStore {
             headers.put(Subjects.HEADER_TTL, bucket.settings().markerTtl().toSeconds() + "s");
             body = NO_BODY;
         }
+        // The stream had this sequence before the write was sent: its ack must be higher.
+        long confirmedAtSend = bucket.sequences(ready.identity()).map(SequenceCheck::highest).orElse(Long.MIN_VALUE);
         return request(Subjects.keySubject(write.key()), headers, body, "write " + write.key())
-                .thenApply(reply -> toWriteOutcome(ready, write, reply));
+                .thenApply(reply -> toWriteOutcome(ready, write, reply, confirmedAtSend));
     }
 
     @Override
@@ -189,7 +191,7 @@ public final class NatsLeaseStore implements LeaseStore {
         }
     }
 
-    private WriteOutcome toWriteOutcome(BucketStatus.Ready ready, LeaseWrite write, Message reply) {
+    private WriteOutcome toWriteOutcome(BucketStatus.Ready ready, LeaseWrite write, Message reply, long confirmedAtSend) {
         StoredMessage.PubAck ack;
         try {
             ack = StoredMessage.parsePubAck(json, reply.getData());
@@ -204,6 +206,12 @@ public final class NatsLeaseStore implements LeaseStore {
             throw apiFailure("write " + write.key(), ack.error());
         }
         checkSequence(ready, ack.sequence(), "a write of " + write.key());
+        Optional<String> rollback = bucket.sequences(ready.identity())
+                .flatMap(sequences -> sequences.rollback(ack.sequence(), confirmedAtSend));
+        if (rollback.isPresent()) {
+            bucket.rolledBack(ready, "a write of " + write.key() + ": " + rollback.get());
+            throw new LeaseFailure(ErrorKind.UNSUPPORTED, "the leases bucket went back: " + rollback.get());
+        }
         return new WriteOutcome.Written(new Fence(ack.sequence()));
     }
 

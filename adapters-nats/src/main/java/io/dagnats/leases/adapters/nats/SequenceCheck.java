@@ -63,6 +63,20 @@ final class SequenceCheck {
         return Optional.empty();
     }
 
+    /**
+     * Why a write acknowledged at {@code ack} proves the bucket went back (a restored backup);
+     * empty when it does not. {@code confirmedAtSend} is {@link #highest()} read before the write
+     * was sent: the stream had that sequence then, so the write must get a higher one. (Acks of
+     * concurrent writes arrive in any order: an ack below one confirmed later proves nothing.)
+     */
+    Optional<String> rollback(long ack, long confirmedAtSend) {
+        if (ack > confirmedAtSend) {
+            return Optional.empty();
+        }
+        return Optional.of("a write sent after sequence " + confirmedAtSend + " was confirmed in it was acknowledged at "
+                + ack);
+    }
+
     private void raise(long sequence) {
         long known;
         while (sequence > (known = highest.get()) && !highest.compareAndSet(known, sequence)) {

@@ -95,6 +95,21 @@ class BucketHistoryTest {
         assertEquals(refusal, history.look(OLD, OLD_FIRST + 500, 0).refusal(), "refused until deleted");
     }
 
+    /** Writes between two looks can carry the last sequence back above the earlier look's: an ack shows it at once. */
+    @Test
+    void aWriteAcknowledgedAtOrBelowAConfirmedSequenceRefusesTheBucketAtOnceAndForGood() {
+        history.look(OLD, OLD_FIRST + 100, 0);
+
+        history.rolledBack(OLD, "a write sent after sequence " + (OLD_FIRST + 100) + " was confirmed was acknowledged at "
+                + (OLD_FIRST + 60));
+
+        Optional<String> refusal = history.look(OLD, OLD_FIRST + 120, 0).refusal();
+        assertTrue(refusal.isPresent() && refusal.get().contains("acknowledged at " + (OLD_FIRST + 60)), refusal.toString());
+        assertTrue(refusal.get().contains("delete it and let dagnats create it"), refusal.get());
+        assertEquals(refusal, history.look(OLD, OLD_FIRST + 500, 0).refusal(), "refused until deleted");
+        assertEquals(Optional.empty(), history.look(NEW, 0, 0).refusal(), "a bucket created after it is judged afresh");
+    }
+
     @Test
     void aReplacementStartingAtOrBelowAnOldFenceIsRefused() {
         history.look(OLD, OLD_FIRST + 100, 0);

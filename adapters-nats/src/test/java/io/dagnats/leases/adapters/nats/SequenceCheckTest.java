@@ -60,4 +60,27 @@ class SequenceCheckTest {
         check.confirmed(FIRST + 5);
         assertEquals(FIRST + 1_200_000_000L, check.highest(), "never lowered");
     }
+
+    /** A write sent after a sequence was confirmed in the stream gets a higher one, unless the stream went back. */
+    @Test
+    void aWriteAcknowledgedAtOrBelowWhatWasConfirmedWhenItWasSentProvesARollback() {
+        SequenceCheck check = new SequenceCheck(IDENTITY, FIRST + 100);
+        long atSend = check.highest();
+
+        assertEquals(Optional.empty(), check.rollback(FIRST + 101, atSend));
+        Optional<String> rollback = check.rollback(FIRST + 100, atSend);
+        assertTrue(rollback.isPresent());
+        assertTrue(rollback.get().contains("acknowledged at " + (FIRST + 100)), rollback.get());
+        assertTrue(check.rollback(FIRST + 60, atSend).isPresent());
+    }
+
+    /** Concurrent writes' acks arrive in any order: only what was confirmed before a write was sent counts. */
+    @Test
+    void anAckBelowOneConfirmedAfterTheWriteWasSentIsNoRollback() {
+        SequenceCheck check = new SequenceCheck(IDENTITY, FIRST + 100);
+        long atSend = check.highest();
+        check.problem(FIRST + 102);
+
+        assertEquals(Optional.empty(), check.rollback(FIRST + 101, atSend));
+    }
 }
