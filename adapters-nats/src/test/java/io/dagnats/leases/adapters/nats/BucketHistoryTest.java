@@ -110,6 +110,17 @@ class BucketHistoryTest {
         assertEquals(Optional.empty(), history.look(NEW, 0, 0).refusal(), "a bucket created after it is judged afresh");
     }
 
+    /** Before, the edit read as a new bucket at or below the sequences confirmed, refused for good. */
+    @Test
+    void anOperatorsMetadataEditIsNotANewBucket() {
+        history.look(OLD, OLD_FIRST + 100, 0);
+        BucketIdentity edited = created(OLD_CREATED, OLD_FIRST,
+                Map.of(BucketIdentity.GRANTS_FROM_METADATA, OLD_CREATED.plusSeconds(60).toString()));
+
+        assertEquals(Optional.empty(), history.look(edited, OLD_FIRST + 110, 0).refusal());
+        assertEquals(Optional.empty(), history.look(edited, OLD_FIRST + 120, 0).refusal());
+    }
+
     @Test
     void aReplacementStartingAtOrBelowAnOldFenceIsRefused() {
         history.look(OLD, OLD_FIRST + 100, 0);
