@@ -268,6 +268,30 @@ class RecreatedBucketAcceptanceTest {
         }
     }
 
+    /**
+     * A replacement made without {@code dagnats.grants-from} (by hand here; likewise by a dagnats that
+     * never saw the old bucket): the instance that knew the old bucket records its grace end, so an
+     * instance that never saw the old bucket honours it too.
+     */
+    @Test
+    void anInstanceThatKnewTheOldBucketRecordsTheGraceEndAReplacementLacks() throws Exception {
+        long seen = client.acquire("k-" + UUID.randomUUID(), "h1", 30_000).path("revision").asLong();
+        recreateByHand(seen + 3 * BILLION);
+        Instant created = management().getStreamInfo("KV_leases").getCreateTime().toInstant();
+
+        String recorded = Polling.until(Duration.ofSeconds(15), "the service to record the grace end",
+                this::recordedGrace, value -> value != null);
+
+        assertTrue(!Instant.parse(recorded).isBefore(created.plusMillis(607_100)), recorded + " for a bucket created " + created);
+        service.dagnats.close();
+        try (DagnatsServer later = DagnatsServer.start(Settings.forUrl(service.nats.url()))) {
+            JsonNode reply = client.acquire("k-" + UUID.randomUUID(), "h2", 30_000);
+
+            assertEquals("unavailable", reply.path("kind").asText(), reply.toString());
+            assertEquals(Instant.parse(recorded), statedInstant(reply.path("error").asText()));
+        }
+    }
+
     /** The instant an {@code unavailable} answer says grants resume at. */
     private static Instant statedInstant(String sentence) {
         Matcher instant = Pattern.compile("until (\\d{4}-\\d{2}-\\d{2}T[0-9:.]+Z)").matcher(sentence);
@@ -290,6 +314,14 @@ class RecreatedBucketAcceptanceTest {
         assertRefused(client.release(key, "h1", old));
         assertTrue(h2s > old, h2s + " must be above " + old);
         assertEquals(h2s, lastMessage(key).getSeq());
+    }
+
+    private String recordedGrace() {
+        try {
+            return management().getStreamInfo("KV_leases").getConfiguration().getMetadata().get("dagnats.grants-from");
+        } catch (Exception notNow) {
+            return null;
+        }
     }
 
     private boolean bucketExists() {

@@ -72,6 +72,11 @@ final class BucketHistory {
             }
             wentBackOnce = false;
             confirmedHighest = Math.max(confirmedHighest, Math.max(seenSinceLastLook, lastSequence));
+            if (identity.grantsFrom().isPresent()) {
+                // Recorded since the last look (by an instance that knew the bucket before): honoured
+                // now; never shortened by a later edit.
+                grantsFrom = Optional.of(later(grantsFrom, identity.grantsFrom().get()));
+            }
         } else {
             // Sequences seen since the last look may be the old bucket's or this one's: not counted.
             if (lastIdentity != null && identity.firstSequence() <= confirmedHighest) {
@@ -90,6 +95,23 @@ final class BucketHistory {
         }
         lastObservedLastSequence = lastSequence;
         return verdict(identity);
+    }
+
+    /**
+     * The grace end to record in the metadata of the bucket just looked at ({@code seen}, as that
+     * look read it): this instance's own, when the metadata records none or an earlier one. A
+     * replacement made by an instance that never saw the old bucket has none, while instances
+     * that knew it withhold grants; recorded, every instance honours it from its next look. Every
+     * knowing instance computes the same end from the creation time, so they do not take turns.
+     */
+    Optional<Instant> graceToRecord(BucketIdentity seen) {
+        if (!seen.equals(lastIdentity) || seen.equals(refused) || grantsFrom.isEmpty()) {
+            return Optional.empty();
+        }
+        if (seen.grantsFrom().isPresent() && !seen.grantsFrom().get().isBefore(grantsFrom.get())) {
+            return Optional.empty();
+        }
+        return grantsFrom;
     }
 
     private Verdict verdict(BucketIdentity identity) {

@@ -181,7 +181,9 @@ public final class LeaseBucket {
                 create(management);
                 existing = management.getStreamInfo(Subjects.STREAM);
             }
-            return judge(existing);
+            BucketStatus judged = judge(existing);
+            recordGrace(management, existing);
+            return judged;
         } catch (JetStreamApiException refused) {
             if (refused.getApiErrorCode() == JETSTREAM_NOT_ENABLED
                     || refused.getApiErrorCode() == JETSTREAM_NOT_ENABLED_FOR_ACCOUNT) {
@@ -241,6 +243,41 @@ public final class LeaseBucket {
             if (findStream(management) == null) {
                 throw raced;
             }
+        }
+    }
+
+    /**
+     * Records this instance's grace end in the metadata of the bucket just judged when it lacks one
+     * ({@link BucketHistory#graceToRecord}), so that instances which never saw the old bucket honour
+     * it from their next look. A metadata edit is not a new bucket ({@link BucketIdentity}). Best
+     * effort: a failed update is tried again at the next look.
+     */
+    private void recordGrace(JetStreamManagement management, StreamInfo info) {
+        StreamConfiguration configuration = info.getConfiguration();
+        BucketIdentity seen = BucketIdentity.of(info.getCreateTime().toInstant(), configuration.getFirstSequence(),
+                configuration.getMetadata());
+        Optional<java.time.Instant> end = history.graceToRecord(seen);
+        if (end.isEmpty()) {
+            return;
+        }
+        Map<String, String> metadata = new HashMap<>();
+        if (configuration.getMetadata() != null) {
+            // The server's own keys (_nats.*) are the server's to set.
+            configuration.getMetadata().forEach((key, value) -> {
+                if (!key.startsWith("_nats.")) {
+                    metadata.put(key, value);
+                }
+            });
+        }
+        metadata.put(BucketIdentity.GRANTS_FROM_METADATA, end.get().toString());
+        try {
+            management.updateStream(StreamConfiguration.builder(configuration).metadata(metadata).build());
+            LOG.log(System.Logger.Level.WARNING, "dagnats: the leases bucket replaced one this instance knew but"
+                    + " recorded no grace end; recorded " + BucketIdentity.GRANTS_FROM_METADATA + ": " + end.get()
+                    + ", so instances that never saw the old bucket grant nothing before then either");
+        } catch (IOException | JetStreamApiException | RuntimeException notNow) {
+            LOG.log(System.Logger.Level.WARNING, "dagnats: could not record the grace end in the leases bucket's"
+                    + " metadata (" + notNow.getMessage() + "); trying again at the next look");
         }
     }
 
