@@ -198,6 +198,55 @@ class RecreatedBucketAcceptanceTest {
         assertFalse(owner.path("holder").asText().equals("b"), owner.toString());
     }
 
+    /**
+     * During its grace no lease in a replacement bucket can be legitimate. One that reaches it
+     * anyway (a stale instance, a raw write, a timed-out acquire flushed by a reconnect buffer)
+     * may be answered from the record, but it must never turn into ownership: the holder's
+     * confirming renew answers unavailable and writes nothing.
+     */
+    @Test
+    void aLeaseWrittenIntoAReplacementDuringItsGraceIsNeverRenewedIntoOwnership() throws Exception {
+        client.acquire("k-" + UUID.randomUUID(), "h0", 30_000);
+        management().deleteStream("KV_leases");
+        Polling.until(Duration.ofSeconds(15), "the service to serve the recreated bucket",
+                () -> client.acquire("probe-" + UUID.randomUUID(), "probe", 30_000),
+                answer -> answer.path("error").asText().contains("no free key is granted until"));
+        String key = "k-" + UUID.randomUUID();
+        long raw = writeAsDagnats(key, "h", 0);
+
+        JsonNode acquired = client.acquire(key, "h", 30_000);
+        if (acquired.path("granted").asBoolean()) {
+            assertEquals(raw, acquired.path("revision").asLong(), acquired.toString());
+        }
+        JsonNode renewed = client.renew(key, "h", raw);
+
+        assertFalse(renewed.path("renewed").asBoolean(), renewed.toString());
+        assertEquals("unavailable", renewed.path("kind").asText(), renewed.toString());
+        assertTrue(renewed.path("error").asText().contains("until"), renewed.toString());
+        assertEquals(raw, lastMessage(key).getSeq(), "the renew wrote nothing");
+    }
+
+    /**
+     * Another instance replaced the bucket since this one last looked (every 2 s): its replacement
+     * starts at least 10^9 above every sequence seen. A write this instance sends lands in the
+     * replacement; its ack, far above anything confirmed in the bucket judged ready, must not be
+     * answered as a grant: the answer is unavailable, and the bucket is judged again at once.
+     */
+    @Test
+    void aWriteAnsweredFarAboveTheBucketsSequencesIsNotAGrant() throws Exception {
+        long seen = client.acquire("k-" + UUID.randomUUID(), "h0", 30_000).path("revision").asLong();
+        recreateByHand(seen + 3 * BILLION);
+        String key = "k-" + UUID.randomUUID();
+
+        JsonNode acquired = client.acquire(key, "h", 30_000);
+
+        assertFalse(acquired.path("granted").asBoolean(), acquired.toString());
+        assertEquals("unavailable", acquired.path("kind").asText(), acquired.toString());
+        assertRefused(client.renew(key, "h", seen + 3 * BILLION));
+    }
+
+    private static final long BILLION = 1_000_000_000L;
+
     /** A dagnats started after the replacement never saw the old bucket: the bucket's metadata tells it. */
     @Test
     void anInstanceStartedAfterTheReplacementHonoursTheGracePeriodFromTheBucketsMetadata() throws Exception {
@@ -214,6 +263,30 @@ class RecreatedBucketAcceptanceTest {
             JsonNode reply = client.acquire("k-" + UUID.randomUUID(), "h2", 30_000);
 
             assertFalse(reply.path("granted").asBoolean(), reply.toString());
+            assertEquals("unavailable", reply.path("kind").asText(), reply.toString());
+            assertEquals(Instant.parse(recorded), statedInstant(reply.path("error").asText()));
+        }
+    }
+
+    /**
+     * A replacement made without {@code dagnats.grants-from} (by hand here; likewise by a dagnats that
+     * never saw the old bucket): the instance that knew the old bucket records its grace end, so an
+     * instance that never saw the old bucket honours it too.
+     */
+    @Test
+    void anInstanceThatKnewTheOldBucketRecordsTheGraceEndAReplacementLacks() throws Exception {
+        long seen = client.acquire("k-" + UUID.randomUUID(), "h1", 30_000).path("revision").asLong();
+        recreateByHand(seen + 3 * BILLION);
+        Instant created = management().getStreamInfo("KV_leases").getCreateTime().toInstant();
+
+        String recorded = Polling.until(Duration.ofSeconds(15), "the service to record the grace end",
+                this::recordedGrace, value -> value != null);
+
+        assertTrue(!Instant.parse(recorded).isBefore(created.plusMillis(607_100)), recorded + " for a bucket created " + created);
+        service.dagnats.close();
+        try (DagnatsServer later = DagnatsServer.start(Settings.forUrl(service.nats.url()))) {
+            JsonNode reply = client.acquire("k-" + UUID.randomUUID(), "h2", 30_000);
+
             assertEquals("unavailable", reply.path("kind").asText(), reply.toString());
             assertEquals(Instant.parse(recorded), statedInstant(reply.path("error").asText()));
         }
@@ -241,6 +314,14 @@ class RecreatedBucketAcceptanceTest {
         assertRefused(client.release(key, "h1", old));
         assertTrue(h2s > old, h2s + " must be above " + old);
         assertEquals(h2s, lastMessage(key).getSeq());
+    }
+
+    private String recordedGrace() {
+        try {
+            return management().getStreamInfo("KV_leases").getConfiguration().getMetadata().get("dagnats.grants-from");
+        } catch (Exception notNow) {
+            return null;
+        }
     }
 
     private boolean bucketExists() {

@@ -29,10 +29,9 @@ public interface LeaseStore {
     /**
      * Applies {@code write} only if the key's last sequence is still
      * {@link LeaseWrite#expectedSequence()}. A write that loses that race is the
-     * normal answer {@link WriteOutcome.Conflict}, and changes nothing. A write that would
-     * grant a free key ({@link io.dagnats.leases.domain.LeaseEvent#ACQUIRED}) may be
-     * {@link WriteOutcome.Withheld}: not sent at all, because the store replaced one whose
-     * owners may still act.
+     * normal answer {@link WriteOutcome.Conflict}, and changes nothing. A put (an acquire or
+     * a renew) may be {@link WriteOutcome.Withheld}: not sent at all, because the store replaced
+     * one whose owners may still act.
      */
     CompletionStage<WriteOutcome> write(LeaseWrite write);
 
@@ -80,9 +79,10 @@ public interface LeaseStore {
         }
 
         /**
-         * Not applied, and not sent: the store grants no free key now. Only ever the outcome of
-         * a write that grants a free key ({@code acquired}), while the store is a replacement
-         * whose predecessor's owners may still believe they own (ADR-026). The caller answers
+         * Not applied, and not sent: the store grants and renews nothing now. Only ever the
+         * outcome of a put (acquire or renew; a release passes), while the store is a replacement
+         * whose predecessor's owners may still believe they own, so no lease in it can be
+         * legitimate yet (ADR-026). The caller answers
          * {@link ErrorKind#UNAVAILABLE} with {@code reason}, which says why and until when.
          */
         record Withheld(String reason) implements WriteOutcome {

@@ -2,7 +2,6 @@ package io.dagnats.leases.application;
 
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
-import io.dagnats.leases.domain.LeaseEvent;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseWrite;
 import java.util.ArrayList;
@@ -47,7 +46,7 @@ final class InMemoryLeaseStore implements LeaseStore {
         }
         hook.run();
         synchronized (this) {
-            if (withheld != null && write.event() == LeaseEvent.ACQUIRED) {
+            if (withheld != null && write instanceof LeaseWrite.Put) {
                 return CompletableFuture.completedFuture(new WriteOutcome.Withheld(withheld));
             }
             KeyState current = keys.getOrDefault(write.key(), new KeyState.Free(write.key(), 0));
@@ -96,7 +95,7 @@ final class InMemoryLeaseStore implements LeaseStore {
         }
     }
 
-    /** Grants of free keys are withheld with {@code reason} (a replaced bucket's grace period); null grants again. */
+    /** Puts (grants and renewals) are withheld with {@code reason} (a replaced bucket's grace period); null grants again. */
     synchronized void withholdGrants(String reason) {
         withheld = reason;
     }

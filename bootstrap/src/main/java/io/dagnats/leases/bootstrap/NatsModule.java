@@ -53,6 +53,12 @@ final class NatsModule extends AbstractModule {
                 .connectionTimeout(Duration.ofSeconds(5))
                 // A forward must tell "nobody listens" from "nobody answered in time".
                 .reportNoResponders()
+                // No reconnect buffer (jnats buffers 8 MB by default): a request made while
+                // disconnected fails at once (answered unavailable) instead of being sent after the
+                // reconnect, when its caller has long been told it timed out. A buffered acquire
+                // could otherwise land later, for example in a bucket that replaced the old one
+                // during its grace period (ADR-026). 0 disables it (jnats Options.Builder).
+                .reconnectBufferSize(0)
                 .connectionListener(NatsModule::connectionEvent)
                 .errorListener(new OneLineErrors());
         ConnectionSettings connection = settings.connection();

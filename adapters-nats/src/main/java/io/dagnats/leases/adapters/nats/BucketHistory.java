@@ -72,6 +72,11 @@ final class BucketHistory {
             }
             wentBackOnce = false;
             confirmedHighest = Math.max(confirmedHighest, Math.max(seenSinceLastLook, lastSequence));
+            if (identity.grantsFrom().isPresent()) {
+                // Recorded since the last look (by an instance that knew the bucket before): honoured
+                // now; never shortened by a later edit.
+                grantsFrom = Optional.of(later(grantsFrom, identity.grantsFrom().get()));
+            }
         } else {
             // Sequences seen since the last look may be the old bucket's or this one's: not counted.
             if (lastIdentity != null && identity.firstSequence() <= confirmedHighest) {
@@ -90,6 +95,23 @@ final class BucketHistory {
         }
         lastObservedLastSequence = lastSequence;
         return verdict(identity);
+    }
+
+    /**
+     * The grace end to record in the metadata of the bucket just looked at ({@code seen}, as that
+     * look read it): this instance's own, when the metadata records none or an earlier one. A
+     * replacement made by an instance that never saw the old bucket has none, while instances
+     * that knew it withhold grants; recorded, every instance honours it from its next look. Every
+     * knowing instance computes the same end from the creation time, so they do not take turns.
+     */
+    Optional<Instant> graceToRecord(BucketIdentity seen) {
+        if (!seen.equals(lastIdentity) || seen.equals(refused) || grantsFrom.isEmpty()) {
+            return Optional.empty();
+        }
+        if (seen.grantsFrom().isPresent() && !seen.grantsFrom().get().isBefore(grantsFrom.get())) {
+            return Optional.empty();
+        }
+        return grantsFrom;
     }
 
     private Verdict verdict(BucketIdentity identity) {
@@ -125,9 +147,32 @@ final class BucketHistory {
         return a.isPresent() && a.get().isAfter(b) ? a.get() : b;
     }
 
+    /**
+     * A write into {@code identity} was acknowledged at or below a sequence already confirmed in
+     * it ({@code evidence}): its sequences went back, whatever the looks show (writes between two
+     * looks can carry the last sequence back above the earlier look's). Refused at once, for good.
+     */
+    void rolledBack(BucketIdentity identity, String evidence) {
+        refuse(identity, rollbackReason(evidence));
+    }
+
+    /** Why a bucket whose sequences went back ({@code evidence}) is refused, as its refusal says it. */
+    static String rolledBackRefusal(String evidence) {
+        return refusal(rollbackReason(evidence));
+    }
+
+    private static String rollbackReason(String evidence) {
+        return "its sequences went back (" + evidence + "; restored from a backup?), so the fences in between"
+                + " would be handed out again";
+    }
+
     private void refuse(BucketIdentity identity, String why) {
         refused = identity;
-        refusedReason = "the bucket " + Subjects.BUCKET + " cannot serve leases safely: " + why
+        refusedReason = refusal(why);
+    }
+
+    private static String refusal(String why) {
+        return "the bucket " + Subjects.BUCKET + " cannot serve leases safely: " + why
                 + "; delete it and let dagnats create it (dagnats starts a bucket above every earlier fence)";
     }
 }

@@ -9,7 +9,8 @@ import java.util.Optional;
 
 /**
  * One incarnation of the {@code leases} stream: a deleted and recreated bucket
- * has another creation time, and usually another first sequence.
+ * has another creation time, and usually another first sequence. Two identities
+ * are equal when those two are; what the metadata says is not compared.
  *
  * @param created             the stream's creation time, as the server reports it
  * @param firstSequence       the sequence its first message got or will get (1 unless chosen)
@@ -53,6 +54,22 @@ public record BucketIdentity(Instant created, long firstSequence, boolean fences
         } catch (DateTimeParseException unreadable) {
             return Optional.of(BucketHistory.graceEnd(created));
         }
+    }
+
+    /**
+     * The same incarnation: the same creation time and first sequence. The metadata-derived fields
+     * are not compared: an operator's metadata edit (or dagnats recording a grace end) does not
+     * make a new bucket, which every instance would otherwise refuse as one starting at or below
+     * the sequences confirmed in it.
+     */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof BucketIdentity that && created.equals(that.created) && firstSequence == that.firstSequence;
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * created.hashCode() + Long.hashCode(firstSequence);
     }
 
     LeaseStore.Identity forStore() {

@@ -1,6 +1,8 @@
 package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.domain.ErrorKind;
+import io.dagnats.leases.domain.LeaseEvent;
+import io.dagnats.leases.domain.LeaseWrite;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -64,6 +66,21 @@ public sealed interface BucketStatus {
             return Optional.of("the leases bucket was replaced (the new one created " + identity.created()
                     + ") and owners of the old one may act until their leases run out, so no free key is granted"
                     + " until " + grantsFrom.get() + "; retry then");
+        }
+
+        /**
+         * Why {@code write} may not be sent at {@code now}; empty when it may. While grants are
+         * withheld, no lease in this bucket can be legitimate (one that reached it anyway came from
+         * a stale instance, a raw write, or a timed-out acquire flushed after a reconnect): every
+         * put, acquire or renew, is withheld, so such a lease never turns into ownership. A release
+         * may pass.
+         */
+        public Optional<String> writeWithheld(LeaseWrite write, Instant now) {
+            if (!(write instanceof LeaseWrite.Put put)) {
+                return Optional.empty();
+            }
+            return grantsWithheld(now).map(why -> put.event() == LeaseEvent.ACQUIRED ? why
+                    : "no lease in a replacement bucket can be renewed during its grace: " + why);
         }
     }
 

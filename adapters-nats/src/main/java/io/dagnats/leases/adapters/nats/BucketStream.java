@@ -70,4 +70,22 @@ final class BucketStream {
             }
         }
     }
+
+    /**
+     * Adds {@code grantsFrom} to the bucket's metadata, keeping every other dagnats key and
+     * leaving the server's own ({@code _nats.*}) to the server.
+     */
+    static void recordGraceEnd(JetStreamManagement management, StreamConfiguration configuration, Instant grantsFrom)
+            throws IOException, JetStreamApiException {
+        Map<String, String> metadata = new HashMap<>();
+        if (configuration.getMetadata() != null) {
+            configuration.getMetadata().forEach((key, value) -> {
+                if (!key.startsWith("_nats.")) {
+                    metadata.put(key, value);
+                }
+            });
+        }
+        metadata.put(BucketIdentity.GRANTS_FROM_METADATA, grantsFrom.toString());
+        management.updateStream(StreamConfiguration.builder(configuration).metadata(metadata).build());
+    }
 }

@@ -27,6 +27,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * bucket can have handed out, so fences never repeat across a recreation; and
  * a bucket that replaced one grants no free key until the old one's owners
  * can no longer believe they own (ADR-026, {@link BucketHistory}).
+ *
+ * <p>Over 200 lines on purpose: each look (find or create the stream, judge its
+ * settings and history, record a missing grace end) and the state it updates
+ * (the verdict history, the sequence check, the current status) form the one
+ * place that decides whether leases are served; the pure rules it applies live
+ * apart ({@link BucketRules}, {@link BucketHistory}, {@link SequenceCheck},
+ * {@link BucketStream}).
  */
 public final class LeaseBucket {
 
@@ -61,6 +68,12 @@ public final class LeaseBucket {
 
     /** Only provision() touches it, one call at a time. */
     private final BucketHistory history = new BucketHistory();
+    /** The sequences confirmed in the bucket last judged ready; replaced when its identity changes. */
+    private volatile SequenceCheck sequences;
+    /** A request's proof that the bucket with this identity went back; provision() hands it to the history. */
+    private volatile Rollback rollback;
+    /** This look found the stream missing (set by tryProvision, read by provision). */
+    private boolean lookFoundNoStream;
 
     public LeaseBucket(Connection connection, Settings settings, Clock clock) {
         this.connection = Objects.requireNonNull(connection, "connection");
@@ -89,16 +102,34 @@ public final class LeaseBucket {
 
     /** Tries once to find or create the bucket and judges it; the answer is also kept as {@link #status()}. */
     public synchronized BucketStatus provision() {
-        BucketStatus judged = tryProvision();
-        BucketStatus current = status.get();
-        if (judged instanceof BucketStatus.Pending && current instanceof BucketStatus.Ready) {
+        Rollback proven = rollback;
+        if (proven != null) {
+            history.rolledBack(proven.identity(), proven.evidence());
+            rollback = null;
+        }
+        lookFoundNoStream = false;
+        BucketStatus judged = afterLook(tryProvision(), status.get(), lookFoundNoStream);
+        status.set(judged);
+        return judged;
+    }
+
+    /** What serves after a look that judged {@code judged} while {@code current} served. */
+    static BucketStatus afterLook(BucketStatus judged, BucketStatus current, boolean lookFoundNoStream) {
+        if (judged instanceof BucketStatus.Pending && current instanceof BucketStatus.Ready && !lookFoundNoStream) {
             // JetStream did not answer this look (a leader election, say): nothing shows the bucket
             // changed, and requests meet the same outage on their own. Only a request that finds
             // the bucket gone or changed (lost) stops the serving; the next look that answers decides.
+            // A look that found the stream missing did show it: the bucket served is gone, whether or
+            // not the one created since could be read back.
             return current;
         }
-        status.set(judged);
         return judged;
+    }
+
+    /** The sequences confirmed in the bucket judged ready with {@code identity}; empty once another was judged. */
+    Optional<SequenceCheck> sequences(BucketIdentity identity) {
+        SequenceCheck current = sequences;
+        return current != null && current.identity().equals(identity) ? Optional.of(current) : Optional.empty();
     }
 
     /** A request saw {@code sequence}; counted for this bucket at the next look, if it is still the same bucket. */
@@ -118,6 +149,23 @@ public final class LeaseBucket {
         }
     }
 
+    /**
+     * A write into the bucket judged {@code ready} was acknowledged at or below a sequence already
+     * confirmed in it: its sequences went back. Refused at once and for good, as two looks with the
+     * last sequence gone back are (ADR-026 rule 5). Logged once, as one line.
+     */
+    void rolledBack(BucketStatus.Ready ready, String evidence) {
+        rollback = new Rollback(ready.identity(), evidence);
+        BucketStatus.Unsupported refused = new BucketStatus.Unsupported(BucketHistory.rolledBackRefusal(evidence));
+        if (status.compareAndSet(ready, refused)) {
+            LOG.log(System.Logger.Level.ERROR, "dagnats: " + refused.describe());
+            recheck.run();
+        }
+    }
+
+    private record Rollback(BucketIdentity identity, String evidence) {
+    }
+
     private BucketStatus tryProvision() {
         ServerInfo info = connection.getServerInfo();
         ServerVersion version = ServerVersion.parse(info.getVersion());
@@ -132,10 +180,13 @@ public final class LeaseBucket {
             JetStreamManagement management = connection.jetStreamManagement();
             StreamInfo existing = BucketStream.find(management);
             if (existing == null) {
+                lookFoundNoStream = true;
                 create(management);
                 existing = management.getStreamInfo(Subjects.STREAM);
             }
-            return judge(existing);
+            BucketStatus judged = judge(existing);
+            recordGrace(management, existing);
+            return judged;
         } catch (JetStreamApiException refused) {
             if (refused.getApiErrorCode() == JETSTREAM_NOT_ENABLED
                     || refused.getApiErrorCode() == JETSTREAM_NOT_ENABLED_FOR_ACCOUNT) {
@@ -162,6 +213,31 @@ public final class LeaseBucket {
         BucketStream.create(management, settings, first, grantsFrom);
     }
 
+    /**
+     * Records this instance's grace end in the metadata of the bucket just judged when it lacks one
+     * ({@link BucketHistory#graceToRecord}), so that instances which never saw the old bucket honour
+     * it from their next look. A metadata edit is not a new bucket ({@link BucketIdentity}). Best
+     * effort: a failed update is tried again at the next look.
+     */
+    private void recordGrace(JetStreamManagement management, StreamInfo info) {
+        StreamConfiguration configuration = info.getConfiguration();
+        BucketIdentity seen = BucketIdentity.of(info.getCreateTime().toInstant(), configuration.getFirstSequence(),
+                configuration.getMetadata());
+        Optional<Instant> end = history.graceToRecord(seen);
+        if (end.isEmpty()) {
+            return;
+        }
+        try {
+            BucketStream.recordGraceEnd(management, configuration, end.get());
+            LOG.log(System.Logger.Level.WARNING, "dagnats: the leases bucket replaced one this instance knew but"
+                    + " recorded no grace end; recorded " + BucketIdentity.GRANTS_FROM_METADATA + ": " + end.get()
+                    + ", so instances that never saw the old bucket grant nothing before then either");
+        } catch (IOException | JetStreamApiException | RuntimeException notNow) {
+            LOG.log(System.Logger.Level.WARNING, "dagnats: could not record the grace end in the leases bucket's"
+                    + " metadata (" + notNow.getMessage() + "); trying again at the next look");
+        }
+    }
+
     private BucketStatus judge(StreamInfo info) {
         ClusterInfo cluster = info.getClusterInfo();
         if (cluster != null && (cluster.getLeader() == null || cluster.getLeader().isBlank())) {
@@ -176,10 +252,16 @@ public final class LeaseBucket {
         }
         BucketIdentity identity = BucketIdentity.of(info.getCreateTime().toInstant(),
                 configuration.getFirstSequence(), configuration.getMetadata());
-        BucketHistory.Verdict verdict = history.look(identity,
-                info.getStreamState().getLastSequence(), unconfirmedHighest.getAndSet(0));
+        long lastSequence = info.getStreamState().getLastSequence();
+        BucketHistory.Verdict verdict = history.look(identity, lastSequence, unconfirmedHighest.getAndSet(0));
         if (verdict.refusal().isPresent()) {
             return new BucketStatus.Unsupported(verdict.refusal().get());
+        }
+        SequenceCheck current = sequences;
+        if (current != null && current.identity().equals(identity)) {
+            current.confirmed(lastSequence);
+        } else {
+            sequences = new SequenceCheck(identity, lastSequence);
         }
         return new BucketStatus.Ready(describe(configuration, identity), identity, verdict.grantsFrom());
     }

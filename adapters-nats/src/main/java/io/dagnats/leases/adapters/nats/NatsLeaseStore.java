@@ -6,7 +6,6 @@ import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
-import io.dagnats.leases.domain.LeaseEvent;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseWrite;
 import io.nats.client.Connection;
@@ -78,12 +77,10 @@ public final class NatsLeaseStore implements LeaseStore {
         } catch (LeaseFailure notServing) {
             return CompletableFuture.failedFuture(notServing);
         }
-        if (write.event() == LeaseEvent.ACQUIRED) {
-            // Grants a free key: not while a bucket this one replaced may still have owners acting.
-            Optional<String> withheld = ready.grantsWithheld(clock.instant());
-            if (withheld.isPresent()) {
-                return CompletableFuture.completedFuture(new WriteOutcome.Withheld(withheld.get()));
-            }
+        // No put (acquire or renew) while a bucket this one replaced may still have owners acting.
+        Optional<String> withheld = ready.writeWithheld(write, clock.instant());
+        if (withheld.isPresent()) {
+            return CompletableFuture.completedFuture(new WriteOutcome.Withheld(withheld.get()));
         }
         Headers headers = new Headers();
         headers.put(Subjects.HEADER_EXPECTED_LAST_SUBJECT_SEQUENCE, Long.toString(write.expectedSequence()));
@@ -98,8 +95,10 @@ public final class NatsLeaseStore implements LeaseStore {
             headers.put(Subjects.HEADER_TTL, bucket.settings().markerTtl().toSeconds() + "s");
             body = NO_BODY;
         }
+        // The stream had this sequence before the write was sent: its ack must be higher.
+        long confirmedAtSend = bucket.sequences(ready.identity()).map(SequenceCheck::highest).orElse(Long.MIN_VALUE);
         return request(Subjects.keySubject(write.key()), headers, body, "write " + write.key())
-                .thenApply(reply -> toWriteOutcome(ready, write, reply));
+                .thenApply(reply -> toWriteOutcome(ready, write, reply, confirmedAtSend));
     }
 
     @Override
@@ -153,11 +152,16 @@ public final class NatsLeaseStore implements LeaseStore {
                 ErrorKind.UNAVAILABLE, "JetStream did not answer the " + what + " in time", Stages.cause(failure))));
     }
 
-    /** Every sequence of a bucket is at least its first: a lower one came from another bucket. */
+    /**
+     * A sequence below the bucket's first, or far above the highest confirmed in it (a replacement
+     * another instance made since this one looked), came from another bucket ({@link SequenceCheck}).
+     */
     private void checkSequence(BucketStatus.Ready ready, long sequence, String what) {
-        if (sequence < ready.identity().firstSequence()) {
-            String reason = what + " answered sequence " + sequence + ", below the bucket's first sequence "
-                    + ready.identity().firstSequence();
+        Optional<String> problem = bucket.sequences(ready.identity())
+                .map(sequences -> sequences.problem(sequence))
+                .orElse(Optional.of("sequence " + sequence + ", while the bucket was being judged again"));
+        if (problem.isPresent()) {
+            String reason = what + " answered " + problem.get();
             bucket.lost(ready, reason);
             throw new LeaseFailure(ErrorKind.UNAVAILABLE, "the leases bucket changed: " + reason);
         }
@@ -193,7 +197,7 @@ public final class NatsLeaseStore implements LeaseStore {
         }
     }
 
-    private WriteOutcome toWriteOutcome(BucketStatus.Ready ready, LeaseWrite write, Message reply) {
+    private WriteOutcome toWriteOutcome(BucketStatus.Ready ready, LeaseWrite write, Message reply, long confirmedAtSend) {
         PublishAck ack;
         try {
             ack = JetStreamReplies.parsePublishAck(json, reply.getData());
@@ -208,6 +212,12 @@ public final class NatsLeaseStore implements LeaseStore {
             throw apiFailure("write " + write.key(), ack.error());
         }
         checkSequence(ready, ack.sequence(), "a write of " + write.key());
+        Optional<String> rollback = bucket.sequences(ready.identity())
+                .flatMap(sequences -> sequences.rollback(ack.sequence(), confirmedAtSend));
+        if (rollback.isPresent()) {
+            bucket.rolledBack(ready, "a write of " + write.key() + ": " + rollback.get());
+            throw new LeaseFailure(ErrorKind.UNSUPPORTED, "the leases bucket went back: " + rollback.get());
+        }
         return new WriteOutcome.Written(new Fence(ack.sequence()));
     }
 

@@ -96,6 +96,63 @@ class BucketHistoryTest {
         assertEquals(refusal, history.look(OLD, OLD_FIRST + 500, 0).refusal(), "refused until deleted");
     }
 
+    /** Writes between two looks can carry the last sequence back above the earlier look's: an ack shows it at once. */
+    @Test
+    void aWriteAcknowledgedAtOrBelowAConfirmedSequenceRefusesTheBucketAtOnceAndForGood() {
+        history.look(OLD, OLD_FIRST + 100, 0);
+
+        history.rolledBack(OLD, "a write sent after sequence " + (OLD_FIRST + 100) + " was confirmed was acknowledged at "
+                + (OLD_FIRST + 60));
+
+        Optional<String> refusal = history.look(OLD, OLD_FIRST + 120, 0).refusal();
+        assertTrue(refusal.isPresent() && refusal.get().contains("acknowledged at " + (OLD_FIRST + 60)), refusal.toString());
+        assertTrue(refusal.get().contains("delete it and let dagnats create it"), refusal.get());
+        assertEquals(refusal, history.look(OLD, OLD_FIRST + 500, 0).refusal(), "refused until deleted");
+        assertEquals(Optional.empty(), history.look(NEW, 0, 0).refusal(), "a bucket created after it is judged afresh");
+    }
+
+    /** Before, the edit read as a new bucket at or below the sequences confirmed, refused for good. */
+    @Test
+    void anOperatorsMetadataEditIsNotANewBucket() {
+        history.look(OLD, OLD_FIRST + 100, 0);
+        BucketIdentity edited = created(OLD_CREATED, OLD_FIRST,
+                Map.of(BucketIdentity.GRANTS_FROM_METADATA, OLD_CREATED.plusSeconds(60).toString()));
+
+        assertEquals(Optional.empty(), history.look(edited, OLD_FIRST + 110, 0).refusal());
+        assertEquals(Optional.empty(), history.look(edited, OLD_FIRST + 120, 0).refusal());
+    }
+
+    /** A replacement made by an instance that never saw the old bucket carries no grace end: a knowing one records it. */
+    @Test
+    void anInstanceThatKnewTheOldBucketRecordsTheGraceEndAReplacementLacks() {
+        history.look(OLD, OLD_FIRST + 5, 0);
+        history.look(NEW, 0, 0);
+
+        assertEquals(Optional.of(BucketHistory.graceEnd(NEW_CREATED)), history.graceToRecord(NEW));
+        BucketIdentity recorded = created(NEW_CREATED, NEW_FIRST,
+                Map.of(BucketIdentity.GRANTS_FROM_METADATA, BucketHistory.graceEnd(NEW_CREATED).toString()));
+        history.look(recorded, NEW_FIRST, 0);
+        assertEquals(Optional.empty(), history.graceToRecord(recorded), "recorded already");
+    }
+
+    @Test
+    void anInstanceThatNeverSawTheOldBucketRecordsNothing() {
+        history.look(NEW, 0, 0);
+
+        assertEquals(Optional.empty(), history.graceToRecord(NEW));
+    }
+
+    /** The grace end another instance recorded after this one judged the bucket holds from the next look. */
+    @Test
+    void aGraceEndRecordedAfterTheFirstLookIsHonouredFromTheNextLook() {
+        assertEquals(Optional.empty(), history.look(NEW, 0, 0).grantsFrom());
+        Instant recorded = BucketHistory.graceEnd(NEW_CREATED);
+        BucketIdentity edited = created(NEW_CREATED, NEW_FIRST, Map.of(BucketIdentity.GRANTS_FROM_METADATA, recorded.toString()));
+
+        assertEquals(Optional.of(recorded), history.look(edited, NEW_FIRST, 0).grantsFrom());
+        assertEquals(Optional.of(recorded), history.look(NEW, NEW_FIRST, 0).grantsFrom(), "never shortened by an edit");
+    }
+
     @Test
     void aReplacementStartingAtOrBelowAnOldFenceIsRefused() {
         history.look(OLD, OLD_FIRST + 100, 0);

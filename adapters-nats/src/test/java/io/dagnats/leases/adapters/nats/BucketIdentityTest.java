@@ -55,4 +55,18 @@ class BucketIdentityTest {
         assertNotEquals(BucketIdentity.of(CREATED, 5, metadata).forStore(),
                 BucketIdentity.of(CREATED.plusMillis(1), 5, metadata).forStore());
     }
+
+    /** An operator's metadata edit does not make another bucket: only the creation time and first sequence do. */
+    @Test
+    void aMetadataEditIsTheSameBucket() {
+        BucketIdentity before = BucketIdentity.of(CREATED, 5, Map.of(BucketIdentity.FENCES_METADATA, "5"));
+        BucketIdentity edited = BucketIdentity.of(CREATED, 5, Map.of(BucketIdentity.FENCES_METADATA, "5",
+                BucketIdentity.GRANTS_FROM_METADATA, "2026-11-30T12:10:07.100Z", "owner", "team-a"));
+        BucketIdentity stripped = BucketIdentity.of(CREATED, 5, Map.of());
+
+        assertEquals(before, edited);
+        assertEquals(before.hashCode(), edited.hashCode());
+        assertEquals(before, stripped);
+        assertNotEquals(before, BucketIdentity.of(CREATED, 6, Map.of(BucketIdentity.FENCES_METADATA, "6")));
+    }
 }

@@ -9,6 +9,11 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Optional;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.LeaseEvent;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.LeaseWrite;
 import org.junit.jupiter.api.Test;
 
 /** The grace rule: a replacement bucket grants no free key until its grace ends, then as usual. */
@@ -33,6 +38,29 @@ class BucketStatusTest {
         assertEquals(Optional.empty(), ready.grantsWithheld(at(grantsFrom).instant()));
         assertEquals(Optional.empty(), ready.grantsWithheld(at(grantsFrom.plus(Duration.ofDays(1))).instant()));
         assertTrue(ready.describe().contains("no free key is granted until " + grantsFrom), ready.describe());
+    }
+
+    /**
+     * During the grace no lease in the replacement can be legitimate: a lease that reached it anyway
+     * (a stale instance, a raw write, a reconnect buffer flushing a timed-out acquire) must not be
+     * renewed into ownership. Every put is withheld; a release may pass.
+     */
+    @Test
+    void whileGrantsAreWithheldEveryPutIsWithheldAndReleasesPass() {
+        Instant grantsFrom = BucketHistory.graceEnd(CREATED);
+        BucketStatus.Ready ready = new BucketStatus.Ready("settings", IDENTITY, Optional.of(grantsFrom));
+        Instant early = CREATED.plusSeconds(5);
+        LeaseKey key = new LeaseKey("k");
+        LeaseTtl ttl = LeaseTtl.ofSeconds(30);
+        LeaseWrite.Put acquire = new LeaseWrite.Put(key, 0, LeaseEvent.ACQUIRED, new HolderId("h"), early, early, ttl,
+                Optional.empty());
+        LeaseWrite.Put renew = new LeaseWrite.Put(key, 7, LeaseEvent.RENEWED, new HolderId("h"), early, early, ttl,
+                Optional.empty());
+
+        assertTrue(ready.writeWithheld(acquire, early).isPresent());
+        assertTrue(ready.writeWithheld(renew, early).isPresent());
+        assertEquals(Optional.empty(), ready.writeWithheld(new LeaseWrite.Tombstone(key, 7, new HolderId("h")), early));
+        assertEquals(Optional.empty(), ready.writeWithheld(renew, grantsFrom));
     }
 
     @Test
