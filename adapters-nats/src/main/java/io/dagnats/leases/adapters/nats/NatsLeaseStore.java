@@ -131,8 +131,9 @@ public final class NatsLeaseStore implements LeaseStore {
         if (status instanceof BucketStatus.Ready ready) {
             return ready;
         }
-        ErrorKind kind = status instanceof BucketStatus.Unsupported ? ErrorKind.UNSUPPORTED : ErrorKind.UNAVAILABLE;
-        throw new LeaseFailure(kind, status.describe());
+        // The dispatcher refused the call already unless the status changed since: answer as it would.
+        BucketStatus.Refusal refusal = status.refusal().orElseThrow();
+        throw new LeaseFailure(refusal.kind(), refusal.sentence());
     }
 
     private CompletableFuture<Message> request(String subject, Headers headers, byte[] body, String what) {
