@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A running dagnats: connected, the bucket provisioned (or known unsupported),
@@ -25,6 +26,7 @@ public final class DagnatsServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(DagnatsServer.class.getName());
     /** How often the bucket is judged again: a bucket changed or recreated under a running service is noticed. */
     private static final Duration RECHECK = Duration.ofSeconds(2);
+    private static final Duration REPLY_FLUSH = Duration.ofSeconds(2);
 
     private final Settings settings;
     private final Connection connection;
@@ -128,7 +130,18 @@ public final class DagnatsServer implements AutoCloseable {
             LOG.log(System.Logger.Level.WARNING, "dagnats stopped with requests still in flight after "
                     + settings.service().drainTimeout().toMillis() + " ms");
         }
+        flushReplies();
         connection.close();
         telemetrySetup.close();
+    }
+
+    /** The last replies may still sit in the connection's outgoing buffer, which closing would drop. */
+    private void flushReplies() throws InterruptedException {
+        try {
+            connection.flush(REPLY_FLUSH);
+        } catch (TimeoutException | IllegalStateException notFlushed) {
+            LOG.log(System.Logger.Level.WARNING, "dagnats could not flush its last replies before disconnecting: "
+                    + notFlushed.getMessage());
+        }
     }
 }
