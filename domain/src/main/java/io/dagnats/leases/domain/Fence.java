@@ -31,7 +31,7 @@ public record Fence(long revision) implements Comparable<Fence> {
         return Long.compareUnsigned(revision, other.revision);
     }
 
-    /** The unsigned decimal form, as it travels in {@code Dagnats-Lease-Fence}. */
+    /** The unsigned decimal form, as it travels in the fence header of a forwarded request. */
     @Override
     public String toString() {
         return Long.toUnsignedString(revision);

@@ -22,7 +22,7 @@ import java.util.function.Function;
 /**
  * A holder's forward inbox ({@link LeaseSubjects#inboxes}): serves the requests
  * dagnats routes to this process as owner of a key, each on a handler thread of
- * its own, and answers {@code Dagnats-Lease-Reject: stale} to whatever the
+ * its own, and answers with the protocol's stale reject to whatever the
  * owner-side rule refuses (not owner, a fence below the tenure, a token that is
  * no key). A request is judged as it arrives and again on its handler thread,
  * where admitting it and tracking the run are one step of its {@link Ownership}.

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * continues the caller's W3C trace context, CLIENT spans for the JetStream
  * reads and writes and for each forward attempt under it, and request, duration
  * and forward-attempt metrics. Names follow the messaging semantic conventions;
- * lease attributes are {@code dagnats.lease.*}. A fault of telemetry itself is
+ * lease attributes carry the lease key, holder and revision. A fault of telemetry itself is
  * logged once per place it happens ({@link TelemetryFaults}) and never reaches
  * the request.
  */
