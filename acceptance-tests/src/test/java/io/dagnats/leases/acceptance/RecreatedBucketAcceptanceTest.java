@@ -264,7 +264,7 @@ class RecreatedBucketAcceptanceTest {
 
             assertFalse(reply.path("granted").asBoolean(), reply.toString());
             assertEquals("unavailable", reply.path("kind").asText(), reply.toString());
-            assertEquals(Instant.parse(recorded), statedInstant(reply.path("error").asText()));
+            assertGraceEndsAtTheRecordedInstant(Instant.parse(recorded), statedInstant(reply.path("error").asText()));
         }
     }
 
@@ -288,8 +288,19 @@ class RecreatedBucketAcceptanceTest {
             JsonNode reply = client.acquire("k-" + UUID.randomUUID(), "h2", 30_000);
 
             assertEquals("unavailable", reply.path("kind").asText(), reply.toString());
-            assertEquals(Instant.parse(recorded), statedInstant(reply.path("error").asText()));
+            assertGraceEndsAtTheRecordedInstant(Instant.parse(recorded), statedInstant(reply.path("error").asText()));
         }
+    }
+
+    /**
+     * An instance honours the later of the recorded end and its own reckoning from the bucket's
+     * creation time, rounded up to the millisecond: never earlier than recorded, and no later than
+     * a rounding apart.
+     */
+    private static void assertGraceEndsAtTheRecordedInstant(Instant recorded, Instant stated) {
+        assertFalse(stated.isBefore(recorded), "grants resume at " + stated + ", before the recorded " + recorded);
+        assertTrue(Duration.between(recorded, stated).toMillis() <= 1_000,
+                "grants resume at " + stated + ", well after the recorded " + recorded);
     }
 
     /** The instant an {@code unavailable} answer says grants resume at. */
