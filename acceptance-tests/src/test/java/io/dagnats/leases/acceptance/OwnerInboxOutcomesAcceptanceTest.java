@@ -73,14 +73,20 @@ class OwnerInboxOutcomesAcceptanceTest {
         }
     }
 
-    @Test
-    void aRequestTheOwnerReceivedButDidNotAnswerInTimeIsAlwaysATimeoutNeverNoResponders() throws Exception {
-        HolderId silent = new HolderId("silent-owner");
+    /** An owner that receives every request on its inbox and never answers; returns what it received. */
+    private Set<String> silentOwner(HolderId silent) throws Exception {
         Set<String> received = ConcurrentHashMap.newKeySet();
         Dispatcher dispatcher = owners.createDispatcher(
                 request -> received.add(new String(request.getData(), StandardCharsets.UTF_8)));
         dispatcher.subscribe("dagnats.lease.inbox." + silent.value() + "." + KEY.value());
         owners.flush(Duration.ofSeconds(5));
+        return received;
+    }
+
+    @Test
+    void aRequestTheOwnerReceivedButDidNotAnswerInTimeIsAlwaysATimeoutNeverNoResponders() throws Exception {
+        HolderId silent = new HolderId("silent-owner");
+        Set<String> received = silentOwner(silent);
         OwnerInbox inbox = new NatsOwnerInbox(dagnats, LeaseTelemetry.NONE);
 
         int deliveries = 400;
@@ -106,11 +112,7 @@ class OwnerInboxOutcomesAcceptanceTest {
     @Test
     void aRequestEndedByJnatsSweeperWhileTheDeadlineTimerIsLateIsATimeout() throws Exception {
         HolderId silent = new HolderId("silent-owner");
-        Set<String> received = ConcurrentHashMap.newKeySet();
-        Dispatcher dispatcher = owners.createDispatcher(
-                request -> received.add(new String(request.getData(), StandardCharsets.UTF_8)));
-        dispatcher.subscribe("dagnats.lease.inbox." + silent.value() + "." + KEY.value());
-        owners.flush(Duration.ofSeconds(5));
+        Set<String> received = silentOwner(silent);
         OwnerInbox inbox = new NatsOwnerInbox(dagnats, LeaseTelemetry.NONE);
 
         // The adapter's own deadline (orTimeout) fires on the JVM's one

@@ -127,11 +127,8 @@ final class LeaseKeeper {
     private void onAcquired(Answers.Acquire answer, Throwable failure) {
         busy = false;
         if (closed) {
-            if (failure == null && answer instanceof Answers.Acquire.Granted granted) {
-                releaseAndFinishClosing(granted.lease().revision());
-            } else {
-                finishClosing();
-            }
+            finishClosing(failure == null && answer instanceof Answers.Acquire.Granted granted
+                    ? Optional.of(granted.lease().revision()) : Optional.empty());
             return;
         }
         if (failure != null) {
@@ -162,11 +159,8 @@ final class LeaseKeeper {
     private void onRenewed(Fence start, long sentAt, Answers.Renew answer, Throwable failure) {
         busy = false;
         if (closed) {
-            if (failure == null && answer instanceof Answers.Renew.Renewed renewed) {
-                releaseAndFinishClosing(renewed.lease().revision());
-            } else {
-                finishClosing();
-            }
+            finishClosing(failure == null && answer instanceof Answers.Renew.Renewed renewed
+                    ? Optional.of(renewed.lease().revision()) : Optional.empty());
             return;
         }
         if (failure != null) {
@@ -288,6 +282,15 @@ final class LeaseKeeper {
                     }
                     client.release(key, holder, held).whenComplete((answer, failure) -> finishClosing());
                 });
+    }
+
+    /** A call in flight when the lease was closed has come back: release what it left us holding, if anything. */
+    private void finishClosing(Optional<Fence> held) {
+        if (held.isPresent()) {
+            releaseAndFinishClosing(held.get());
+        } else {
+            finishClosing();
+        }
     }
 
     private void finishClosing() {
