@@ -25,7 +25,7 @@ class FatJarAcceptanceTest {
         return jar;
     }
 
-    private static Process launch(Map<String, String> environment, Path output) throws IOException {
+    static Process launch(Map<String, String> environment, Path output) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar().toString())
                 .redirectErrorStream(true)
@@ -107,7 +107,7 @@ class FatJarAcceptanceTest {
         }
     }
 
-    private static String read(Path output) {
+    static String read(Path output) {
         try {
             return Files.readString(output);
         } catch (IOException failed) {

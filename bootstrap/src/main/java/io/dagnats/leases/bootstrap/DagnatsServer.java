@@ -4,6 +4,7 @@ import com.google.inject.Guice;
 import com.google.inject.Injector;
 import com.google.inject.ProvisionException;
 import io.dagnats.leases.adapters.nats.BucketStatus;
+import io.dagnats.leases.adapters.nats.ExpiryWatch;
 import io.dagnats.leases.adapters.nats.LeaseApi;
 import io.dagnats.leases.adapters.nats.LeaseBucket;
 import io.dagnats.leases.adapters.otel.TelemetrySetup;
@@ -11,6 +12,7 @@ import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,6 +36,8 @@ public final class DagnatsServer implements AutoCloseable {
     private final LeaseApi api;
     private final ScheduledExecutorService provisioner;
     private final TelemetrySetup telemetrySetup;
+    /** Expiries for the lease event counter; none unless metrics are exported. */
+    private final Optional<ExpiryWatch> expiries;
     /** The verdict last logged; the provisioner thread's own. */
     private BucketStatus judged;
 
@@ -52,6 +56,8 @@ public final class DagnatsServer implements AutoCloseable {
         BucketStatus status = bucket.provision();
         telemetry.leasesSupported(status instanceof BucketStatus.Ready);
         api.start();
+        expiries = telemetrySetup.metricsExported()
+                ? Optional.of(ExpiryWatch.start(connection, telemetry)) : Optional.empty();
         LOG.log(status instanceof BucketStatus.Ready ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
                 "dagnats " + LeaseApi.VERSION + " serving " + LeaseSubjects.API_PREFIX + "* on "
                 + connection.getConnectedUrl() + ", nats-server " + bucket.serverVersion()
@@ -117,6 +123,7 @@ public final class DagnatsServer implements AutoCloseable {
      */
     public void crash() throws InterruptedException {
         provisioner.shutdownNow();
+        expiries.ifPresent(ExpiryWatch::close);
         connection.close();
         telemetrySetup.close();
     }
@@ -131,6 +138,7 @@ public final class DagnatsServer implements AutoCloseable {
                     + settings.service().drainTimeout().toMillis() + " ms");
         }
         flushReplies();
+        expiries.ifPresent(ExpiryWatch::close);
         connection.close();
         telemetrySetup.close();
     }

@@ -23,6 +23,8 @@ final class Subjects {
     static final String HEADER_EXPECTED_LAST_SUBJECT_SEQUENCE = "Nats-Expected-Last-Subject-Sequence";
     static final String HEADER_TTL = "Nats-TTL";
     static final String HEADER_MARKER_REASON = "Nats-Marker-Reason";
+    /** On a republished message: the sequence of the subject's message before it (on a marker, the one removed). */
+    static final String HEADER_LAST_SEQUENCE = "Nats-Last-Sequence";
     static final String HEADER_KV_OPERATION = "KV-Operation";
 
     private Subjects() {
