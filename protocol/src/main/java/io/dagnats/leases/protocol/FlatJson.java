@@ -80,6 +80,24 @@ final class FlatJson {
         }
     }
 
+    /**
+     * Reads the object the parser stands on (its {@code START_OBJECT}), one level
+     * inside a body {@link #read} is reading, handing each field to {@code reader}.
+     */
+    static void readObject(JsonParser parser, String what, FieldReader reader) throws IOException {
+        if (parser.currentToken() != JsonToken.START_OBJECT) {
+            throw new InvalidLeaseInput(what + " must be a JSON object");
+        }
+        JsonToken token;
+        while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+            String field = parser.currentName();
+            reader.field(field, parser.nextToken(), parser);
+        }
+        if (token != JsonToken.END_OBJECT) {
+            throw new InvalidLeaseInput(what + " is not a complete JSON object");
+        }
+    }
+
     static byte[] write(FieldWriter fields) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         try (JsonGenerator generator = JSON.createGenerator(out)) {
