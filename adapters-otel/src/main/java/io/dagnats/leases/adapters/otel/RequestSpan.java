@@ -84,6 +84,9 @@ final class RequestSpan implements RequestRecord {
             span.setAttribute(LEASE_KEY, free.key().value());
             return "free";
         }
+        if (facts instanceof Facts.Listed) {
+            return "listed";
+        }
         Facts.Failed failed = (Facts.Failed) facts;
         if (failed.key().isPresent()) {
             span.setAttribute(LEASE_KEY, failed.key().get().value());
@@ -113,6 +116,7 @@ final class RequestSpan implements RequestRecord {
             case RENEWED -> "renewed";
             case RELEASED -> "released";
             case DELIVERED -> "delivered";
+            case REVOKED -> "revoked";
         };
     }
 

@@ -7,6 +7,7 @@ import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.OwnerInbox;
 import io.dagnats.leases.domain.LeaseEvent;
+import io.dagnats.leases.domain.RevokeReason;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.sdk.metrics.data.LongPointData;
@@ -181,11 +182,13 @@ class OpenTelemetryLeaseTelemetryTest {
         store.write(put("k", LeaseEvent.ACQUIRED, 0)).toCompletableFuture().join();
         store.write(put("k", LeaseEvent.RENEWED, 1)).toCompletableFuture().join();
         store.write(put("k", LeaseEvent.RENEWED, 2)).toCompletableFuture().join();
-        store.write(new LeaseWrite.Tombstone(new LeaseKey("k"), 3, new HolderId("h"))).toCompletableFuture().join();
+        store.write(tombstone("k", 3, Optional.empty())).toCompletableFuture().join();
+        store.write(put("k", LeaseEvent.ACQUIRED, 4)).toCompletableFuture().join();
+        store.write(tombstone("k", 5, Optional.of(new RevokeReason("stuck")))).toCompletableFuture().join();
         telemetry.startRequest("renew", "api.leases.renew", Map.of())
                 .end(new LeaseTelemetry.Facts.Failed(ErrorKind.LOST, Optional.of(new LeaseKey("k")), Optional.empty()));
 
-        assertEquals(Map.of("acquired", 1L, "renewed", 2L, "released", 1L, "lost", 1L), leaseEvents());
+        assertEquals(Map.of("acquired", 2L, "renewed", 2L, "released", 1L, "revoked", 1L, "lost", 1L), leaseEvents());
     }
 
     @Test
@@ -205,7 +208,7 @@ class OpenTelemetryLeaseTelemetryTest {
         LeaseStore store = telemetry.observe(writingStore);
         writingStore.nextRevision = 40;
         store.write(put("released", LeaseEvent.ACQUIRED, 0)).toCompletableFuture().join();
-        store.write(new LeaseWrite.Tombstone(new LeaseKey("released"), 40, new HolderId("h"))).toCompletableFuture().join();
+        store.write(tombstone("released", 40, Optional.empty())).toCompletableFuture().join();
         store.write(put("taken-over", LeaseEvent.ACQUIRED, 0)).toCompletableFuture().join();
 
         telemetry.expired(new LeaseKey("released"), new Fence(41));
@@ -221,6 +224,12 @@ class OpenTelemetryLeaseTelemetryTest {
     private static LeaseWrite.Put put(String key, LeaseEvent event, long expectedSequence) {
         return new LeaseWrite.Put(new LeaseKey(key), expectedSequence, event, new HolderId("h"), Instant.EPOCH,
                 Instant.EPOCH, new LeaseTtl(10_000), Optional.empty());
+    }
+
+    /** A release (or, with a reason, a revoke) of the lease {@code key} has at {@code revision}. */
+    private static LeaseWrite.Tombstone tombstone(String key, long revision, Optional<RevokeReason> revoked) {
+        return new LeaseWrite.Tombstone(new Lease(new LeaseKey(key), new HolderId("h"), new Fence(revision),
+                new Fence(revision), Instant.EPOCH, Instant.EPOCH, new LeaseTtl(10_000)), revoked);
     }
 
     /** The dagnats.lease.events counter, by event. */
