@@ -101,6 +101,36 @@ class LeaseMetricsAcceptanceTest {
         }
     }
 
+    @Test
+    void everyInstanceReportsTheLeasesHeldAndTheirOwnersFromACensusOfTheBucket() throws Exception {
+        try (NatsServerProcess nats = NatsServerProcess.modern();
+                DagnatsServer first = DagnatsServer.start(metered(nats, "census-a"));
+                DagnatsServer second = DagnatsServer.start(metered(nats, "census-b"));
+                WireClient client = new WireClient(nats.url())) {
+            client.acquire("shard-1", "alice", 15_000);
+            client.acquire("shard-2", "alice", 15_000);
+            client.acquire("shard-3", "bob", 15_000);
+            long carols = client.acquire("shard-4", "carol", 15_000).path("revision").asLong();
+
+            for (String instance : List.of("census-a", "census-b")) {
+                Polling.until(Duration.ofSeconds(30), instance + " counting 4 leases of 3 owners",
+                        () -> gauges(instance), List.of(4L, 3L)::equals);
+            }
+
+            client.release("shard-4", "carol", carols);
+            for (String instance : List.of("census-a", "census-b")) {
+                Polling.until(Duration.ofSeconds(30), instance + " counting 3 leases of 2 owners",
+                        () -> gauges(instance), List.of(3L, 2L)::equals);
+            }
+        }
+    }
+
+    /** The lease gauges of one instance: leases held, then owners. */
+    private static List<Long> gauges(String service) {
+        return List.of(MemoryMetricExporterProvider.value(service, "dagnats.lease.count", null, null),
+                MemoryMetricExporterProvider.value(service, "dagnats.lease.owner.count", null, null));
+    }
+
     private static Settings metered(NatsServerProcess nats, String serviceName) {
         return Settings.forUrl(nats.url(), Map.of("OTEL_METRICS_EXPORTER", "memory",
                 "OTEL_METRIC_EXPORT_INTERVAL", "100", "OTEL_SERVICE_NAME", serviceName,

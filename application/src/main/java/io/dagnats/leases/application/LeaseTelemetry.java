@@ -43,6 +43,10 @@ public interface LeaseTelemetry {
         }
 
         @Override
+        public void census(LeaseCensus.Count count) {
+        }
+
+        @Override
         public LeaseStore observe(LeaseStore store) {
             return store;
         }
@@ -76,6 +80,9 @@ public interface LeaseTelemetry {
      * Every instance is told of every expiry; the one that wrote that lease counts it.
      */
     void expired(LeaseKey key, Fence lastRevision);
+
+    /** The latest census of the bucket: reported until the next one succeeds. */
+    void census(LeaseCensus.Count count);
 
     /** The store, with each read and write recorded under the request that made it. */
     LeaseStore observe(LeaseStore store);

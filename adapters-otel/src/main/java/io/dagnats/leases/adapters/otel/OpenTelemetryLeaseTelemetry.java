@@ -1,5 +1,6 @@
 package io.dagnats.leases.adapters.otel;
 
+import io.dagnats.leases.application.LeaseCensus;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.OwnerInbox;
@@ -65,6 +66,7 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
     private final LongCounter forwardAttempts;
     private final AtomicLong supported = new AtomicLong();
     private final LeaseEvents events;
+    private final CensusGauges census;
     private final ServerAddress server;
     private final TelemetryFaults faults;
 
@@ -105,6 +107,7 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
                 .ofLongs()
                 .buildWithCallback(measurement -> measurement.record(supported.get()));
         events = new LeaseEvents(meter, countsExpiries);
+        census = new CensusGauges(meter);
     }
 
     @Override
@@ -149,6 +152,11 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
         } catch (RuntimeException fault) {
             faults.report("counting an expiry", fault);
         }
+    }
+
+    @Override
+    public void census(LeaseCensus.Count count) {
+        census.set(count);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.dagnats.leases.adapters.otel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dagnats.leases.application.LeaseCensus;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.OwnerInbox;
@@ -219,6 +220,23 @@ class OpenTelemetryLeaseTelemetryTest {
         telemetry.expired(new LeaseKey("never-written-here"), new Fence(60));
 
         assertEquals(Map.of("acquired", 2L, "released", 1L), leaseEvents());
+    }
+
+    @Test
+    void theGaugesReportTheLatestCensusAndNothingBeforeTheFirst() {
+        assertEquals(Map.of(), gauges());
+
+        telemetry.census(new LeaseCensus.Count(5, 2));
+        telemetry.census(new LeaseCensus.Count(4, 3));
+
+        assertEquals(Map.of("dagnats.lease.count", 4L, "dagnats.lease.owner.count", 3L), gauges());
+    }
+
+    private Map<String, Long> gauges() {
+        return metrics.collectAllMetrics().stream()
+                .filter(metric -> metric.getName().endsWith(".count") && !metric.getLongGaugeData().getPoints().isEmpty())
+                .collect(Collectors.toMap(MetricData::getName,
+                        metric -> metric.getLongGaugeData().getPoints().iterator().next().getValue()));
     }
 
     private static LeaseWrite.Put put(String key, LeaseEvent event, long expectedSequence) {

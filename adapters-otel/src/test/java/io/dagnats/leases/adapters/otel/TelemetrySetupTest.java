@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,6 +56,18 @@ class TelemetrySetupTest {
         try (TelemetrySetup setup = TelemetrySetup.fromEnvironment(
                 Map.of("OTEL_EXPORTER_ZIPKIN_ENDPOINT", "http://127.0.0.1:1/api/v2/spans"), "dagnats")) {
             assertEquals("telemetry on (traces: zipkin, metrics: none, service.name dagnats)", setup.describe());
+        }
+    }
+
+    @Test
+    void theMetricIntervalIsTheSdksReading() {
+        assertEquals(Duration.ofMinutes(1), TelemetrySetup.fromEnvironment(Map.of(), "dagnats").metricInterval());
+        for (Map.Entry<String, Duration> interval : Map.of("250", Duration.ofMillis(250), "15s", Duration.ofSeconds(15),
+                "2m", Duration.ofMinutes(2)).entrySet()) {
+            try (TelemetrySetup setup = TelemetrySetup.fromEnvironment(Map.of("OTEL_METRICS_EXPORTER", "console",
+                    "OTEL_METRIC_EXPORT_INTERVAL", interval.getKey()), "dagnats")) {
+                assertEquals(interval.getValue(), setup.metricInterval(), interval.getKey());
+            }
         }
     }
 
