@@ -25,9 +25,6 @@ import java.util.Optional;
 public final class ExpiryWatch implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(ExpiryWatch.class.getName());
-    /** The marker reason of a message whose TTL ran out (others mark purges and removals). */
-    private static final String EXPIRED = "MaxAge";
-
     private final Connection connection;
     private final LeaseTelemetry telemetry;
     private final Dispatcher dispatcher;
@@ -58,7 +55,7 @@ public final class ExpiryWatch implements AutoCloseable {
     /** What a change event says expired: empty for a write, or an event that is not a well-formed marker. */
     static Optional<Expiry> expiry(Message event) {
         Headers headers = event.getHeaders();
-        if (headers == null || !EXPIRED.equals(headers.getFirst(Subjects.HEADER_MARKER_REASON))
+        if (headers == null || !Subjects.MARKER_REASON_EXPIRED.equals(headers.getFirst(Subjects.HEADER_MARKER_REASON))
                 || !event.getSubject().startsWith(LeaseSubjects.CHANGED_PREFIX)) {
             return Optional.empty();
         }

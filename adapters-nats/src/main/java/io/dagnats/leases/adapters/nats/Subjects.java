@@ -29,6 +29,8 @@ final class Subjects {
     static final String HEADER_EXPECTED_LAST_SUBJECT_SEQUENCE = "Nats-Expected-Last-Subject-Sequence";
     static final String HEADER_TTL = "Nats-TTL";
     static final String HEADER_MARKER_REASON = "Nats-Marker-Reason";
+    /** The marker reason of a message whose TTL ran out (others mark purges and removals). */
+    static final String MARKER_REASON_EXPIRED = "MaxAge";
     static final String HEADER_KV_OPERATION = "KV-Operation";
     /** On a direct get's answer: the stream sequence and the subject of the message. */
     static final String HEADER_SEQUENCE = "Nats-Sequence";
