@@ -7,6 +7,11 @@
 #   on 127.0.0.1:4222, its store in the git-ignored .data/ folder (fetching
 #   the server into .tools/ when none is on PATH), and stops it afterwards.
 # - Serves until Ctrl-C or SIGTERM, which drains requests in flight.
+#
+# For tests, read by this script only: LOCAL_NATS_PORT (default 4222) and
+# LOCAL_NATS_DIR (default .data; the store goes in its nats/ folder, the log
+# in nats-server.log) place the local nats-server; NATS_SERVER_BIN names its
+# binary (see scripts/nats-server.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,20 +38,22 @@ stop_nats() {
 trap stop_nats EXIT
 
 if [ -z "${NATS_URL:-}" ]; then
-  port=4222
+  port=${LOCAL_NATS_PORT:-4222}
+  data=${LOCAL_NATS_DIR:-.data}
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
     echo "something already listens on 127.0.0.1:$port; set NATS_URL to use it, or stop it" >&2
     exit 1
   fi
   bin=$(scripts/nats-server.sh)
-  mkdir -p .data/nats
-  "$bin" -a 127.0.0.1 -p "$port" -js -sd "$PWD/.data/nats" >.data/nats-server.log 2>&1 &
+  mkdir -p "$data/nats"
+  data=$(cd "$data" && pwd)
+  "$bin" -a 127.0.0.1 -p "$port" -js -sd "$data/nats" >"$data/nats-server.log" 2>&1 &
   nats_pid=$!
   . scripts/lib.sh
   if ! wait_for_port "$port"; then
-    echo "the local nats-server did not start; its log:" >&2; cat .data/nats-server.log >&2; exit 1
+    echo "the local nats-server did not start; its log:" >&2; cat "$data/nats-server.log" >&2; exit 1
   fi
-  echo "started a local $("$bin" --version) on 127.0.0.1:$port (store: .data/nats, log: .data/nats-server.log)"
+  echo "started a local $("$bin" --version) on 127.0.0.1:$port (store: $data/nats, log: $data/nats-server.log)"
   export NATS_URL="nats://127.0.0.1:$port"
 fi
 
