@@ -44,7 +44,8 @@ final class RunScript implements AutoCloseable {
         Path directory = Files.createTempDirectory("dagnats-run-");
         Path output = directory.resolve("run.out");
         int port = NatsServerProcess.freePort();
-        ProcessBuilder builder = new ProcessBuilder("setsid", runSh.toString())
+        // A terminal's shell starts a command with SIGINT and SIGTERM at their defaults, whatever this JVM inherited.
+        ProcessBuilder builder = new ProcessBuilder("env", "--default-signal=INT,TERM", "setsid", runSh.toString())
                 .directory(root.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile());
