@@ -73,6 +73,7 @@ public final class ServiceDescription {
     public static EndpointKind kind(Operation operation) {
         return switch (operation) {
             case ACQUIRE, RENEW, RELEASE, OWNER, FORWARD -> EndpointKind.LEASE;
+            case LIST, REVOKE -> EndpointKind.ADMIN;
         };
     }
 
@@ -84,6 +85,8 @@ public final class ServiceDescription {
             case RELEASE -> "give your lease up at once";
             case OWNER -> "who holds a key, changing nothing";
             case FORWARD -> "hand a request to whoever holds a key, fenced with its revision";
+            case LIST -> "a page of the held leases, with a cursor for the next (not a snapshot)";
+            case REVOKE -> "free a key over its holder's head, saying why (operators only)";
         };
     }
 

@@ -18,6 +18,7 @@ import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.Release;
+import io.dagnats.leases.domain.Revocation;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.EnumSet;
@@ -59,7 +60,12 @@ class ServiceDescriptionTest {
 
     private static boolean decodes(Operation operation, String body) {
         try {
-            Requests.decode(operation, body.getBytes(StandardCharsets.UTF_8));
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            if (operation == Operation.LIST) {
+                Requests.list(bytes);
+            } else {
+                Requests.decode(operation, bytes);
+            }
             return true;
         } catch (InvalidLeaseInput invalid) {
             return false;
@@ -101,7 +107,42 @@ class ServiceDescriptionTest {
                 Arguments.of(Operation.FORWARD, "{\"key\":\"k\",\"payload\":\"aGk=\",\"timeout_ms\":30001}"),
                 Arguments.of(Operation.FORWARD, "{\"key\":\"k\",\"payload\":\"a?k=\"}"),
                 Arguments.of(Operation.FORWARD, "{\"key\":\"k\"}"),
-                Arguments.of(Operation.FORWARD, "{\"key\":\"k\",\"payload\":\"aGk=\",\"ttl_ms\":1500,\"holder\":\"x y\"}"));
+                Arguments.of(Operation.FORWARD, "{\"key\":\"k\",\"payload\":\"aGk=\",\"ttl_ms\":1500,\"holder\":\"x y\"}"),
+                // The operator fields are in the table too: accepted and ignored on the lease subjects, if typed.
+                Arguments.of(Operation.ACQUIRE, "{\"key\":\"k\",\"holder\":\"h\",\"ttl_ms\":15000,\"prefix\":\"a.b\","
+                        + "\"page_size\":0,\"cursor\":\"\",\"reason\":\" \"}"),
+                Arguments.of(Operation.OWNER, "{\"key\":\"k\",\"reason\":5}"),
+                Arguments.of(Operation.RENEW, "{\"key\":\"k\",\"holder\":\"h\",\"revision\":1,\"page_size\":\"10\"}"),
+                Arguments.of(Operation.LIST, "{}"),
+                Arguments.of(Operation.LIST, "{\"prefix\":\"shard-\",\"page_size\":1}"),
+                Arguments.of(Operation.LIST, "{\"prefix\":\"\",\"page_size\":1000,\"cursor\":\"1796055758681470\"}"),
+                Arguments.of(Operation.LIST, "{\"prefix\":\"" + "p".repeat(128) + "\"}"),
+                Arguments.of(Operation.LIST, "{\"prefix\":\"" + "p".repeat(129) + "\"}"),
+                Arguments.of(Operation.LIST, "{\"prefix\":\"a.b\"}"),
+                Arguments.of(Operation.LIST, "{\"page_size\":0}"),
+                Arguments.of(Operation.LIST, "{\"page_size\":1001}"),
+                Arguments.of(Operation.LIST, "{\"page_size\":\"10\"}"),
+                Arguments.of(Operation.LIST, "{\"cursor\":\"\"}"),
+                Arguments.of(Operation.LIST, "{\"cursor\":\"a b\"}"),
+                Arguments.of(Operation.LIST, "{\"cursor\":\"" + "1".repeat(65) + "\"}"),
+                Arguments.of(Operation.LIST, "{\"limit\":10}"),
+                Arguments.of(Operation.LIST, "{\"key\":\"a.b\",\"holder\":\"x y\",\"ttl_ms\":1500,\"revision\":-1,"
+                        + "\"payload\":\"!!\",\"timeout_ms\":0,\"reason\":\"\"}"),
+                Arguments.of(Operation.LIST, "{\"key\":5}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"stuck after a GC pause\"}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"revision\":42}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"~ !\",\"holder\":\"x y\",\"page_size\":0}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"" + "r".repeat(200) + "\"}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"" + "r".repeat(201) + "\"}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"\"}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\" r\"}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r \"}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"a\\nb\"}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"caf\u00e9\"}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\"}"),
+                Arguments.of(Operation.REVOKE, "{\"reason\":\"r\"}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"revision\":0}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"force\":true}"));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -123,7 +164,12 @@ class ServiceDescriptionTest {
                 Arguments.of(Operation.FORWARD, Replies.forwarded(LEASE, new byte[] {1, 2, 3})),
                 Arguments.of(Operation.FORWARD, Replies.forwarded(LEASE, new byte[0])),
                 Arguments.of(Operation.FORWARD, Replies.forwardError(ErrorKind.OWNER_TIMEOUT, "slow", LEASE)),
-                Arguments.of(Operation.FORWARD, Replies.error(ErrorKind.NO_OWNER, "nobody holds notify-leader")));
+                Arguments.of(Operation.FORWARD, Replies.error(ErrorKind.NO_OWNER, "nobody holds notify-leader")),
+                Arguments.of(Operation.LIST, Replies.list(List.of(LEASE, HIGH_LEASE), Optional.of("43"))),
+                Arguments.of(Operation.LIST, Replies.list(List.of(), Optional.empty())),
+                Arguments.of(Operation.REVOKE, Replies.revoked(new Revocation.Revoked(KEY, HOLDER, new Fence(44), new Fence(42)))),
+                Arguments.of(Operation.REVOKE, Replies.revoked(new Revocation.Free(KEY))),
+                Arguments.of(Operation.REVOKE, Replies.revoked(new Revocation.NotCurrent(HIGH_LEASE))));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -179,6 +225,16 @@ class ServiceDescriptionTest {
         assertEquals(List.of(ServiceDescription.ENDPOINT_KIND, ServiceDescription.ENDPOINT_DESCRIPTION,
                 ServiceDescription.REQUEST_SCHEMA, ServiceDescription.REPLY_SCHEMA), List.copyOf(metadata.keySet()));
         assertEquals("lease", metadata.get(ServiceDescription.ENDPOINT_KIND));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Operation.class, names = {"LIST", "REVOKE"})
+    void theOperatorEndpointsAreAdminAndShipBothSchemas(Operation operation) {
+        Map<String, String> metadata = ServiceDescription.endpointMetadata(operation);
+
+        assertEquals(List.of(ServiceDescription.ENDPOINT_KIND, ServiceDescription.ENDPOINT_DESCRIPTION,
+                ServiceDescription.REQUEST_SCHEMA, ServiceDescription.REPLY_SCHEMA), List.copyOf(metadata.keySet()));
+        assertEquals("admin", metadata.get(ServiceDescription.ENDPOINT_KIND));
     }
 
     @Test
