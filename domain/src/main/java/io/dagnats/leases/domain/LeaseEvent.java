@@ -1,10 +1,14 @@
 package io.dagnats.leases.domain;
 
+import java.util.Optional;
+
 /** What a write did to a key; travels as the {@code Dagnats-Lease-Event} header. */
 public enum LeaseEvent {
     ACQUIRED("acquired"),
     RENEWED("renewed"),
-    RELEASED("released");
+    RELEASED("released"),
+    /** An operator freed the key over its holder's head ({@code api.leases.revoke}). */
+    REVOKED("revoked");
 
     private final String wireName;
 
@@ -14,5 +18,15 @@ public enum LeaseEvent {
 
     public String wireName() {
         return wireName;
+    }
+
+    /** The event a {@code Dagnats-Lease-Event} value names; empty for a value this version does not know. */
+    public static Optional<LeaseEvent> fromWireName(String value) {
+        for (LeaseEvent event : values()) {
+            if (event.wireName.equals(value)) {
+                return Optional.of(event);
+            }
+        }
+        return Optional.empty();
     }
 }

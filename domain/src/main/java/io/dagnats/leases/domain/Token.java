@@ -8,12 +8,17 @@ final class Token {
     }
 
     static String require(String field, String value) {
+        return require(field, value, 1);
+    }
+
+    /** @param minLength 0 or 1: whether an empty value is one */
+    static String require(String field, String value, int minLength) {
         if (value == null) {
             throw new InvalidLeaseInput(field + " is required");
         }
         int length = value.length();
-        if (length == 0 || length > MAX_LENGTH) {
-            throw new InvalidLeaseInput(field + " must be 1 to " + MAX_LENGTH + " characters long");
+        if (length < minLength || length > MAX_LENGTH) {
+            throw new InvalidLeaseInput(field + " must be " + minLength + " to " + MAX_LENGTH + " characters long");
         }
         for (int i = 0; i < length; i++) {
             if (!allowed(value.charAt(i))) {

@@ -4,10 +4,12 @@ import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The normal answers of the five lease subjects, as a client reads them
+ * The normal answers of the lease and operator subjects, as a client reads them
  * ({@link Replies}). Every other reply is a {@link DagnatsException}.
  */
 public final class Answers {
@@ -68,6 +70,45 @@ public final class Answers {
          */
         record NotAnswered(ErrorKind kind, String reason, Optional<HolderId> holder, Optional<Fence> revision)
                 implements Forward {
+        }
+    }
+
+    /**
+     * list: one page of held leases, in no promised order, and where to go on from
+     * when there may be more. A page may hold fewer leases than asked for, even
+     * none, and still have a next cursor; a key renewed during a walk may come
+     * twice (keep the higher revision).
+     *
+     * @param nextCursor the cursor of the next page; empty when the walk is over
+     */
+    public record Listing(List<LeaseView> leases, Optional<String> nextCursor) {
+        public Listing {
+            leases = List.copyOf(leases);
+            Objects.requireNonNull(nextCursor, "nextCursor");
+        }
+    }
+
+    /** revoke: revoked, the key was free, or the revision named is not the current fence. */
+    public sealed interface Revoke {
+        LeaseKey key();
+
+        /**
+         * The key is free: {@code holder}'s lease under {@code revokedRevision} ended by a write
+         * whose revision is {@code revision}.
+         */
+        record Revoked(LeaseKey key, HolderId holder, Fence revision, Fence revokedRevision) implements Revoke {
+        }
+
+        /** Nobody held the key; nothing was written. */
+        record Free(LeaseKey key) implements Revoke {
+        }
+
+        /** The revision sent is not the current fence; nothing was written. {@code lease} is the current one. */
+        record NotCurrent(LeaseView lease) implements Revoke {
+            @Override
+            public LeaseKey key() {
+                return lease.key();
+            }
         }
     }
 }

@@ -8,10 +8,18 @@ final class Fields {
     static final String REVISION = "revision";
     static final String PAYLOAD = "payload";
     static final String TIMEOUT_MS = "timeout_ms";
+    static final String PREFIX = "prefix";
+    static final String PAGE_SIZE = "page_size";
+    static final String CURSOR = "cursor";
+    static final String REASON = "reason";
 
     static final String GRANTED = "granted";
     static final String HELD = "held";
     static final String RELEASED = "released";
+    static final String REVOKED = "revoked";
+    static final String REVOKED_REVISION = "revoked_revision";
+    static final String LEASES = "leases";
+    static final String NEXT_CURSOR = "next_cursor";
     static final String ACQUIRED_AT = "acquired_at";
     static final String EXPIRES_AT = "expires_at";
     static final String ERROR = "error";

@@ -11,14 +11,25 @@ import java.util.Optional;
  */
 public final class LeaseHeaders {
 
-    /** On a forward to an owner: the revision dagnats read, an unsigned decimal integer. */
+    /**
+     * On a forward to an owner: the revision dagnats read, an unsigned decimal integer. On a
+     * release or revoke write (and its change event): the fence of the lease that ended.
+     */
     public static final String FENCE = "Dagnats-Lease-Fence";
     /** On an owner's reply: it did not process the request. */
     public static final String REJECT = "Dagnats-Lease-Reject";
     /** The one value an owner sends in {@link #REJECT}. */
     public static final String REJECT_STALE = "stale";
-    /** On every write dagnats makes, and so on every change event but an expiry. */
+    /**
+     * On every write dagnats makes, and so on every change event but an expiry:
+     * {@code acquired}, {@code renewed}, {@code released} or {@code revoked}
+     * ({@link io.dagnats.leases.domain.LeaseEvent#fromWireName}).
+     */
     public static final String EVENT = "Dagnats-Lease-Event";
+    /** On every write dagnats makes: the holder whose lease it made, extended or ended. */
+    public static final String HOLDER = "Dagnats-Lease-Holder";
+    /** On a revoke write: the operator's reason, as sent ({@link io.dagnats.leases.domain.RevokeReason}). */
+    public static final String REASON = "Dagnats-Lease-Reason";
 
     /** Digits in 2^64-1; more cannot be a 64-bit value, leading zeros or not. */
     private static final int MAX_DIGITS = 20;

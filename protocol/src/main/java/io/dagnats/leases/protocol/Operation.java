@@ -1,12 +1,19 @@
 package io.dagnats.leases.protocol;
 
-/** The five lease endpoints of the {@code dagnats-api} service. */
+/**
+ * The endpoints of the {@code dagnats-api} service: the five lease operations a
+ * holder or caller uses, and the two an operator uses ({@link #isOperator()}).
+ */
 public enum Operation {
     ACQUIRE("acquire"),
     RENEW("renew"),
     RELEASE("release"),
     OWNER("owner"),
-    FORWARD("forward");
+    FORWARD("forward"),
+    /** A page of the held leases ({@link ListRequest}); the one operation about no single key. */
+    LIST("list"),
+    /** Frees a key over its holder's head ({@link Request.Revoke}). */
+    REVOKE("revoke");
 
     private final String endpointName;
     private final String subject;
@@ -24,5 +31,13 @@ public enum Operation {
     /** The subject callers request ({@code api.leases.acquire}). */
     public String subject() {
         return subject;
+    }
+
+    /**
+     * Whether this is an operator's endpoint (list, revoke), which a deployment
+     * allows to operators only, not to every holder.
+     */
+    public boolean isOperator() {
+        return this == LIST || this == REVOKE;
     }
 }

@@ -10,11 +10,14 @@ import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.Release;
+import io.dagnats.leases.domain.Revocation;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -53,6 +56,54 @@ public final class Replies {
             generator.writeStringField(Fields.KEY, released.key().value());
             generator.writeStringField(Fields.HOLDER, released.holder().value());
             FlatJson.writeFence(generator, Fields.REVISION, released.revision());
+        });
+    }
+
+    /**
+     * A list answer: the leases of one page, each the lease view without {@code granted},
+     * and {@code next_cursor} when there may be more.
+     */
+    public static byte[] list(List<Lease> leases, Optional<String> nextCursor) {
+        return FlatJson.write(generator -> {
+            generator.writeArrayFieldStart(Fields.LEASES);
+            for (Lease lease : leases) {
+                generator.writeStartObject();
+                leaseView(generator, lease);
+                generator.writeEndObject();
+            }
+            generator.writeEndArray();
+            if (nextCursor.isPresent()) {
+                generator.writeStringField(Fields.NEXT_CURSOR, nextCursor.get());
+            }
+        });
+    }
+
+    /**
+     * A revoke answer: {@code revoked: true} with the holder and fence that ended and the
+     * revision of the revoke write; {@code revoked: false} with {@code held: false} for a
+     * free key; {@code revoked: false} with the current lease's view when the revision sent
+     * is not its fence.
+     */
+    public static byte[] revoked(Revocation revocation) {
+        if (revocation instanceof Revocation.Revoked revoked) {
+            return FlatJson.write(generator -> {
+                generator.writeBooleanField(Fields.REVOKED, true);
+                generator.writeStringField(Fields.KEY, revoked.key().value());
+                generator.writeStringField(Fields.HOLDER, revoked.holder().value());
+                FlatJson.writeFence(generator, Fields.REVISION, revoked.revision());
+                FlatJson.writeFence(generator, Fields.REVOKED_REVISION, revoked.revokedRevision());
+            });
+        }
+        if (revocation instanceof Revocation.NotCurrent notCurrent) {
+            return FlatJson.write(generator -> {
+                generator.writeBooleanField(Fields.REVOKED, false);
+                leaseView(generator, notCurrent.lease());
+            });
+        }
+        return FlatJson.write(generator -> {
+            generator.writeBooleanField(Fields.REVOKED, false);
+            generator.writeBooleanField(Fields.HELD, false);
+            generator.writeStringField(Fields.KEY, revocation.key().value());
         });
     }
 
@@ -140,6 +191,30 @@ public final class Replies {
         });
     }
 
+    /** @throws DagnatsException for an error reply, or one that breaks the contract */
+    public static Answers.Listing decodeList(byte[] body) {
+        return decode(Operation.LIST, body, (fields, kind) -> {
+            List<LeaseView> leases = new ArrayList<>();
+            for (WireFields lease : WireFields.required(fields.leases, Fields.LEASES)) {
+                leases.add(view(lease));
+            }
+            return new Answers.Listing(leases, Optional.ofNullable(fields.nextCursor));
+        });
+    }
+
+    /** @throws DagnatsException for an error reply, or one that breaks the contract */
+    public static Answers.Revoke decodeRevoke(byte[] body) {
+        return decode(Operation.REVOKE, body, (fields, kind) -> {
+            if (WireFields.required(fields.revoked, Fields.REVOKED)) {
+                return new Answers.Revoke.Revoked(new LeaseKey(fields.key), new HolderId(fields.holder),
+                        fence(fields), revokedFence(fields));
+            }
+            return WireFields.required(fields.held, Fields.HELD)
+                    ? new Answers.Revoke.NotCurrent(view(fields))
+                    : new Answers.Revoke.Free(new LeaseKey(fields.key));
+        });
+    }
+
     /** Builds one operation's answer from a reply that is one: an error reply or not, {@code kind} says. */
     @FunctionalInterface
     private interface Answer<A> {
@@ -172,7 +247,7 @@ public final class Replies {
             case FORWARD -> kind == ErrorKind.NO_OWNER || kind == ErrorKind.OWNER_UNAVAILABLE
                     || kind == ErrorKind.OWNER_REJECTED || kind == ErrorKind.OWNER_TIMEOUT
                     || kind == ErrorKind.REPLY_TOO_LARGE;
-            case ACQUIRE, OWNER -> false;
+            case ACQUIRE, OWNER, LIST, REVOKE -> false;
         };
     }
 
@@ -187,6 +262,14 @@ public final class Replies {
         long revision = fields.required(WireFields.REVISION);
         if (revision < 1) {
             throw new InvalidLeaseInput("revision " + revision + " is below 1");
+        }
+        return new Fence(revision);
+    }
+
+    private static Fence revokedFence(WireFields fields) {
+        long revision = fields.required(WireFields.REVOKED_REVISION);
+        if (revision < 1) {
+            throw new InvalidLeaseInput("revoked_revision " + revision + " is below 1");
         }
         return new Fence(revision);
     }

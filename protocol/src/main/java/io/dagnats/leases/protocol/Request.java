@@ -5,14 +5,16 @@ import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.InvalidLeaseInput;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.RevokeReason;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A lease request, typed: what {@link Requests} decodes a body into (service
- * side) and encodes from (client side). A request that exists follows every
- * rule of the contract's request table.
+ * A lease request about one key, typed: what {@link Requests} decodes a body
+ * into (service side) and encodes from (client side). A request that exists
+ * follows every rule of the contract's request table. (The listing is about no
+ * single key: {@link ListRequest}.)
  */
 public sealed interface Request {
 
@@ -95,6 +97,24 @@ public sealed interface Request {
         @Override
         public Operation operation() {
             return Operation.FORWARD;
+        }
+    }
+
+    /**
+     * An operator's revoke: frees the key whoever holds it, and says why.
+     *
+     * @param revision revoke only while this is the current fence; empty to revoke whatever lease is current
+     */
+    record Revoke(LeaseKey key, RevokeReason reason, Optional<Fence> revision) implements Request {
+        public Revoke {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(revision, "revision");
+        }
+
+        @Override
+        public Operation operation() {
+            return Operation.REVOKE;
         }
     }
 }

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.InvalidLeaseInput;
+import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.RevokeReason;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Base64;
@@ -25,7 +27,13 @@ public final class Requests {
     private Requests() {
     }
 
-    /** @throws InvalidLeaseInput with a sentence naming what is wrong */
+    /**
+     * Decodes a request about one key: every operation but {@link Operation#LIST}, whose
+     * request is no {@link Request} ({@link #list}).
+     *
+     * @throws InvalidLeaseInput with a sentence naming what is wrong
+     * @throws IllegalArgumentException for {@link Operation#LIST}
+     */
     public static Request decode(Operation operation, byte[] body) {
         return switch (operation) {
             case ACQUIRE -> acquire(body);
@@ -33,6 +41,8 @@ public final class Requests {
             case RELEASE -> release(body);
             case OWNER -> owner(body);
             case FORWARD -> forward(body);
+            case REVOKE -> revoke(body);
+            case LIST -> throw new IllegalArgumentException("a list request is about no key: decode it with list()");
         };
     }
 
@@ -80,6 +90,42 @@ public final class Requests {
         return new Request.Forward(key, payload, timeout);
     }
 
+    /** @throws InvalidLeaseInput with a sentence naming what is wrong */
+    public static Request.Revoke revoke(byte[] body) {
+        WireFields fields = WireFields.request(body);
+        LeaseKey key = new LeaseKey(fields.key);
+        RevokeReason reason = new RevokeReason(fields.reason);
+        return new Request.Revoke(key, reason,
+                fields.has(WireFields.REVISION) ? Optional.of(revision(fields)) : Optional.empty());
+    }
+
+    /** @throws InvalidLeaseInput with a sentence naming what is wrong */
+    public static ListRequest list(byte[] body) {
+        WireFields fields = WireFields.request(body);
+        KeyPrefix prefix = fields.prefix == null ? KeyPrefix.ALL : new KeyPrefix(fields.prefix);
+        int pageSize = ListRequest.DEFAULT_PAGE_SIZE;
+        if (fields.has(WireFields.PAGE_SIZE)) {
+            if (fields.pageSize < 1 || fields.pageSize > ListRequest.MAX_PAGE_SIZE) {
+                throw new InvalidLeaseInput("page_size must be from 1 to " + ListRequest.MAX_PAGE_SIZE);
+            }
+            pageSize = (int) fields.pageSize;
+        }
+        return new ListRequest(prefix, pageSize, Optional.ofNullable(fields.cursor));
+    }
+
+    /** The body a client sends for {@code request}, on {@link Operation#LIST}'s subject. */
+    public static byte[] encode(ListRequest request) {
+        return FlatJson.write(generator -> {
+            if (!request.prefix().value().isEmpty()) {
+                generator.writeStringField(Fields.PREFIX, request.prefix().value());
+            }
+            generator.writeNumberField(Fields.PAGE_SIZE, request.pageSize());
+            if (request.cursor().isPresent()) {
+                generator.writeStringField(Fields.CURSOR, request.cursor().get());
+            }
+        });
+    }
+
     /** The body a client sends for {@code request}, on {@code request.operation().subject()}. */
     public static byte[] encode(Request request) {
         return FlatJson.write(generator -> {
@@ -98,6 +144,11 @@ public final class Requests {
                 FlatJson.writeFence(generator, Fields.REVISION, release.revision());
             } else if (request instanceof Request.Forward forward) {
                 writeForward(generator, forward);
+            } else if (request instanceof Request.Revoke revoke) {
+                generator.writeStringField(Fields.REASON, revoke.reason().value());
+                if (revoke.revision().isPresent()) {
+                    FlatJson.writeFence(generator, Fields.REVISION, revoke.revision().get());
+                }
             }
         });
     }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.dagnats.leases.domain.InvalidLeaseInput;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The fields of one request or reply body as read, before any operation's
@@ -11,7 +13,8 @@ import java.io.IOException;
  * Mutable and short-lived, so the service's decode allocates no more than the
  * strings it holds and the typed request built from it.
  *
- * <p>A request may hold only the request table's fields: any other is
+ * <p>A request may hold only the request table's fields (those of every
+ * subject, list and revoke included): any other is
  * {@code invalid}. A reply may hold fields this side does not know (a newer
  * dagnats may add some): they are skipped.
  */
@@ -20,6 +23,8 @@ final class WireFields implements FlatJson.FieldReader {
     static final int TTL = 1;
     static final int REVISION = 2;
     static final int TIMEOUT = 4;
+    static final int PAGE_SIZE = 8;
+    static final int REVOKED_REVISION = 16;
 
     private final boolean request;
 
@@ -29,6 +34,10 @@ final class WireFields implements FlatJson.FieldReader {
     long ttlMillis;
     long revision;
     long timeoutMillis;
+    String prefix;
+    long pageSize;
+    String cursor;
+    String reason;
     private int present;
 
     String acquiredAt;
@@ -37,6 +46,11 @@ final class WireFields implements FlatJson.FieldReader {
     String kind;
     Boolean granted;
     Boolean held;
+    Boolean revoked;
+    long revokedRevision;
+    String nextCursor;
+    /** A list reply's leases, each read as reply fields; null when the reply has no {@code leases}. */
+    List<WireFields> leases;
 
     private WireFields(boolean request) {
         this.request = request;
@@ -47,6 +61,11 @@ final class WireFields implements FlatJson.FieldReader {
         WireFields fields = new WireFields(true);
         FlatJson.read(body, "the request body", fields);
         return fields;
+    }
+
+    /** Empty reply fields, for a reader that reads them field by field (a lease of a list reply). */
+    static WireFields reply() {
+        return new WireFields(false);
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
@@ -74,6 +93,13 @@ final class WireFields implements FlatJson.FieldReader {
                 timeoutMillis = FlatJson.integer(parser, value, name);
                 present |= TIMEOUT;
             }
+            case Fields.PREFIX -> prefix = FlatJson.string(parser, value, name);
+            case Fields.PAGE_SIZE -> {
+                pageSize = FlatJson.integer(parser, value, name);
+                present |= PAGE_SIZE;
+            }
+            case Fields.CURSOR -> cursor = FlatJson.string(parser, value, name);
+            case Fields.REASON -> reason = FlatJson.string(parser, value, name);
             default -> {
                 if (request) {
                     throw FlatJson.unknownField(name);
@@ -91,8 +117,28 @@ final class WireFields implements FlatJson.FieldReader {
             case Fields.KIND -> kind = FlatJson.string(parser, value, name);
             case Fields.GRANTED -> granted = FlatJson.bool(value, name);
             case Fields.HELD -> held = FlatJson.bool(value, name);
+            case Fields.REVOKED -> revoked = FlatJson.bool(value, name);
+            case Fields.REVOKED_REVISION -> {
+                revokedRevision = FlatJson.integer(parser, value, name);
+                present |= REVOKED_REVISION;
+            }
+            case Fields.NEXT_CURSOR -> nextCursor = FlatJson.string(parser, value, name);
+            case Fields.LEASES -> leases = leases(parser, value);
             default -> parser.skipChildren();
         }
+    }
+
+    private static List<WireFields> leases(JsonParser parser, JsonToken value) throws IOException {
+        if (value != JsonToken.START_ARRAY) {
+            throw new InvalidLeaseInput(Fields.LEASES + " must be an array of lease views");
+        }
+        List<WireFields> leases = new ArrayList<>();
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+            WireFields lease = reply();
+            FlatJson.readObject(parser, "a lease in " + Fields.LEASES, lease);
+            leases.add(lease);
+        }
+        return leases;
     }
 
     boolean has(int field) {
@@ -107,6 +153,8 @@ final class WireFields implements FlatJson.FieldReader {
         return switch (field) {
             case TTL -> ttlMillis;
             case REVISION -> revision;
+            case PAGE_SIZE -> pageSize;
+            case REVOKED_REVISION -> revokedRevision;
             default -> timeoutMillis;
         };
     }
@@ -123,6 +171,8 @@ final class WireFields implements FlatJson.FieldReader {
         return switch (field) {
             case TTL -> Fields.TTL_MS;
             case REVISION -> Fields.REVISION;
+            case PAGE_SIZE -> Fields.PAGE_SIZE;
+            case REVOKED_REVISION -> Fields.REVOKED_REVISION;
             default -> Fields.TIMEOUT_MS;
         };
     }

@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.LeaseEvent;
 import io.dagnats.leases.domain.LeaseKey;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -47,10 +50,18 @@ class NamesTest {
             RELEASE, release, api.leases.release
             OWNER,   owner,   api.leases.owner
             FORWARD, forward, api.leases.forward
+            LIST,    list,    api.leases.list
+            REVOKE,  revoke,  api.leases.revoke
             """)
     void eachOperationHasItsEndpointAndSubject(Operation operation, String endpoint, String subject) {
         assertEquals(endpoint, operation.endpointName());
         assertEquals(subject, operation.subject());
+    }
+
+    @Test
+    void listAndRevokeAreTheOperatorEndpoints() {
+        assertEquals(Set.of(Operation.LIST, Operation.REVOKE),
+                Arrays.stream(Operation.values()).filter(Operation::isOperator).collect(Collectors.toSet()));
     }
 
     @Test
@@ -74,5 +85,25 @@ class NamesTest {
         assertEquals("Dagnats-Lease-Reject", LeaseHeaders.REJECT);
         assertEquals("stale", LeaseHeaders.REJECT_STALE);
         assertEquals("Dagnats-Lease-Event", LeaseHeaders.EVENT);
+        assertEquals("Dagnats-Lease-Holder", LeaseHeaders.HOLDER);
+        assertEquals("Dagnats-Lease-Reason", LeaseHeaders.REASON);
+    }
+
+    @ParameterizedTest(name = "{0} is {1}")
+    @CsvSource(textBlock = """
+            ACQUIRED, acquired
+            RENEWED,  renewed
+            RELEASED, released
+            REVOKED,  revoked
+            """)
+    void eachLeaseEventHasOneHeaderValue(LeaseEvent event, String value) {
+        assertEquals(value, event.wireName());
+        assertEquals(Optional.of(event), LeaseEvent.fromWireName(value));
+    }
+
+    @Test
+    void anUnknownEventValueIsNoEvent() {
+        assertEquals(Optional.empty(), LeaseEvent.fromWireName("Revoked"));
+        assertEquals(Optional.empty(), LeaseEvent.fromWireName(null));
     }
 }

@@ -14,8 +14,10 @@ import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.Release;
+import io.dagnats.leases.domain.Revocation;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -121,6 +123,13 @@ class RepliesTest {
             FORWARD, INVALID,            failure
             FORWARD, UNSUPPORTED,        failure
             FORWARD, LOST,               failure
+            LIST,    INVALID,            failure
+            LIST,    UNSUPPORTED,        failure
+            LIST,    UNAVAILABLE,        failure
+            REVOKE,  INVALID,            failure
+            REVOKE,  LOST,               failure
+            REVOKE,  UNSUPPORTED,        failure
+            REVOKE,  UNAVAILABLE,        failure
             """)
     void anDagnatsExceptionIsAnAnswerOrAFailureByOperation(Operation operation, ErrorKind kind, String expected) {
         byte[] body = Replies.error(kind, "because");
@@ -154,6 +163,16 @@ class RepliesTest {
             OWNER   | {"held":false}
             FORWARD | {"key":"k","holder":"h","revision":1,"payload":"!!"}
             FORWARD | {"key":"k","holder":"h","revision":1}
+            LIST    | {}
+            LIST    | {"leases":{}}
+            LIST    | {"leases":[1]}
+            LIST    | {"leases":[{"held":true,"key":"k"}]}
+            LIST    | {"leases":[],"next_cursor":5}
+            REVOKE  | {"key":"k"}
+            REVOKE  | {"revoked":true,"key":"k","holder":"h","revision":9}
+            REVOKE  | {"revoked":true,"key":"k","holder":"h","revision":9,"revoked_revision":0}
+            REVOKE  | {"revoked":false,"key":"k"}
+            REVOKE  | {"revoked":false,"held":true,"key":"k","holder":"h","revision":1}
             """)
     void aReplyThatBreaksTheContractIsInternal(Operation operation, String body) {
         DagnatsException failure = assertThrows(DagnatsException.class, () -> decoder(operation).apply(bytes(body)));
@@ -175,6 +194,52 @@ class RepliesTest {
             case RELEASE -> Replies::decodeRelease;
             case OWNER -> Replies::decodeOwner;
             case FORWARD -> Replies::decodeForward;
+            case LIST -> Replies::decodeList;
+            case REVOKE -> Replies::decodeRevoke;
         };
+    }
+
+    @Test
+    void theServiceWritesAListPage() {
+        assertEquals("{\"leases\":[{" + VIEW + "},{" + VIEW + "}],\"next_cursor\":\"43\"}",
+                text(Replies.list(List.of(LEASE, LEASE), Optional.of("43"))));
+        assertEquals("{\"leases\":[]}", text(Replies.list(List.of(), Optional.empty())));
+    }
+
+    @Test
+    void aClientReadsBackAListPage() {
+        assertEquals(new Answers.Listing(List.of(LEASE_VIEW, LEASE_VIEW), Optional.of("43")),
+                Replies.decodeList(Replies.list(List.of(LEASE, LEASE), Optional.of("43"))));
+        assertEquals(new Answers.Listing(List.of(), Optional.empty()),
+                Replies.decodeList(Replies.list(List.of(), Optional.empty())));
+        // An empty page that still names a cursor: the walk is not over.
+        assertEquals(new Answers.Listing(List.of(), Optional.of("99")),
+                Replies.decodeList(Replies.list(List.of(), Optional.of("99"))));
+    }
+
+    @Test
+    void fieldsANewerServiceAddsToAListedLeaseAreSkipped() {
+        String lease = "{\"granted\":true," + VIEW + ",\"extra\":{\"a\":[1]}}";
+        assertEquals(new Answers.Listing(List.of(LEASE_VIEW), Optional.empty()),
+                Replies.decodeList(bytes("{\"leases\":[" + lease + "],\"total\":1}")));
+    }
+
+    @Test
+    void theServiceWritesEachRevokeReply() {
+        assertEquals("{\"revoked\":true,\"key\":\"notify-leader\",\"holder\":\"notify-7f3a\",\"revision\":44,"
+                        + "\"revoked_revision\":42}",
+                text(Replies.revoked(new Revocation.Revoked(KEY, HOLDER, new Fence(44), new Fence(42)))));
+        assertEquals("{\"revoked\":false,\"held\":false,\"key\":\"notify-leader\"}",
+                text(Replies.revoked(new Revocation.Free(KEY))));
+        assertEquals("{\"revoked\":false," + VIEW + "}", text(Replies.revoked(new Revocation.NotCurrent(LEASE))));
+    }
+
+    @Test
+    void aClientReadsBackEachRevokeReply() {
+        assertEquals(new Answers.Revoke.Revoked(KEY, HOLDER, new Fence(44), new Fence(42)),
+                Replies.decodeRevoke(Replies.revoked(new Revocation.Revoked(KEY, HOLDER, new Fence(44), new Fence(42)))));
+        assertEquals(new Answers.Revoke.Free(KEY), Replies.decodeRevoke(Replies.revoked(new Revocation.Free(KEY))));
+        assertEquals(new Answers.Revoke.NotCurrent(LEASE_VIEW),
+                Replies.decodeRevoke(Replies.revoked(new Revocation.NotCurrent(LEASE))));
     }
 }

@@ -9,7 +9,9 @@ import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.InvalidLeaseInput;
 import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.RevokeReason;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
@@ -61,7 +63,20 @@ class RequestsTest {
                         new Request.Owner(KEY)),
                 Arguments.of(Operation.OWNER, "{\"key\":\"" + "k".repeat(128) + "\"}",
                         new Request.Owner(new LeaseKey("k".repeat(128)))),
-                Arguments.of(Operation.OWNER, "{\"key\":\"A-z_0-9\"}", new Request.Owner(new LeaseKey("A-z_0-9"))));
+                Arguments.of(Operation.OWNER, "{\"key\":\"A-z_0-9\"}", new Request.Owner(new LeaseKey("A-z_0-9"))),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"stuck after a GC pause\"}",
+                        new Request.Revoke(KEY, new RevokeReason("stuck after a GC pause"), Optional.empty())),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"revision\":42}",
+                        new Request.Revoke(KEY, new RevokeReason("r"), Optional.of(new Fence(42)))),
+                // The lease table's other fields are accepted and ignored on revoke too.
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"holder\":\"h\",\"ttl_ms\":1500,"
+                                + "\"payload\":\"\",\"timeout_ms\":1,\"prefix\":\"\",\"page_size\":0,\"cursor\":\"\"}",
+                        new Request.Revoke(KEY, new RevokeReason("r"), Optional.empty())),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"" + "~ !".repeat(66) + "x\"}",
+                        new Request.Revoke(KEY, new RevokeReason("~ !".repeat(66) + "x"), Optional.empty())),
+                // ... and the new fields on the five lease operations, as the table's rule says.
+                Arguments.of(Operation.OWNER, "{\"key\":\"k\",\"reason\":\" \",\"prefix\":\"a.b\",\"page_size\":0}",
+                        new Request.Owner(KEY)));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -163,6 +178,24 @@ class RequestsTest {
             FORWARD | {"key":"k","payload":"aGk=","timeout_ms":30001}          | timeout_ms must be from 100 to 30000
             FORWARD | {"key":"k","payload":"aGk=","timeout_ms":-5000}          | timeout_ms must be from 100 to 30000
             FORWARD | {"key":"k","payload":"aGk=","timeout_ms":0}              | timeout_ms must be from 100 to 30000
+            # revoke: key and reason required; reason 1..200 printable ASCII, no edge spaces; revision 1 or more
+            REVOKE  | {"key":"k"}                                              | reason is required
+            REVOKE  | {"reason":"r"}                                           | key is required
+            REVOKE  | {"key":"k","reason":""}                                  | reason must be 1 to 200 characters long
+            REVOKE  | {"key":"k","reason":"rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr"}  | reason must be 1 to 200 characters long
+            REVOKE  | {"key":"k","reason":"a\\nb"}                              | reason may hold only printable ASCII
+            REVOKE  | {"key":"k","reason":"a\\u0000b"}                          | reason may hold only printable ASCII
+            REVOKE  | {"key":"k","reason":"tab\\there"}                         | reason may hold only printable ASCII
+            REVOKE  | {"key":"k","reason":"a\\u007fb"}                          | reason may hold only printable ASCII
+            REVOKE  | {"key":"k","reason":"café"}                              | reason may hold only printable ASCII
+            REVOKE  | {"key":"k","reason":" r"}                                | reason may not start or end with a space
+            REVOKE  | {"key":"k","reason":"r "}                                | reason may not start or end with a space
+            REVOKE  | {"key":"k","reason":5}                                   | reason must be a string
+            REVOKE  | {"key":"k","reason":"r","revision":0}                    | revision must be 1 or more
+            REVOKE  | {"key":"k","reason":"r","revision":"42"}                 | revision must be a JSON integer
+            REVOKE  | {"key":"k","reason":"r","force":true}                    | unknown field "force"
+            OWNER   | {"key":"k","page_size":"10"}                             | page_size must be a JSON integer
+            OWNER   | {"key":"k","cursor":7}                                   | cursor must be a string
             """)
     void anInvalidBodyIsRefusedWithASentence(Operation operation, String body, String sentence) {
         InvalidLeaseInput invalid = assertThrows(InvalidLeaseInput.class, () -> Requests.decode(operation, bytes(body)));
@@ -192,7 +225,11 @@ class RequestsTest {
                         "{\"key\":\"k\",\"holder\":\"h\",\"revision\":42,\"ttl_ms\":60000}"),
                 Arguments.of(new Request.Release(KEY, HOLDER, new Fence(43)),
                         "{\"key\":\"k\",\"holder\":\"h\",\"revision\":43}"),
-                Arguments.of(new Request.Owner(KEY), "{\"key\":\"k\"}"));
+                Arguments.of(new Request.Owner(KEY), "{\"key\":\"k\"}"),
+                Arguments.of(new Request.Revoke(KEY, new RevokeReason("stuck: \"GC\""), Optional.empty()),
+                        "{\"key\":\"k\",\"reason\":\"stuck: \\\"GC\\\"\"}"),
+                Arguments.of(new Request.Revoke(KEY, new RevokeReason("r"), Optional.of(new Fence(42))),
+                        "{\"key\":\"k\",\"reason\":\"r\",\"revision\":42}"));
     }
 
     @ParameterizedTest(name = "{1}")
@@ -216,5 +253,84 @@ class RequestsTest {
     void aForwardTimeoutOutsideTheContractCannotBeBuilt() {
         assertThrows(InvalidLeaseInput.class, () -> new Request.Forward(KEY, new byte[0], Duration.ofMillis(99)));
         assertThrows(InvalidLeaseInput.class, () -> new Request.Forward(KEY, new byte[0], Duration.ofSeconds(31)));
+    }
+
+    static Stream<Arguments> listBodies() {
+        return Stream.of(
+                Arguments.of("{}", ListRequest.first(KeyPrefix.ALL, 1000)),
+                Arguments.of("{\"prefix\":\"\"}", ListRequest.first(KeyPrefix.ALL, 1000)),
+                Arguments.of("{\"prefix\":\"shard-\",\"page_size\":1}", ListRequest.first(new KeyPrefix("shard-"), 1)),
+                Arguments.of("{\"prefix\":\"" + "p".repeat(128) + "\"}",
+                        ListRequest.first(new KeyPrefix("p".repeat(128)), 1000)),
+                Arguments.of("{\"page_size\":1000,\"cursor\":\"1796055758681470\"}",
+                        ListRequest.first(KeyPrefix.ALL, 1000).next("1796055758681470")),
+                Arguments.of("{\"cursor\":\"" + "A-z_0".repeat(12) + "9999\"}",
+                        ListRequest.first(KeyPrefix.ALL, 1000).next("A-z_0".repeat(12) + "9999")),
+                // The lease table's fields are accepted and ignored on list.
+                Arguments.of("{\"key\":\"k\",\"holder\":\"h\",\"ttl_ms\":1500,\"revision\":-1,\"payload\":\"!!\","
+                        + "\"timeout_ms\":0,\"reason\":\"\"}", ListRequest.first(KeyPrefix.ALL, 1000)));
+    }
+
+    @ParameterizedTest(name = "list {0}")
+    @MethodSource("listBodies")
+    void aValidListBodyDecodesToItsRequest(String body, ListRequest expected) {
+        assertEquals(expected, Requests.list(bytes(body)));
+    }
+
+    /** Every way a list body breaks the contract, and the sentence that says so. */
+    @ParameterizedTest(name = "list [{0}]: {1}")
+    @CsvSource(delimiter = '|', nullValues = "<empty>", textBlock = """
+            <empty>                                  | the request body is empty
+            []                                       | must be a JSON object
+            {"prefix":"a.b"}                         | prefix may hold only
+            {"prefix":"a*"}                          | prefix may hold only
+            {"prefix":"ppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp"} | prefix must be 0 to 128 characters long
+            {"prefix":5}                             | prefix must be a string
+            {"prefix":null}                          | prefix must be a string
+            {"page_size":0}                          | page_size must be from 1 to 1000
+            {"page_size":1001}                       | page_size must be from 1 to 1000
+            {"page_size":-1}                         | page_size must be from 1 to 1000
+            {"page_size":9223372036854775807}        | page_size must be from 1 to 1000
+            {"page_size":9223372036854775808}        | page_size is too large
+            {"page_size":10.0}                       | page_size must be a JSON integer
+            {"page_size":"10"}                       | page_size must be a JSON integer
+            {"cursor":""}                            | cursor must be 1 to 64 characters long
+            {"cursor":"11111111111111111111111111111111111111111111111111111111111111111"} | cursor must be 1 to 64 characters long
+            {"cursor":"12 34"}                       | cursor is not one dagnats made
+            {"cursor":"12.34"}                       | cursor is not one dagnats made
+            {"cursor":17}                            | cursor must be a string
+            {"limit":10}                             | unknown field "limit"
+            {"prefix":"a","prefix":"b"}              | duplicate field
+            {"key":5}                                | key must be a string
+            """)
+    void anInvalidListBodyIsRefusedWithASentence(String body, String sentence) {
+        InvalidLeaseInput invalid = assertThrows(InvalidLeaseInput.class, () -> Requests.list(bytes(body)));
+        assertTrue(invalid.getMessage().contains(sentence), invalid.getMessage());
+    }
+
+    @Test
+    void aListRequestIsNoRequestAboutOneKey() {
+        assertThrows(IllegalArgumentException.class, () -> Requests.decode(Operation.LIST, bytes("{}")));
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("encodedListBodies")
+    void aClientEncodesTheListBodyTheServiceDecodes(ListRequest request, String body) {
+        assertEquals(body, new String(Requests.encode(request), StandardCharsets.UTF_8));
+        assertEquals(request, Requests.list(Requests.encode(request)));
+    }
+
+    static Stream<Arguments> encodedListBodies() {
+        return Stream.of(
+                Arguments.of(ListRequest.first(KeyPrefix.ALL, 1000), "{\"page_size\":1000}"),
+                Arguments.of(ListRequest.first(new KeyPrefix("shard-"), 50).next("17"),
+                        "{\"prefix\":\"shard-\",\"page_size\":50,\"cursor\":\"17\"}"));
+    }
+
+    @Test
+    void aListRequestOutsideTheContractCannotBeBuilt() {
+        assertThrows(InvalidLeaseInput.class, () -> ListRequest.first(KeyPrefix.ALL, 0));
+        assertThrows(InvalidLeaseInput.class, () -> ListRequest.first(KeyPrefix.ALL, 1001));
+        assertThrows(InvalidLeaseInput.class, () -> ListRequest.first(KeyPrefix.ALL, 10).next("a b"));
     }
 }
