@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /** The fat JAR as an operator runs it: one start line, SIGTERM drains and exits 0, bad settings exit non-zero. */
 class FatJarAcceptanceTest {
 
-    private static Path jar() {
+    static Path jar() {
         Path jar = Path.of(System.getProperty("dagnats.jar", "../bootstrap/target/dagnats.jar"));
         assertTrue(Files.isRegularFile(jar), "build the fat JAR first (mvn verify builds it before these tests): " + jar);
         return jar;
