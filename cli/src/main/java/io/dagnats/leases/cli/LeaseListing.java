@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Every held lease under a prefix, walked page by page over {@code api.leases.list}
@@ -21,11 +22,12 @@ final class LeaseListing {
     private LeaseListing() {
     }
 
-    static List<LeaseView> walk(DagnatsCalls calls, KeyPrefix prefix, int pageSize) {
+    /** @param pages answers one page request ({@link DagnatsCalls#list}) */
+    static List<LeaseView> walk(Function<ListRequest, Answers.Listing> pages, KeyPrefix prefix, int pageSize) {
         Map<LeaseKey, LeaseView> byKey = new HashMap<>();
         ListRequest request = ListRequest.first(prefix, pageSize);
         while (true) {
-            Answers.Listing page = calls.list(request);
+            Answers.Listing page = pages.apply(request);
             for (LeaseView lease : page.leases()) {
                 byKey.merge(lease.key(), lease, LeaseListing::later);
             }

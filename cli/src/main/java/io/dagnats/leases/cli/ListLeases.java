@@ -55,7 +55,7 @@ final class ListLeases implements Callable<Integer> {
         }
         List<LeaseView> leases;
         try (NatsSession session = connect.open()) {
-            leases = LeaseListing.walk(new DagnatsCalls(session), prefix, pageSize);
+            leases = LeaseListing.walk(new DagnatsCalls(session)::list, prefix, pageSize);
         }
         Instant now = context.clock().instant();
         PrintWriter out = context.out();

@@ -2,6 +2,7 @@ package io.dagnats.leases.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.dagnats.leases.domain.KeyPrefix;
+import io.dagnats.leases.protocol.LeaseSubjects;
 import io.dagnats.leases.protocol.ListRequest;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -23,7 +24,8 @@ import picocli.CommandLine.Mixin;
  * could be read is shown even when a part failed; the failure is then the one
  * line on stderr and the exit code is 1.
  */
-@Command(name = "status", description = "Show the dagnats-api instances, the leases bucket and the number of live leases.")
+@Command(name = "status", description = "Show the " + LeaseSubjects.SERVICE_NAME
+        + " instances, the leases bucket and the number of live leases.")
 final class ShowStatus implements Callable<Integer> {
 
     /** Metadata the service publishes in its micro info, when it does. */
@@ -62,7 +64,7 @@ final class ShowStatus implements Callable<Integer> {
             }
             if (!instances.isEmpty()) {
                 try {
-                    live = OptionalLong.of(LeaseListing.walk(new DagnatsCalls(session), KeyPrefix.ALL,
+                    live = OptionalLong.of(LeaseListing.walk(new DagnatsCalls(session)::list, KeyPrefix.ALL,
                             ListRequest.MAX_PAGE_SIZE).size());
                 } catch (CliFailure uncounted) {
                     failures.add(uncounted);
@@ -92,7 +94,7 @@ final class ShowStatus implements Callable<Integer> {
                     Long.toString(instance.requests()), Long.toString(instance.errors()));
         }
         table.print(out);
-        out.println(Human.count(instances.size(), "dagnats-api instance"));
+        out.println(Human.count(instances.size(), LeaseSubjects.SERVICE_NAME + " instance"));
         if (bucket.isPresent()) {
             BucketReport report = bucket.get();
             out.println();
