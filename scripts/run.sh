@@ -10,18 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/require-toolchain.sh
-
+scripts/build-jar.sh
 jar=bootstrap/target/dagnats.jar
-stale=""
-if [ -f "$jar" ]; then
-  stale=$(find domain application adapters-nats adapters-otel bootstrap pom.xml \
-    \( -name '*.java' -o -name pom.xml \) -newer "$jar" -print -quit)
-fi
-if [ ! -f "$jar" ] || [ -n "$stale" ]; then
-  echo "building $jar"
-  mvn -B -q -ntp -Dmaven.test.skip=true package -pl bootstrap -am
-fi
 
 nats_pid=""
 stop_nats() {
