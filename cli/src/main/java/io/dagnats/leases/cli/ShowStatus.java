@@ -31,6 +31,7 @@ final class ShowStatus implements Callable<Integer> {
     /** Metadata the service publishes in its micro info, when it does. */
     static final String NATS_SERVER_VERSION = "nats_server_version";
     static final String LEASES_SUPPORTED = "leases_supported";
+    static final String UNSUPPORTED_REASON = "unsupported_reason";
 
     private final Context context;
 
@@ -95,6 +96,10 @@ final class ShowStatus implements Callable<Integer> {
         }
         table.print(out);
         out.println(Human.count(instances.size(), LeaseSubjects.SERVICE_NAME + " instance"));
+        for (ServiceInstances.Instance instance : instances) {
+            instance.metadata(UNSUPPORTED_REASON).ifPresent(reason ->
+                    out.println(instance.id() + " serves no leases: " + reason));
+        }
         if (bucket.isPresent()) {
             BucketReport report = bucket.get();
             out.println();
