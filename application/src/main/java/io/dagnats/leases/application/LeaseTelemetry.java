@@ -52,7 +52,7 @@ public interface LeaseTelemetry {
     /**
      * Starts the record of one lease request.
      *
-     * @param operation acquire, renew, release, owner, forward
+     * @param operation acquire, renew, release, owner, forward, list, revoke
      * @param subject   the subject it arrived on
      * @param headers   the request's headers that carry trace context ({@code traceparent},
      *                  {@code tracestate}); empty when it had none
@@ -97,7 +97,7 @@ public interface LeaseTelemetry {
      * null and no 0 stands for "none". Made once per request from values the
      * answer already holds: a lease answer costs one small object, as before.
      */
-    sealed interface Facts permits Facts.Answered, Facts.Free, Facts.Failed {
+    sealed interface Facts permits Facts.Answered, Facts.Free, Facts.Listed, Facts.Failed {
 
         /** A lease answer: the key, and the holder and fence the reply names. */
         record Answered(Result result, LeaseKey key, HolderId holder, Fence fence) implements Facts {
@@ -115,12 +115,16 @@ public interface LeaseTelemetry {
             }
         }
 
-        /** An owner query for a key nobody holds. */
+        /** An owner query (or a revoke) for a key nobody holds. */
         record Free(LeaseKey key) implements Facts {
 
             public Free {
                 Objects.requireNonNull(key, "key");
             }
+        }
+
+        /** A page of a listing, with {@code leases} in it. */
+        record Listed(int leases) implements Facts {
         }
 
         /**
@@ -145,7 +149,9 @@ public interface LeaseTelemetry {
 
         /** How a request that got a lease answer ended. */
         enum Result {
-            GRANTED, HELD, RENEWED, RELEASED, DELIVERED
+            GRANTED, HELD, RENEWED, RELEASED, DELIVERED,
+            /** An operator's revoke ended the lease the facts name (its holder and fence). */
+            REVOKED
         }
     }
 }

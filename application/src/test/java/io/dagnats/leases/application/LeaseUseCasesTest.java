@@ -17,6 +17,8 @@ import io.dagnats.leases.domain.LeaseWrite;
 import io.dagnats.leases.domain.Lost;
 import io.dagnats.leases.domain.Release;
 import io.dagnats.leases.domain.Renewal;
+import io.dagnats.leases.domain.Revocation;
+import io.dagnats.leases.domain.RevokeReason;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -38,6 +40,8 @@ class LeaseUseCasesTest {
     private final AcquireLease acquire = new AcquireLease(store, known, clock);
     private final RenewLease renew = new RenewLease(store, known, clock);
     private final ReleaseLease release = new ReleaseLease(store, known);
+    private final RevokeLease revoke = new RevokeLease(store, known);
+    private static final RevokeReason WHY = new RevokeReason("stuck after a GC pause");
 
     @Test
     void acquireGrantsAFreeKeyAndStartsATenure() {
@@ -202,6 +206,64 @@ class LeaseUseCasesTest {
         assertTrue(unavailable.getMessage().contains("until later"), unavailable.getMessage());
         assertEquals(1, store.applied().size(), "nothing written but the grant before the grace");
         assertInstanceOf(Release.Released.class, join(release.execute(new ReleaseLease.Command(KEY, ALICE, alices.revision()))));
+    }
+
+    @Test
+    void revokeFreesTheKeySoTheHoldersRenewIsLostAndAnotherHolderAcquires() {
+        Lease alices = granted(acquire(ALICE));
+
+        Revocation answer = join(revoke.execute(new RevokeLease.Command(KEY, WHY, Optional.empty())));
+
+        Revocation.Revoked revoked = assertInstanceOf(Revocation.Revoked.class, answer);
+        assertEquals(ALICE, revoked.holder());
+        assertEquals(alices.revision(), revoked.revokedRevision());
+        assertTrue(alices.revision().isBelow(revoked.revision()));
+        LeaseWrite.Tombstone tombstone = assertInstanceOf(LeaseWrite.Tombstone.class, store.applied().get(1));
+        assertEquals(Optional.of(WHY), tombstone.revokeReason());
+        Renewal renewal = join(renew.execute(new RenewLease.Command(KEY, ALICE, alices.revision(), Optional.empty())));
+        assertEquals(Lost.Reason.NOT_HELD, assertInstanceOf(Lost.class, renewal).reason());
+        assertTrue(revoked.revision().isBelow(granted(acquire(BOB)).revision()));
+    }
+
+    @Test
+    void revokeOfAFreeKeyWritesNothing() {
+        assertEquals(new Revocation.Free(KEY), join(revoke.execute(new RevokeLease.Command(KEY, WHY, Optional.empty()))));
+        assertEquals(0, store.applied().size());
+    }
+
+    @Test
+    void revokeUnderAFenceThatIsNotCurrentAnswersTheCurrentLeaseAndWritesNothing() {
+        Lease alices = granted(acquire(ALICE));
+
+        Revocation answer = join(revoke.execute(new RevokeLease.Command(KEY, WHY, Optional.of(new Fence(alices.revision().revision() + 1)))));
+
+        assertEquals(new Revocation.NotCurrent(alices), answer);
+        assertEquals(1, store.applied().size());
+    }
+
+    @Test
+    void aRevokeThatLosesARaceToARenewRevokesTheRenewedLeaseWhenNoRevisionWasGiven() {
+        Lease alices = granted(acquire(ALICE));
+        store.interleaveBeforeNextWrite(() -> join(renew.execute(
+                new RenewLease.Command(KEY, ALICE, alices.revision(), Optional.empty()))));
+
+        Revocation answer = join(revoke.execute(new RevokeLease.Command(KEY, WHY, Optional.empty())));
+
+        Revocation.Revoked revoked = assertInstanceOf(Revocation.Revoked.class, answer);
+        assertTrue(alices.revision().isBelow(revoked.revokedRevision()), "the renewed fence was revoked");
+    }
+
+    @Test
+    void aRevokeUnderAFenceThatLosesARaceToARenewAnswersTheRenewedLease() {
+        Lease alices = granted(acquire(ALICE));
+        store.interleaveBeforeNextWrite(() -> join(renew.execute(
+                new RenewLease.Command(KEY, ALICE, alices.revision(), Optional.empty()))));
+
+        Revocation answer = join(revoke.execute(new RevokeLease.Command(KEY, WHY, Optional.of(alices.revision()))));
+
+        Revocation.NotCurrent notCurrent = assertInstanceOf(Revocation.NotCurrent.class, answer);
+        assertTrue(alices.revision().isBelow(notCurrent.lease().revision()));
+        assertInstanceOf(KeyState.Held.class, join(store.read(KEY)));
     }
 
     private Acquisition acquire(HolderId holder) {

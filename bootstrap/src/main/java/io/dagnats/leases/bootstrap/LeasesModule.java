@@ -10,6 +10,7 @@ import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.OwnerInbox;
 import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
+import io.dagnats.leases.application.RevokeLease;
 import io.dagnats.leases.domain.MonotonicClock;
 import java.time.Clock;
 
@@ -57,5 +58,11 @@ final class LeasesModule extends AbstractModule {
     @Singleton
     ReleaseLease release(LeaseStore store, KnownLeases known) {
         return new ReleaseLease(store, known);
+    }
+
+    @Provides
+    @Singleton
+    RevokeLease revoke(LeaseStore store, KnownLeases known) {
+        return new RevokeLease(store, known);
     }
 }

@@ -5,15 +5,18 @@ import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import io.dagnats.leases.adapters.nats.LeaseApi;
 import io.dagnats.leases.adapters.nats.LeaseBucket;
+import io.dagnats.leases.adapters.nats.NatsLeaseListing;
 import io.dagnats.leases.adapters.nats.NatsLeaseStore;
 import io.dagnats.leases.adapters.nats.NatsOwnerInbox;
 import io.dagnats.leases.application.AcquireLease;
 import io.dagnats.leases.application.ForwardToOwner;
+import io.dagnats.leases.application.LeaseListing;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.OwnerInbox;
 import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
+import io.dagnats.leases.application.RevokeLease;
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
 import io.nats.client.Consumer;
@@ -106,9 +109,16 @@ final class NatsModule extends AbstractModule {
 
     @Provides
     @Singleton
+    LeaseListing listing(Connection connection, LeaseBucket bucket) {
+        return new NatsLeaseListing(connection, bucket, settings.service().jetStreamTimeout());
+    }
+
+    @Provides
+    @Singleton
     LeaseApi api(Connection connection, LeaseBucket bucket, LeaseStore store, AcquireLease acquire,
-            RenewLease renew, ReleaseLease release, ForwardToOwner forward, LeaseTelemetry telemetry) {
-        return new LeaseApi(connection, bucket, store, acquire, renew, release, forward, telemetry);
+            RenewLease renew, ReleaseLease release, ForwardToOwner forward, LeaseListing listing,
+            RevokeLease revoke, LeaseTelemetry telemetry) {
+        return new LeaseApi(connection, bucket, store, acquire, renew, release, forward, listing, revoke, telemetry);
     }
 
     @Provides

@@ -58,7 +58,23 @@ public final class LeaseRules {
         if (lost.isPresent()) {
             return new Decision.Answer<>(lost.get());
         }
-        return new Decision.Apply<>(new LeaseWrite.Tombstone(state.key(), state.lastSequence(), caller));
+        return new Decision.Apply<>(new LeaseWrite.Tombstone(((KeyState.Held) state).lease(), Optional.empty()));
+    }
+
+    /**
+     * An operator frees the key whoever holds it, provided it is held and, when
+     * {@code expected} is given, under exactly that fence. The write is the same
+     * tombstone a release makes, naming the holder, its fence and the reason.
+     */
+    public static Decision<Revocation> revoke(KeyState state, Optional<Fence> expected, RevokeReason reason) {
+        if (!(state instanceof KeyState.Held held)) {
+            return new Decision.Answer<>(new Revocation.Free(state.key()));
+        }
+        Lease lease = held.lease();
+        if (expected.isPresent() && !expected.get().equals(lease.revision())) {
+            return new Decision.Answer<>(new Revocation.NotCurrent(lease));
+        }
+        return new Decision.Apply<>(new LeaseWrite.Tombstone(lease, Optional.of(reason)));
     }
 
     private static Optional<Lost> checkFence(KeyState state, HolderId caller, Fence presented) {

@@ -42,8 +42,8 @@ public sealed interface LeaseWrite {
             Objects.requireNonNull(writtenAt, "writtenAt");
             Objects.requireNonNull(ttl, "ttl");
             Objects.requireNonNull(continuedTenure, "continuedTenure");
-            if (event == LeaseEvent.RELEASED) {
-                throw new IllegalArgumentException("a release is a Tombstone, not a Put");
+            if (event == LeaseEvent.RELEASED || event == LeaseEvent.REVOKED) {
+                throw new IllegalArgumentException("a release or revoke is a Tombstone, not a Put");
             }
         }
 
@@ -53,16 +53,42 @@ public sealed interface LeaseWrite {
         }
     }
 
-    /** Frees the key. The tombstone itself expires, so released keys leave nothing that grows. */
-    record Tombstone(LeaseKey key, long expectedSequence, HolderId holder) implements LeaseWrite {
+    /**
+     * Frees the key: a release by its holder, or an operator's revoke when {@code revokeReason}
+     * is present. The tombstone itself expires, so freed keys leave nothing that grows.
+     *
+     * @param ended the lease this write ends; the write expects its revision as the key's last sequence
+     */
+    record Tombstone(Lease ended, Optional<RevokeReason> revokeReason) implements LeaseWrite {
         public Tombstone {
-            Objects.requireNonNull(key, "key");
-            Objects.requireNonNull(holder, "holder");
+            Objects.requireNonNull(ended, "ended");
+            Objects.requireNonNull(revokeReason, "revokeReason");
+        }
+
+        @Override
+        public LeaseKey key() {
+            return ended.key();
+        }
+
+        @Override
+        public long expectedSequence() {
+            return ended.revision().revision();
+        }
+
+        /** The holder whose lease this write ends. */
+        @Override
+        public HolderId holder() {
+            return ended.holder();
+        }
+
+        /** The fence of the lease this write ends. */
+        public Fence endedFence() {
+            return ended.revision();
         }
 
         @Override
         public LeaseEvent event() {
-            return LeaseEvent.RELEASED;
+            return revokeReason.isPresent() ? LeaseEvent.REVOKED : LeaseEvent.RELEASED;
         }
     }
 }

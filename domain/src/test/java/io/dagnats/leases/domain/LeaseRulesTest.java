@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -129,6 +130,47 @@ class LeaseRulesTest {
         LeaseWrite.Tombstone tombstone = assertInstanceOf(LeaseWrite.Tombstone.class, write);
         assertEquals(42, tombstone.expectedSequence());
         assertEquals(LeaseEvent.RELEASED, tombstone.event());
+        assertEquals(ALICE, tombstone.holder());
+        assertEquals(new Fence(42), tombstone.endedFence());
+        assertEquals(Optional.empty(), tombstone.revokeReason());
+    }
+
+    @Test
+    void revokeOfAHeldKeyWritesATombstoneNamingTheHolderTheFenceAndTheReason() {
+        RevokeReason reason = new RevokeReason("stuck after a GC pause");
+        Decision<Revocation> decision = LeaseRules.revoke(heldByAlice(42, 40), Optional.empty(), reason);
+
+        LeaseWrite.Tombstone tombstone =
+                assertInstanceOf(LeaseWrite.Tombstone.class, assertInstanceOf(Decision.Apply.class, decision).write());
+        assertEquals(42, tombstone.expectedSequence());
+        assertEquals(LeaseEvent.REVOKED, tombstone.event());
+        assertEquals(ALICE, tombstone.holder());
+        assertEquals(new Fence(42), tombstone.endedFence());
+        assertEquals(Optional.of(reason), tombstone.revokeReason());
+    }
+
+    @Test
+    void revokeWithTheCurrentFenceRevokes() {
+        Decision<Revocation> decision = LeaseRules.revoke(heldByAlice(42, 40), Optional.of(new Fence(42)),
+                new RevokeReason("r"));
+
+        assertEquals(LeaseEvent.REVOKED, assertInstanceOf(Decision.Apply.class, decision).write().event());
+    }
+
+    @Test
+    void revokeWithAnotherFenceAnswersTheCurrentLeaseAndWritesNothing() {
+        KeyState.Held held = heldByAlice(42, 40);
+        Decision<Revocation> decision = LeaseRules.revoke(held, Optional.of(new Fence(41)), new RevokeReason("r"));
+
+        assertEquals(new Revocation.NotCurrent(held.lease()), assertInstanceOf(Decision.Answer.class, decision).outcome());
+    }
+
+    @Test
+    void revokeOfAFreeKeyAnswersFreeWithOrWithoutARevision() {
+        for (Optional<Fence> revision : List.of(Optional.<Fence>empty(), Optional.of(new Fence(43)))) {
+            Decision<Revocation> decision = LeaseRules.revoke(new KeyState.Free(KEY, 43), revision, new RevokeReason("r"));
+            assertEquals(new Revocation.Free(KEY), assertInstanceOf(Decision.Answer.class, decision).outcome());
+        }
     }
 
     @Test

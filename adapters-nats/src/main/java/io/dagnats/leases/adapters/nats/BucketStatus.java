@@ -1,5 +1,6 @@
 package io.dagnats.leases.adapters.nats;
 
+import io.dagnats.leases.application.LeaseFailure;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.LeaseEvent;
 import io.dagnats.leases.domain.LeaseWrite;
@@ -20,6 +21,20 @@ public sealed interface BucketStatus {
      */
     Optional<Refusal> refusal();
 
+    /**
+     * This status as ready; otherwise the failure a call is answered with under it (the
+     * dispatcher refused the call already, unless the status changed since).
+     *
+     * @throws LeaseFailure with the {@link #refusal()}'s kind and sentence
+     */
+    default Ready orFail() {
+        if (this instanceof Ready ready) {
+            return ready;
+        }
+        Refusal refusal = refusal().orElseThrow();
+        throw new LeaseFailure(refusal.kind(), refusal.sentence());
+    }
+
     /** A lease call answered without being served: the error kind and its sentence. */
     record Refusal(ErrorKind kind, String sentence) {
 
@@ -34,8 +49,11 @@ public sealed interface BucketStatus {
      *
      * @param grantsFrom when the bucket replaced one whose owners may still act: no free key is
      *                   granted before this instant (ADR-026)
+     * @param directGets whether the stream answers direct gets ({@code allow_direct}), which a
+     *                   listing reads in batches; never used for a lease call's read
      */
-    record Ready(String settings, BucketIdentity identity, Optional<Instant> grantsFrom) implements BucketStatus {
+    record Ready(String settings, BucketIdentity identity, Optional<Instant> grantsFrom, boolean directGets)
+            implements BucketStatus {
 
         public Ready {
             Objects.requireNonNull(settings, "settings");

@@ -74,6 +74,7 @@ final class JetStreamReplies {
         JsonFields.forEach(parser, (name, value) -> {
             switch (name) {
                 case "seq" -> fields.sequence = value.getLongValue();
+                case "subject" -> fields.subject = value.getText();
                 case "time" -> fields.time = Instant.parse(value.getText());
                 case "hdrs" -> fields.headers = parseHeaders(Base64.getDecoder().decode(value.getText()));
                 case "data" -> fields.data = Base64.getDecoder().decode(value.getText());
@@ -83,7 +84,7 @@ final class JetStreamReplies {
         if (fields.sequence < 1 || fields.time == null) {
             throw new IOException("a stored message without a sequence or a time");
         }
-        return new StoredMessage(fields.sequence, fields.time, fields.headers, fields.data);
+        return new StoredMessage(fields.sequence, fields.subject, fields.time, fields.headers, fields.data);
     }
 
     private static JetStreamApiError parseError(JsonParser parser) throws IOException {
@@ -113,6 +114,7 @@ final class JetStreamReplies {
 
     private static final class MessageFields {
         long sequence;
+        String subject;
         Instant time;
         Map<String, String> headers = Map.of();
         byte[] data = new byte[0];

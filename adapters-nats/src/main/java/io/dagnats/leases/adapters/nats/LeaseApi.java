@@ -2,10 +2,12 @@ package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.application.AcquireLease;
 import io.dagnats.leases.application.ForwardToOwner;
+import io.dagnats.leases.application.LeaseListing;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
+import io.dagnats.leases.application.RevokeLease;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.dagnats.leases.protocol.Operation;
 import io.dagnats.leases.protocol.Requests;
@@ -20,10 +22,12 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The {@code dagnats-api} micro service's lifecycle: one endpoint per lease
- * subject, all in queue group {@code dagnats-leases}, registered for discovery
- * on {@link #start()}, drained on {@link #stop(Duration)}. Each request goes to
+ * subject (the five lease operations and the operators' list and revoke), all
+ * in queue group {@code dagnats-leases}, registered for discovery on
+ * {@link #start()}, drained on {@link #stop(Duration)}. Each request goes to
  * the {@link Dispatcher}, which hands it to its operation's handler
- * ({@link LeaseHandlers}, {@link ForwardHandler}).
+ * ({@link LeaseHandlers}, {@link ForwardHandler}, {@link ListHandler},
+ * {@link RevokeHandler}).
  */
 public final class LeaseApi {
 
@@ -45,18 +49,24 @@ public final class LeaseApi {
             RenewLease renew,
             ReleaseLease release,
             ForwardToOwner forward,
+            LeaseListing listing,
+            RevokeLease revoke,
             LeaseTelemetry telemetry) {
         this.connection = Objects.requireNonNull(connection, "connection");
         Objects.requireNonNull(bucket, "bucket");
         this.dispatcher = new Dispatcher(connection, bucket::status, telemetry, inFlight);
         LeaseHandlers handlers = new LeaseHandlers(acquire, renew, release, store);
         ForwardHandler forwarding = new ForwardHandler(forward, () -> connection.getServerInfo().getMaxPayload());
+        ListHandler listed = new ListHandler(listing, () -> connection.getServerInfo().getMaxPayload());
+        RevokeHandler revoking = new RevokeHandler(revoke);
         this.routes = List.of(
                 new Dispatcher.Route<>(Operation.ACQUIRE, Requests::acquire, handlers::acquire),
                 new Dispatcher.Route<>(Operation.RENEW, Requests::renew, handlers::renew),
                 new Dispatcher.Route<>(Operation.RELEASE, Requests::release, handlers::release),
                 new Dispatcher.Route<>(Operation.OWNER, Requests::owner, handlers::owner),
-                new Dispatcher.Route<>(Operation.FORWARD, Requests::forward, forwarding::forward));
+                new Dispatcher.Route<>(Operation.FORWARD, Requests::forward, forwarding::forward),
+                new Dispatcher.Route<>(Operation.LIST, Requests::list, listed::list),
+                new Dispatcher.Route<>(Operation.REVOKE, Requests::revoke, revoking::revoke));
     }
 
     /** Subscribes the endpoints and registers the service for discovery. */

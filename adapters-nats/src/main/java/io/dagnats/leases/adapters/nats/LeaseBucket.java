@@ -263,7 +263,8 @@ public final class LeaseBucket {
         } else {
             sequences = new SequenceCheck(identity, lastSequence);
         }
-        return new BucketStatus.Ready(describe(configuration, identity), identity, verdict.grantsFrom());
+        return new BucketStatus.Ready(describe(configuration, identity), identity, verdict.grantsFrom(),
+                configuration.getAllowDirect());
     }
 
     private static String describe(StreamConfiguration configuration, BucketIdentity identity) {

@@ -8,10 +8,10 @@ import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseWrite;
+import io.dagnats.leases.protocol.LeaseHeaders;
 import io.nats.client.Connection;
 import io.nats.client.Message;
 import io.nats.client.impl.Headers;
-import io.nats.client.impl.NatsMessage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -20,7 +20,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The lease store on a JetStream KV bucket, spoken in raw JetStream API
@@ -85,14 +84,18 @@ public final class NatsLeaseStore implements LeaseStore {
         Headers headers = new Headers();
         headers.put(Subjects.HEADER_EXPECTED_LAST_SUBJECT_SEQUENCE, Long.toString(write.expectedSequence()));
         headers.put(Subjects.HEADER_EVENT, write.event().wireName());
+        headers.put(Subjects.HEADER_HOLDER, write.holder().value());
         byte[] body;
         if (write instanceof LeaseWrite.Put put) {
             headers.put(Subjects.HEADER_TTL, put.ttl().seconds() + "s");
             body = LeaseRecord.encode(json, put);
         } else {
-            // A release is a KV delete that expires by itself, so freed keys leave nothing behind.
+            // A release or revoke is a KV delete that expires by itself, so freed keys leave nothing behind.
+            LeaseWrite.Tombstone tombstone = (LeaseWrite.Tombstone) write;
             headers.put(Subjects.HEADER_KV_OPERATION, "DEL");
             headers.put(Subjects.HEADER_TTL, bucket.settings().markerTtl().toSeconds() + "s");
+            headers.put(Subjects.HEADER_FENCE, LeaseHeaders.formatFence(tombstone.endedFence()));
+            tombstone.revokeReason().ifPresent(reason -> headers.put(Subjects.HEADER_REASON, reason.value()));
             body = NO_BODY;
         }
         // The stream had this sequence before the write was sent: its ack must be higher.
@@ -127,30 +130,11 @@ public final class NatsLeaseStore implements LeaseStore {
 
     /** The bucket as judged ready; otherwise a failure saying why calls are not served. */
     private BucketStatus.Ready ready() {
-        BucketStatus status = bucket.status();
-        if (status instanceof BucketStatus.Ready ready) {
-            return ready;
-        }
-        // The dispatcher refused the call already unless the status changed since: answer as it would.
-        BucketStatus.Refusal refusal = status.refusal().orElseThrow();
-        throw new LeaseFailure(refusal.kind(), refusal.sentence());
+        return bucket.status().orFail();
     }
 
     private CompletableFuture<Message> request(String subject, Headers headers, byte[] body, String what) {
-        CompletableFuture<Message> reply;
-        try {
-            reply = connection.requestWithTimeout(
-                            NatsMessage.builder().subject(subject).headers(headers).data(body).build(), timeout)
-                    // jnats sweeps expired requests only every few seconds: hold the deadline here.
-                    .orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (RuntimeException closed) {
-            return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.UNAVAILABLE,
-                    "could not " + what + ": " + closed.getMessage(), closed));
-        }
-        // No responders is no proof the bucket is gone: a cluster without a stream leader answers
-        // writes the same way. The provisioner's next look at the bucket tells the two apart.
-        return reply.exceptionallyCompose(failure -> CompletableFuture.failedFuture(new LeaseFailure(
-                ErrorKind.UNAVAILABLE, "JetStream did not answer the " + what + " in time", Stages.cause(failure))));
+        return JetStreamRequest.send(connection, timeout, subject, headers, body, what);
     }
 
     /**
@@ -188,7 +172,7 @@ public final class NatsLeaseStore implements LeaseStore {
         }
         StoredMessage message = get.message();
         checkSequence(ready, message.sequence(), "a read of " + key);
-        if (message.header(Subjects.HEADER_MARKER_REASON) != null || message.header(Subjects.HEADER_KV_OPERATION) != null) {
+        if (message.freesKey()) {
             return new KeyState.Free(key, message.sequence());
         }
         try {

@@ -4,12 +4,13 @@ import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.protocol.LeaseHeaders;
 import io.dagnats.leases.protocol.LeaseStorage;
 import io.dagnats.leases.protocol.LeaseSubjects;
+import java.util.Optional;
 
 /**
  * The names this adapter speaks to JetStream: the bucket, its stream and its
  * subjects, the {@code $JS} API, and JetStream's own headers. Those are
  * JetStream's names, not dagnats' wire contract, so they live here; the two
- * that the contract defines (where changes are republished, the event header)
+ * that the contract defines (where changes are republished, the event headers)
  * come from the protocol module.
  */
 final class Subjects {
@@ -19,14 +20,38 @@ final class Subjects {
     static final String KEY_WILDCARD = "$KV.leases.>";
     static final String CHANGED_WILDCARD = LeaseSubjects.CHANGED_WILDCARD;
     static final String MESSAGE_GET = "$JS.API.STREAM.MSG.GET." + STREAM;
+    /** Answered by the leader or, with {@code allow_direct}, any replica: only the listing uses it. */
+    static final String DIRECT_GET = "$JS.API.DIRECT.GET." + STREAM;
 
     static final String HEADER_EVENT = LeaseHeaders.EVENT;
+    static final String HEADER_HOLDER = LeaseHeaders.HOLDER;
+    static final String HEADER_FENCE = LeaseHeaders.FENCE;
+    static final String HEADER_REASON = LeaseHeaders.REASON;
     static final String HEADER_EXPECTED_LAST_SUBJECT_SEQUENCE = "Nats-Expected-Last-Subject-Sequence";
     static final String HEADER_TTL = "Nats-TTL";
     static final String HEADER_MARKER_REASON = "Nats-Marker-Reason";
     static final String HEADER_KV_OPERATION = "KV-Operation";
+    /** On a direct get's answer: the stream sequence and the subject of the message. */
+    static final String HEADER_SEQUENCE = "Nats-Sequence";
+    static final String HEADER_SUBJECT = "Nats-Subject";
+    static final String HEADER_TIME_STAMP = "Nats-Time-Stamp";
+    /** On a batched direct get's end-of-batch status: the last sequence sent, and how many more match. */
+    static final String HEADER_LAST_SEQUENCE = "Nats-Last-Sequence";
+    static final String HEADER_NUM_PENDING = "Nats-Num-Pending";
 
     private Subjects() {
+    }
+
+    /** The key a stored subject names, when it is {@code $KV.leases.<one valid key token>}. */
+    static Optional<LeaseKey> keyOf(String subject) {
+        if (subject == null || !subject.startsWith(KEY_PREFIX)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new LeaseKey(subject.substring(KEY_PREFIX.length())));
+        } catch (IllegalArgumentException notAKey) {
+            return Optional.empty();
+        }
     }
 
     /** Safe by construction: a {@link LeaseKey} is exactly one subject token. */

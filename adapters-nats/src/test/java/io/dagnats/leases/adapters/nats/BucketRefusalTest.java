@@ -14,7 +14,7 @@ class BucketRefusalTest {
     @Test
     void aReadyBucketServesEveryCall() {
         BucketStatus ready = new BucketStatus.Ready("settings",
-                BucketIdentity.of(Instant.parse("2026-11-30T13:00:00Z"), 5, Map.of()), Optional.empty());
+                BucketIdentity.of(Instant.parse("2026-11-30T13:00:00Z"), 5, Map.of()), Optional.empty(), true);
 
         assertEquals(Optional.empty(), ready.refusal());
     }

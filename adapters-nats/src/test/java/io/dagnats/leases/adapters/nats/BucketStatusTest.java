@@ -9,11 +9,14 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Optional;
+import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseEvent;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.LeaseWrite;
+import io.dagnats.leases.domain.RevokeReason;
 import org.junit.jupiter.api.Test;
 
 /** The grace rule: a replacement bucket grants no free key until its grace ends, then as usual. */
@@ -29,7 +32,7 @@ class BucketStatusTest {
     @Test
     void noFreeKeyIsGrantedBeforeTheGraceEndsAndEveryKeyIsAfter() {
         Instant grantsFrom = BucketHistory.graceEnd(CREATED);
-        BucketStatus.Ready ready = new BucketStatus.Ready("settings", IDENTITY, Optional.of(grantsFrom));
+        BucketStatus.Ready ready = new BucketStatus.Ready("settings", IDENTITY, Optional.of(grantsFrom), true);
 
         Optional<String> early = ready.grantsWithheld(at(CREATED.plusSeconds(5)).instant());
         assertTrue(early.isPresent());
@@ -43,12 +46,12 @@ class BucketStatusTest {
     /**
      * During the grace no lease in the replacement can be legitimate: a lease that reached it anyway
      * (a stale instance, a raw write, a reconnect buffer flushing a timed-out acquire) must not be
-     * renewed into ownership. Every put is withheld; a release may pass.
+     * renewed into ownership. Every put is withheld; a release or a revoke may pass.
      */
     @Test
     void whileGrantsAreWithheldEveryPutIsWithheldAndReleasesPass() {
         Instant grantsFrom = BucketHistory.graceEnd(CREATED);
-        BucketStatus.Ready ready = new BucketStatus.Ready("settings", IDENTITY, Optional.of(grantsFrom));
+        BucketStatus.Ready ready = new BucketStatus.Ready("settings", IDENTITY, Optional.of(grantsFrom), true);
         Instant early = CREATED.plusSeconds(5);
         LeaseKey key = new LeaseKey("k");
         LeaseTtl ttl = LeaseTtl.ofSeconds(30);
@@ -59,13 +62,16 @@ class BucketStatusTest {
 
         assertTrue(ready.writeWithheld(acquire, early).isPresent());
         assertTrue(ready.writeWithheld(renew, early).isPresent());
-        assertEquals(Optional.empty(), ready.writeWithheld(new LeaseWrite.Tombstone(key, 7, new HolderId("h")), early));
+        Lease held = renew.leaseAt(new Fence(7));
+        assertEquals(Optional.empty(), ready.writeWithheld(new LeaseWrite.Tombstone(held, Optional.empty()), early));
+        assertEquals(Optional.empty(), ready.writeWithheld(
+                new LeaseWrite.Tombstone(held, Optional.of(new RevokeReason("stale"))), early));
         assertEquals(Optional.empty(), ready.writeWithheld(renew, grantsFrom));
     }
 
     @Test
     void aBucketWithoutAGracePeriodGrantsAtOnce() {
-        BucketStatus.Ready ready = new BucketStatus.Ready("settings", IDENTITY, Optional.empty());
+        BucketStatus.Ready ready = new BucketStatus.Ready("settings", IDENTITY, Optional.empty(), true);
 
         assertEquals(Optional.empty(), ready.grantsWithheld(CREATED));
     }

@@ -192,7 +192,7 @@ class JetStreamRepliesTest {
 
     @Test
     void headerLookupIgnoresCase() {
-        StoredMessage message = new StoredMessage(1, Instant.EPOCH,
+        StoredMessage message = new StoredMessage(1, "$KV.leases.k", Instant.EPOCH,
                 JetStreamReplies.parseHeaders(utf8("NATS/1.0\r\nNats-Marker-Reason: Remove\r\n\r\n")), new byte[0]);
 
         assertEquals("Remove", message.header("NATS-MARKER-REASON"));

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class LeaseBucketLookTest {
 
     private static final BucketStatus.Ready READY = new BucketStatus.Ready("settings",
-            BucketIdentity.of(Instant.parse("2026-11-30T12:00:00Z"), 5, Map.of()), Optional.empty());
+            BucketIdentity.of(Instant.parse("2026-11-30T12:00:00Z"), 5, Map.of()), Optional.empty(), true);
 
     @Test
     void aLookJetStreamDidNotAnswerKeepsServing() {

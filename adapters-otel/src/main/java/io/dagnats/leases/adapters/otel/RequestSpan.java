@@ -82,6 +82,9 @@ final class RequestSpan implements RequestRecord {
             span.setAttribute(LEASE_KEY, free.key().value());
             return "free";
         }
+        if (facts instanceof Facts.Listed) {
+            return "listed";
+        }
         Facts.Failed failed = (Facts.Failed) facts;
         if (failed.key().isPresent()) {
             span.setAttribute(LEASE_KEY, failed.key().get().value());
@@ -108,6 +111,7 @@ final class RequestSpan implements RequestRecord {
             case RENEWED -> "renewed";
             case RELEASED -> "released";
             case DELIVERED -> "delivered";
+            case REVOKED -> "revoked";
         };
     }
 

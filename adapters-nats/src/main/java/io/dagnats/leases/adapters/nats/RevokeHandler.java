@@ -1,0 +1,43 @@
+package io.dagnats.leases.adapters.nats;
+
+import io.dagnats.leases.application.LeaseTelemetry.Facts;
+import io.dagnats.leases.application.RevokeLease;
+import io.dagnats.leases.domain.Revocation;
+import io.dagnats.leases.protocol.Replies;
+import io.dagnats.leases.protocol.Request;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * revoke: an operator frees a key over its holder's head. Each revoke that
+ * freed a key is logged as one line naming the key, the holder, its fence and
+ * the reason: it overrides a holder, so operators must be able to find it.
+ */
+final class RevokeHandler {
+
+    private static final System.Logger LOG = System.getLogger(RevokeHandler.class.getName());
+
+    private final RevokeLease revoke;
+
+    RevokeHandler(RevokeLease revoke) {
+        this.revoke = Objects.requireNonNull(revoke, "revoke");
+    }
+
+    CompletionStage<Answer> revoke(Request.Revoke request) {
+        RevokeLease.Command command = new RevokeLease.Command(request.key(), request.reason(), request.revision());
+        return revoke.execute(command).thenApply(revocation -> {
+            byte[] body = Replies.revoked(revocation);
+            if (revocation instanceof Revocation.Revoked revoked) {
+                LOG.log(System.Logger.Level.INFO, "revoked lease " + revoked.key() + " of holder " + revoked.holder()
+                        + " (fence " + revoked.revokedRevision() + ", tombstone " + revoked.revision() + "): "
+                        + request.reason());
+                return new Answer(body, new Facts.Answered(
+                        Facts.Result.REVOKED, revoked.key(), revoked.holder(), revoked.revokedRevision()));
+            }
+            if (revocation instanceof Revocation.NotCurrent notCurrent) {
+                return Answer.of(body, Facts.Result.HELD, notCurrent.lease());
+            }
+            return new Answer(body, new Facts.Free(revocation.key()));
+        });
+    }
+}

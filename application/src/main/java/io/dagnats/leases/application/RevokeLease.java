@@ -1,0 +1,56 @@
+package io.dagnats.leases.application;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseRules;
+import io.dagnats.leases.domain.LeaseWrite;
+import io.dagnats.leases.domain.Revocation;
+import io.dagnats.leases.domain.RevokeReason;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * An operator frees a key over its holder's head: the same compare-and-set
+ * tombstone a release writes, naming the holder, its fence and the reason. The
+ * holder learns at its next renew ({@code lost}); until then it may still
+ * believe it owns, which only downstream fencing can stop.
+ */
+public final class RevokeLease {
+
+    /** @param revision revoke only while this is the current fence; empty for whatever lease is current */
+    public record Command(LeaseKey key, RevokeReason reason, Optional<Fence> revision) {
+        public Command {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(revision, "revision");
+        }
+    }
+
+    private final LeaseStore store;
+    private final KnownLeases known;
+
+    public RevokeLease(LeaseStore store, KnownLeases known) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.known = Objects.requireNonNull(known, "known");
+    }
+
+    /**
+     * A key that changed under the write is read and decided again (at most three times, then
+     * {@code unavailable}); with a revision given, the re-read shows a new fence and the answer
+     * is {@link Revocation.NotCurrent}.
+     */
+    public CompletionStage<Revocation> execute(Command command) {
+        return CompareAndSet.run(
+                store,
+                known,
+                command.key(),
+                false,
+                state -> LeaseRules.revoke(state, command.revision(), command.reason()),
+                (write, written) -> {
+                    LeaseWrite.Tombstone tombstone = (LeaseWrite.Tombstone) write;
+                    return new Revocation.Revoked(
+                            write.key(), tombstone.holder(), written.revision(), tombstone.endedFence());
+                });
+    }
+}
