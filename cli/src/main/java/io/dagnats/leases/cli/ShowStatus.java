@@ -47,7 +47,7 @@ final class ShowStatus implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws InterruptedException {
         List<ServiceInstances.Instance> instances;
         Optional<BucketReport> bucket = Optional.empty();
         OptionalLong live = OptionalLong.empty();
