@@ -8,6 +8,7 @@
 #   scripts/bench.sh                     the full matrix (about 8 minutes)
 #   BENCH_CLIENTS=1,16 BENCH_LEASES=10 BENCH_RUN_MS=1000 scripts/bench.sh    a quick look
 #   scripts/bench.sh soak [minutes]      heap of dagnats under a steady renew load (default 10)
+#   scripts/bench.sh list                an operator's full listing of 100 000 leases, pages of 1000
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,6 +32,8 @@ echo
 if [ "${1:-}" = soak ]; then
   DAGNATS_PID=$dagnats_pid SOAK_MINUTES=${2:-10} \
     java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.RenewSoak
+elif [ "${1:-}" = list ]; then
+  java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.ListingBenchmark
 else
   DAGNATS_PID=$dagnats_pid java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.LeaseBenchmark
 fi

@@ -10,7 +10,10 @@ import io.nats.client.Subscription;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** Every write is republished on dagnats.lease.changed.<key>, and so is an expiry. */
+/**
+ * Every write is republished on dagnats.lease.changed.<key>, naming its event and holder (and,
+ * for a release, the fence that ended), and so is an expiry.
+ */
 class ChangeEventsAcceptanceTest extends SharedServiceTest {
 
 
@@ -25,7 +28,11 @@ class ChangeEventsAcceptanceTest extends SharedServiceTest {
 
         assertEvent(events.nextMessage(Duration.ofSeconds(5)), "events-key", acquired, "acquired");
         assertEvent(events.nextMessage(Duration.ofSeconds(5)), "events-key", renewed, "renewed");
-        assertEvent(events.nextMessage(Duration.ofSeconds(5)), "events-key", released, "released");
+        Message release = events.nextMessage(Duration.ofSeconds(5));
+        assertEvent(release, "events-key", released, "released");
+        // A release names the fence of the lease it ended, so a watcher knows whose tenure stopped.
+        assertEquals(Long.toString(renewed), release.getHeaders().getFirst("Dagnats-Lease-Fence"));
+        assertNull(release.getHeaders().getFirst("Dagnats-Lease-Reason"));
     }
 
     @Test
@@ -56,6 +63,8 @@ class ChangeEventsAcceptanceTest extends SharedServiceTest {
         assertNotNull(expiry, "no expiry event within 10 s of a 1 s lease");
         assertEquals("MaxAge", expiry.getHeaders().getFirst("Nats-Marker-Reason"));
         assertNull(expiry.getHeaders().getFirst("Dagnats-Lease-Event"));
+        // The server writes the marker: it names no holder; a watcher knows it from the events before.
+        assertNull(expiry.getHeaders().getFirst("Dagnats-Lease-Holder"));
         assertTrue(Long.parseLong(expiry.getHeaders().getFirst("Nats-Sequence")) > acquired);
         assertEquals("$KV.leases.expiring-key", expiry.getHeaders().getFirst("Nats-Subject"));
     }
@@ -65,6 +74,7 @@ class ChangeEventsAcceptanceTest extends SharedServiceTest {
         assertEquals("dagnats.lease.changed." + key, event.getSubject());
         assertEquals(Long.toString(revision), event.getHeaders().getFirst("Nats-Sequence"), kind);
         assertEquals(kind, event.getHeaders().getFirst("Dagnats-Lease-Event"));
+        assertEquals("a", event.getHeaders().getFirst("Dagnats-Lease-Holder"), kind);
         assertEquals("$KV.leases." + key, event.getHeaders().getFirst("Nats-Subject"));
     }
 }

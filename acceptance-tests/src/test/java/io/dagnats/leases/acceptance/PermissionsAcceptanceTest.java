@@ -8,11 +8,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.dagnats.leases.adapters.nats.BucketStatus;
 import io.dagnats.leases.bootstrap.DagnatsServer;
 import io.dagnats.leases.bootstrap.Settings;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.RevokeReason;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.LeaseView;
+import io.dagnats.leases.protocol.ListRequest;
+import io.dagnats.leases.protocol.Operation;
+import io.dagnats.leases.protocol.Replies;
+import io.dagnats.leases.protocol.Request;
+import io.dagnats.leases.protocol.Requests;
 import io.nats.client.Connection;
 import io.nats.client.ErrorListener;
 import io.nats.client.NKey;
@@ -25,13 +36,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * The shipped least-privilege configuration (docs/examples/least-privilege.conf)
- * on a real server, and the other ways dagnats authenticates: an nkey, and TLS
+ * on a real server (a holder, an operator, an outsider), and the other ways dagnats authenticates: an nkey, and TLS
  * with a private CA and a client certificate.
  */
 class PermissionsAcceptanceTest {
@@ -70,6 +82,7 @@ class PermissionsAcceptanceTest {
                 .replace("{{STORE}}", store.toString())
                 .replace("{{DAGNATS_PASSWORD}}", "d-secret")
                 .replace("{{ALICE_PASSWORD}}", "a-secret")
+                .replace("{{OPERATOR_PASSWORD}}", "op-secret")
                 .replace("{{OUTSIDER_PASSWORD}}", "o-secret");
         // The test harness picks the port on the command line, which wins over the file's listen line.
         try (NatsServerProcess nats = serverWithConfig(config);
@@ -79,8 +92,10 @@ class PermissionsAcceptanceTest {
             String url = nats.url();
             Violations aliceViolations = new Violations();
             Violations outsiderViolations = new Violations();
+            Violations operatorViolations = new Violations();
             try (Connection alice = connect(url, "alice", "a-secret", aliceViolations);
                     Connection outsider = connect(url, "outsider", "o-secret", outsiderViolations);
+                    Connection operator = connect(url, "operator", "op-secret", operatorViolations);
                     LeaseHolder holder = LeaseHolder.builder(alice).holderId("alice")
                             .forwardHandler((tenure, payload) -> "alice serves".getBytes(StandardCharsets.UTF_8))
                             .build()) {
@@ -118,8 +133,48 @@ class PermissionsAcceptanceTest {
                 // Nothing they tried changed the lease.
                 Answers.Owner owner = holder.client().owner(new LeaseKey("guarded")).join();
                 assertEquals("alice", assertInstanceOf(Answers.Owner.Held.class, owner).lease().holder().value());
+
+                operatorsOnly(holder, alice, aliceViolations, operator, operatorViolations);
             }
         }
+    }
+
+    /**
+     * A holder's credentials cannot list or revoke (its revoke changes nothing); the operator's
+     * can, and can read what the operator CLI reads, but cannot take a lease.
+     */
+    private static void operatorsOnly(LeaseHolder holder, Connection alice, Violations aliceViolations,
+            Connection operator, Violations operatorViolations) throws Exception {
+        LeaseKey key = new LeaseKey("alices-own");
+        HolderId aliceId = new HolderId("alice");
+        Answers.Acquire acquired = holder.client().acquire(key, aliceId, LeaseTtl.ofSeconds(60)).join();
+        Fence fence = assertInstanceOf(Answers.Acquire.Granted.class, acquired).lease().revision();
+
+        byte[] revoke = Requests.encode(new Request.Revoke(key, new RevokeReason("alice tries"), Optional.empty()));
+        alice.publish(Operation.REVOKE.subject(), alice.createInbox(), revoke);
+        alice.publish(Operation.LIST.subject(), alice.createInbox(), Requests.encode(ListRequest.first(KeyPrefix.ALL, 10)));
+        alice.flush(Duration.ofSeconds(5));
+        Polling.until(Duration.ofSeconds(5), "alice's violations on the operators' subjects", () -> aliceViolations.errors,
+                errors -> aliceViolations.seen(Operation.REVOKE.subject()) && aliceViolations.seen(Operation.LIST.subject()));
+        Answers.Owner stillHers = holder.client().owner(key).join();
+        assertEquals(fence, assertInstanceOf(Answers.Owner.Held.class, stillHers).lease().revision());
+
+        Answers.Listing listing = Replies.decodeList(operator.request(Operation.LIST.subject(),
+                Requests.encode(ListRequest.first(new KeyPrefix("alices-"), 10)), Duration.ofSeconds(5)).getData());
+        assertEquals(List.of(key), listing.leases().stream().map(LeaseView::key).toList());
+        assertTrue(operator.request("$SRV.PING.dagnats-api", new byte[0], Duration.ofSeconds(5)).getData().length > 0);
+        assertTrue(operator.request("$JS.API.STREAM.INFO.KV_leases", new byte[0], Duration.ofSeconds(5)).getData().length > 0);
+        Answers.Revoke revoked = Replies.decodeRevoke(operator.request(Operation.REVOKE.subject(),
+                Requests.encode(new Request.Revoke(key, new RevokeReason("operator frees it"), Optional.of(fence))),
+                Duration.ofSeconds(5)).getData());
+        assertEquals(fence, assertInstanceOf(Answers.Revoke.Revoked.class, revoked).revokedRevision());
+        assertInstanceOf(Answers.Owner.Free.class, holder.client().owner(key).join());
+
+        operator.publish(Operation.ACQUIRE.subject(), Requests.encode(
+                new Request.Acquire(key, new HolderId("operator"), LeaseTtl.ofSeconds(60))));
+        operator.flush(Duration.ofSeconds(5));
+        Polling.until(Duration.ofSeconds(5), "the operator's violation on acquire", () -> operatorViolations.errors,
+                errors -> operatorViolations.seen(Operation.ACQUIRE.subject()));
     }
 
     @Test

@@ -12,7 +12,10 @@ import io.dagnats.leases.bootstrap.Settings;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** On a server that cannot serve leases, dagnats still starts and every lease subject answers unsupported. */
+/**
+ * On a server that cannot serve leases, dagnats still starts and every lease subject (the
+ * operators' list and revoke too) answers unsupported.
+ */
 class UnsupportedServerAcceptanceTest {
 
     private static final List<String[]> CALLS = List.of(
@@ -21,7 +24,10 @@ class UnsupportedServerAcceptanceTest {
             new String[] {"release", "{\"key\":\"k\",\"holder\":\"h\",\"revision\":1}"},
             new String[] {"owner", "{\"key\":\"k\"}"},
             new String[] {"owner", "not even json"},
-            new String[] {"forward", "{\"key\":\"k\",\"payload\":\"\"}"});
+            new String[] {"forward", "{\"key\":\"k\",\"payload\":\"\"}"},
+            new String[] {"list", "{}"},
+            new String[] {"list", "{\"page_size\":0}"},
+            new String[] {"revoke", "{\"key\":\"k\",\"reason\":\"r\"}"});
 
     @Test
     void aServerOlderThan211AnswersUnsupportedAndGetsNoBucket() throws Exception {

@@ -68,6 +68,14 @@ final class WireClient implements AutoCloseable {
         return call("owner", object().put("key", key));
     }
 
+    JsonNode revoke(String key, String reason) {
+        return call("revoke", object().put("key", key).put("reason", reason));
+    }
+
+    JsonNode revoke(String key, String reason, long revision) {
+        return call("revoke", object().put("key", key).put("reason", reason).put("revision", revision));
+    }
+
     static ObjectNode object() {
         return JSON.createObjectNode();
     }

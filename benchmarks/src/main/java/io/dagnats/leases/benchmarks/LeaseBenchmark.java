@@ -19,7 +19,6 @@ import io.nats.client.Message;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import io.nats.client.PublishOptions;
-import io.nats.client.api.PublishAck;
 import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
 import java.nio.charset.StandardCharsets;
@@ -32,9 +31,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -101,7 +98,7 @@ public final class LeaseBenchmark {
                 "dagnats  ops/s   p50   p99  p99.9", "baseline ops/s   p50   p99  p99.9", "ratio tput", "cpu/req");
         int live = 0;
         for (int leases : leaseCounts) {
-            live = benchmark.fill(live, leases);
+            live = Filler.fill(connections[0], live, leases);
             for (int clients : clientCounts) {
                 for (String op : List.of("acquire", "renew", "owner", "forward")) {
                     benchmark.compare(op, leases, clients);
@@ -123,26 +120,6 @@ public final class LeaseBenchmark {
 
     private static int[] ints(String list) {
         return Arrays.stream(list.split(",")).mapToInt(Integer::parseInt).toArray();
-    }
-
-    /** Brings the bucket to {@code target} live leases with 10-minute filler records. */
-    private int fill(int live, int target) throws Exception {
-        JetStream jetStream = connections[0].jetStream();
-        List<CompletableFuture<PublishAck>> pending = new ArrayList<>();
-        byte[] record = ("{\"holder\":\"filler\",\"acquired_at\":\"" + Instant.now() + "\",\"ttl_ms\":600000}")
-                .getBytes(StandardCharsets.UTF_8);
-        for (int i = live; i < target; i++) {
-            Headers headers = new Headers();
-            headers.put("Nats-TTL", "600s");
-            pending.add(jetStream.publishAsync(NatsMessage.builder().subject("$KV.leases.filler-" + i)
-                    .headers(headers).data(record).build()));
-            if (pending.size() == 5_000) {
-                CompletableFuture.allOf(pending.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
-                pending.clear();
-            }
-        }
-        CompletableFuture.allOf(pending.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
-        return Math.max(live, target);
     }
 
     /** One closed-loop client: issues its next request when the last one is answered. */

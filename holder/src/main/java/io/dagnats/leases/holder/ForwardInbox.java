@@ -13,10 +13,12 @@ import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Scope;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
@@ -37,6 +39,8 @@ final class ForwardInbox {
 
     private final Connection connection;
     private final HolderId id;
+    private static final Duration SUBSCRIBED = Duration.ofSeconds(2);
+
     private final ForwardHandler forwardHandler;
     private final HolderTelemetry telemetry;
     /** The ownership of a key this holder keeps, or empty when it keeps no such key. */
@@ -54,10 +58,21 @@ final class ForwardInbox {
         this.handlers = Executors.newCachedThreadPool(handlerThreads);
     }
 
-    /** Subscribes to this holder's inbox subjects: forwards are served from here on. */
+    /**
+     * Subscribes to this holder's inbox subjects and waits (at most
+     * {@link #SUBSCRIBED}) for the server to have the subscription: once the
+     * holder is built, a request sent on any connection reaches it.
+     */
     void start() {
         inbox = connection.createDispatcher(this::onForward);
         inbox.subscribe(LeaseSubjects.inboxes(id));
+        try {
+            connection.flush(SUBSCRIBED);
+        } catch (TimeoutException notConfirmed) {
+            // Serving anyway: the subscription reaches the server with the connection's next flush.
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Takes no more requests; handlers still running go on until they return or are interrupted. */

@@ -56,17 +56,8 @@ final class FlatJson {
             throw new InvalidLeaseInput(what + " is empty; send a JSON object");
         }
         try (JsonParser parser = JSON.createParser(body)) {
-            if (parser.nextToken() != JsonToken.START_OBJECT) {
-                throw new InvalidLeaseInput(what + " must be a JSON object");
-            }
-            JsonToken token;
-            while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
-                String field = parser.currentName();
-                reader.field(field, parser.nextToken(), parser);
-            }
-            if (token != JsonToken.END_OBJECT) {
-                throw new InvalidLeaseInput(what + " is not a complete JSON object");
-            }
+            parser.nextToken();
+            readObject(parser, what, reader);
             if (parser.nextToken() != null) {
                 throw new InvalidLeaseInput(what + " has content after its JSON object");
             }
@@ -81,8 +72,8 @@ final class FlatJson {
     }
 
     /**
-     * Reads the object the parser stands on (its {@code START_OBJECT}), one level
-     * inside a body {@link #read} is reading, handing each field to {@code reader}.
+     * Reads the object the parser stands on (its {@code START_OBJECT}): a whole body, or
+     * one nested in a body {@link #read} is reading. Hands each field to {@code reader}.
      */
     static void readObject(JsonParser parser, String what, FieldReader reader) throws IOException {
         if (parser.currentToken() != JsonToken.START_OBJECT) {

@@ -2,8 +2,10 @@ package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.protocol.Operation;
+import io.dagnats.leases.protocol.ServiceErrors;
 import io.nats.client.Connection;
-import io.nats.service.ServiceMessage;
+import io.nats.client.Message;
+import io.nats.client.impl.Headers;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,11 +15,12 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Every lease request passes through here: counted for the drain, recorded for
- * telemetry, refused when the bucket cannot serve leases, then decoded and
- * handed to its operation's handler. The reply is sent from the thread that
- * completes the handler's stage (the NATS client's, once JetStream answers), so
- * the dispatcher thread never waits.
+ * Every lease request passes through here: counted for the drain and for the
+ * endpoint's micro stats, recorded for telemetry, refused when the bucket cannot
+ * serve leases, then decoded and handed to its operation's handler. The reply is
+ * sent from the thread that completes the handler's stage (the NATS client's,
+ * once JetStream answers), so the dispatcher thread never waits. An error reply
+ * carries the micro error headers besides its JSON body.
  */
 final class Dispatcher {
 
@@ -56,8 +59,11 @@ final class Dispatcher {
         this.inFlight = Objects.requireNonNull(inFlight, "inFlight");
     }
 
-    void dispatch(Route<?> route, ServiceMessage message) {
+    /** Answers {@code message}, a request for {@code route}, counting it in {@code stats}. */
+    void dispatch(Route<?> route, Message message, EndpointStats stats) {
+        long received = System.nanoTime();
         inFlight.enter();
+        stats.received();
         String operation = route.operation().endpointName();
         LeaseTelemetry.RequestRecord record =
                 telemetry.startRequest(operation, message.getSubject(), traceHeaders(message));
@@ -65,7 +71,9 @@ final class Dispatcher {
         answer.handle((answered, thrown) -> thrown == null ? answered : Failures.answer(operation, thrown))
                 .thenAccept(answered -> {
                     try {
-                        respond(message, answered.body());
+                        answered.failure().ifPresent(stats::failed);
+                        respond(message, answered);
+                        stats.answered(System.nanoTime() - received);
                         record.end(answered.facts());
                     } finally {
                         inFlight.exit();
@@ -88,7 +96,7 @@ final class Dispatcher {
     }
 
     /** Only the W3C trace context headers: nothing else of the caller's reaches telemetry. */
-    private static Map<String, String> traceHeaders(ServiceMessage message) {
+    private static Map<String, String> traceHeaders(Message message) {
         if (!message.hasHeaders()) {
             return Map.of();
         }
@@ -100,14 +108,22 @@ final class Dispatcher {
         return state == null ? Map.of(TRACEPARENT, parent) : Map.of(TRACEPARENT, parent, TRACESTATE, state);
     }
 
-    private void respond(ServiceMessage message, byte[] body) {
+    private void respond(Message message, Answer answered) {
         if (message.getReplyTo() == null) {
             return; // a publish, not a request: nobody to answer, nothing worth a log line
         }
         try {
-            message.respond(connection, body);
+            connection.publish(message.getReplyTo(), answered.failure().map(Dispatcher::errorHeaders).orElse(null),
+                    answered.body());
         } catch (RuntimeException closed) {
             LOG.log(System.Logger.Level.WARNING, "could not send a reply: " + closed.getMessage());
         }
+    }
+
+    /** The micro error headers: added to the JSON body, which stays the contract callers parse (ADR-030). */
+    static Headers errorHeaders(Failures.Failure failure) {
+        return new Headers()
+                .put(ServiceErrors.ERROR, ServiceErrors.headerValue(failure.sentence()))
+                .put(ServiceErrors.CODE, Integer.toString(ServiceErrors.code(failure.kind())));
     }
 }

@@ -8,26 +8,26 @@ import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
 import io.dagnats.leases.application.RevokeLease;
-import io.dagnats.leases.protocol.LeaseSubjects;
 import io.dagnats.leases.protocol.Operation;
 import io.dagnats.leases.protocol.Requests;
+import io.dagnats.leases.protocol.ServiceDescription;
 import io.nats.client.Connection;
-import io.nats.service.Service;
-import io.nats.service.ServiceBuilder;
-import io.nats.service.ServiceEndpoint;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 
 /**
  * The {@code dagnats-api} micro service's lifecycle: one endpoint per lease
  * subject (the five lease operations and the operators' list and revoke), all
- * in queue group {@code dagnats-leases}, registered for discovery on
- * {@link #start()}, drained on {@link #stop(Duration)}. Each request goes to
- * the {@link Dispatcher}, which hands it to its operation's handler
- * ({@link LeaseHandlers}, {@link ForwardHandler}, {@link ListHandler},
- * {@link RevokeHandler}).
+ * in queue group {@code dagnats-leases}, answered with discovery ({@code $SRV.*})
+ * by the {@link MicroResponder} from {@link #start()}, drained on
+ * {@link #stop(Duration)}. Each request goes to the {@link Dispatcher}, which
+ * hands it to its operation's handler ({@link LeaseHandlers},
+ * {@link ForwardHandler}, {@link ListHandler}, {@link RevokeHandler}).
  */
 public final class LeaseApi {
 
@@ -36,10 +36,9 @@ public final class LeaseApi {
     private static final Duration SUBSCRIBED = Duration.ofSeconds(5);
 
     private final Connection connection;
+    private final LeaseBucket bucket;
     private final InFlight inFlight = new InFlight();
-    private final Dispatcher dispatcher;
-    private final List<Dispatcher.Route<?>> routes;
-    private volatile Service service;
+    private final MicroResponder responder;
 
     public LeaseApi(
             Connection connection,
@@ -53,13 +52,13 @@ public final class LeaseApi {
             RevokeLease revoke,
             LeaseTelemetry telemetry) {
         this.connection = Objects.requireNonNull(connection, "connection");
-        Objects.requireNonNull(bucket, "bucket");
-        this.dispatcher = new Dispatcher(connection, bucket::status, telemetry, inFlight);
+        this.bucket = Objects.requireNonNull(bucket, "bucket");
+        Dispatcher dispatcher = new Dispatcher(connection, bucket::status, telemetry, inFlight);
         LeaseHandlers handlers = new LeaseHandlers(acquire, renew, release, store);
         ForwardHandler forwarding = new ForwardHandler(forward, () -> connection.getServerInfo().getMaxPayload());
         ListHandler listed = new ListHandler(listing, () -> connection.getServerInfo().getMaxPayload());
         RevokeHandler revoking = new RevokeHandler(revoke);
-        this.routes = List.of(
+        List<Dispatcher.Route<?>> routes = List.of(
                 new Dispatcher.Route<>(Operation.ACQUIRE, Requests::acquire, handlers::acquire),
                 new Dispatcher.Route<>(Operation.RENEW, Requests::renew, handlers::renew),
                 new Dispatcher.Route<>(Operation.RELEASE, Requests::release, handlers::release),
@@ -67,21 +66,12 @@ public final class LeaseApi {
                 new Dispatcher.Route<>(Operation.FORWARD, Requests::forward, forwarding::forward),
                 new Dispatcher.Route<>(Operation.LIST, Requests::list, listed::list),
                 new Dispatcher.Route<>(Operation.REVOKE, Requests::revoke, revoking::revoke));
+        this.responder = new MicroResponder(connection, dispatcher, routes, VERSION, this::metadata);
     }
 
-    /** Subscribes the endpoints and registers the service for discovery. */
+    /** Subscribes the endpoints and the discovery subjects. */
     public void start() {
-        ServiceBuilder builder = Service.builder()
-                .connection(connection)
-                .name(LeaseSubjects.SERVICE_NAME)
-                .version(VERSION)
-                .description("dagnats leases: leader election and shard ownership over NATS request/reply");
-        for (Dispatcher.Route<?> route : routes) {
-            builder.addServiceEndpoint(endpoint(route));
-        }
-        Service built = builder.build();
-        built.startService();
-        service = built;
+        responder.start();
         try {
             // A round trip after the subscriptions: once start returns, the server routes requests to them.
             connection.flush(SUBSCRIBED);
@@ -100,19 +90,23 @@ public final class LeaseApi {
      * @return true when every request in flight was answered
      */
     public boolean stop(Duration timeout) throws InterruptedException {
-        Service running = service;
-        if (running != null) {
-            running.stop(true);
-        }
-        return inFlight.awaitIdle(timeout);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        boolean taken = responder.stop(timeout);
+        return inFlight.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))) && taken;
     }
 
-    private ServiceEndpoint endpoint(Dispatcher.Route<?> route) {
-        return ServiceEndpoint.builder()
-                .endpointName(route.operation().endpointName())
-                .endpointSubject(route.operation().subject())
-                .endpointQueueGroup(LeaseSubjects.QUEUE_GROUP)
-                .handler(message -> dispatcher.dispatch(route, message))
-                .build();
+    /**
+     * The service metadata as it is now (ADR-030): whether leases are served can
+     * change while serving (JetStream answers late, the bucket is made unsafe).
+     */
+    private Map<String, String> metadata() {
+        Map<String, String> metadata = new LinkedHashMap<>();
+        metadata.put(ServiceDescription.VERSION, VERSION);
+        metadata.put(ServiceDescription.BUCKET, Subjects.BUCKET);
+        metadata.put(ServiceDescription.NATS_SERVER_VERSION, bucket.serverVersion());
+        Optional<BucketStatus.Refusal> refusal = bucket.status().refusal();
+        metadata.put(ServiceDescription.LEASES_SUPPORTED, Boolean.toString(refusal.isEmpty()));
+        refusal.ifPresent(refused -> metadata.put(ServiceDescription.UNSUPPORTED_REASON, refused.sentence()));
+        return metadata;
     }
 }

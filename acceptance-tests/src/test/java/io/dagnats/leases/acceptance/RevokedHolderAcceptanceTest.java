@@ -1,0 +1,79 @@
+package io.dagnats.leases.acceptance;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.KeptLease;
+import io.dagnats.leases.holder.LeaseHolder;
+import io.dagnats.leases.holder.OwnershipListener;
+import io.nats.client.Connection;
+import io.nats.client.Nats;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The holder library under an operator's revoke: a waiting replica campaigns on
+ * the revoked event, like on a release, and the revoked owner stops at its next
+ * renew, which answers lost. (Between the two, both believe they own: revoke is
+ * an override, and only downstream fencing protects writes. That is why this is
+ * not among the holder tests whose ownership logs are checked for overlaps.)
+ */
+class RevokedHolderAcceptanceTest extends SharedServiceTest {
+
+    /** Long enough that a waiting replica's own wake-up (near the lease's expiry) cannot be mistaken for the event's. */
+    private static final Duration TTL = Duration.ofSeconds(9);
+
+    private static final class Replica implements OwnershipListener, AutoCloseable {
+        final Connection connection;
+        final LeaseHolder holder;
+        final KeptLease lease;
+        final List<String> events = new CopyOnWriteArrayList<>();
+
+        Replica(String prefix) throws Exception {
+            connection = Nats.connect(service.nats.url());
+            holder = LeaseHolder.builder(connection).holderPrefix(prefix).build();
+            lease = holder.keep("revoked-leader", TTL, this);
+        }
+
+        @Override
+        public void becameOwner(Tenure tenure) {
+            events.add("owner@" + tenure.start());
+        }
+
+        @Override
+        public void stoppedOwning(StopReason reason) {
+            events.add("stopped:" + reason);
+        }
+
+        @Override
+        public void close() throws Exception {
+            holder.close();
+            connection.close();
+        }
+    }
+
+    @Test
+    void aWaitingReplicaTakesOverOnTheRevokedEventAndTheRevokedOwnerStopsAtItsNextRenew() throws Exception {
+        try (Replica first = new Replica("first"); Replica second = new Replica("second")) {
+            Replica owner = Polling.until(Duration.ofSeconds(10), "an owner",
+                    () -> first.lease.isOwner() ? first : second.lease.isOwner() ? second : null, found -> found != null);
+            Replica waiting = owner == first ? second : first;
+            long ownersFence = owner.lease.fence().orElseThrow().revision();
+
+            long revision = client.revoke("revoked-leader", "acceptance test").path("revision").asLong();
+            long revoked = System.nanoTime();
+
+            // The event wakes the waiting replica at once: well before the revoked lease's TTL would have.
+            Polling.until(Duration.ofSeconds(3), "the waiting replica to own", waiting.lease::isOwner, isOwner -> isOwner);
+            assertTrue(waiting.lease.fence().orElseThrow().revision() > revision);
+            // The revoked owner learns at its next renew (every ttl/3), not at its deadline.
+            Polling.until(TTL.dividedBy(3).plusSeconds(2), "the revoked owner to stop", () -> owner.events,
+                    events -> events.contains("stopped:LOST"));
+            long stoppedMillis = (System.nanoTime() - revoked) / 1_000_000;
+            assertTrue(stoppedMillis < TTL.toMillis() - 1_000, "stopped " + stoppedMillis + " ms after the revoke");
+            assertTrue(!owner.lease.isOwner() && ownersFence < revision);
+        }
+    }
+}
