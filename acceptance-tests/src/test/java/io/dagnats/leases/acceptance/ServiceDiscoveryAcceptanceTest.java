@@ -44,6 +44,8 @@ class ServiceDiscoveryAcceptanceTest extends SharedServiceTest {
 
     private static final Duration WAIT = Duration.ofSeconds(5);
     private static final List<String> ENDPOINTS = List.of("acquire", "renew", "release", "owner", "forward");
+    /** The operators' endpoints, after the lease ones. */
+    private static final List<String> ADMIN_ENDPOINTS = List.of("list", "revoke");
 
     private static Discovery discovery() {
         return new Discovery(client.connection(), WAIT.toMillis(), 1);
@@ -83,7 +85,7 @@ class ServiceDiscoveryAcceptanceTest extends SharedServiceTest {
     }
 
     @Test
-    void infoListsTheLeaseEndpointsInTheQueueGroup() throws Exception {
+    void infoListsEveryEndpointInTheQueueGroup() throws Exception {
         JsonNode info = WireClient.parse(request("$SRV.INFO.dagnats-api", ""));
 
         assertEquals("dagnats-api", info.path("name").asText(), info.toString());
@@ -96,7 +98,9 @@ class ServiceDiscoveryAcceptanceTest extends SharedServiceTest {
                 "api.leases.renew", "dagnats-leases",
                 "api.leases.release", "dagnats-leases",
                 "api.leases.owner", "dagnats-leases",
-                "api.leases.forward", "dagnats-leases"), queueGroups);
+                "api.leases.forward", "dagnats-leases",
+                "api.leases.list", "dagnats-leases",
+                "api.leases.revoke", "dagnats-leases"), queueGroups);
     }
 
     @Test
@@ -132,13 +136,15 @@ class ServiceDiscoveryAcceptanceTest extends SharedServiceTest {
             Map<String, String> metadata = endpoint.getMetadata();
             assertTrue(List.of("lease", "admin").contains(metadata.get("kind")), endpoint.toString());
             assertFalse(metadata.get("description").isBlank(), endpoint.toString());
-            if (ENDPOINTS.contains(endpoint.getName())) {
-                assertEquals("lease", metadata.get("kind"), endpoint.toString());
+            if (ENDPOINTS.contains(endpoint.getName()) || ADMIN_ENDPOINTS.contains(endpoint.getName())) {
+                assertEquals(ENDPOINTS.contains(endpoint.getName()) ? "lease" : "admin", metadata.get("kind"),
+                        endpoint.toString());
                 assertEquals(endpoint.getName() + ".request.json", metadata.get("request_schema"), endpoint.toString());
                 assertEquals(endpoint.getName() + ".reply.json", metadata.get("reply_schema"), endpoint.toString());
             }
         }
         assertEquals(ENDPOINTS, names.subList(0, ENDPOINTS.size()));
+        assertEquals(ADMIN_ENDPOINTS, names.subList(ENDPOINTS.size(), ENDPOINTS.size() + ADMIN_ENDPOINTS.size()));
     }
 
     @ParameterizedTest
@@ -179,7 +185,7 @@ class ServiceDiscoveryAcceptanceTest extends SharedServiceTest {
             assertTrue(reply.path("$defs").path("error").path("required").toString().contains("\"kind\""),
                     reply.toString());
         }
-        assertTrue(withSchemas.containsAll(ENDPOINTS), withSchemas.toString());
+        assertTrue(withSchemas.containsAll(ENDPOINTS) && withSchemas.containsAll(ADMIN_ENDPOINTS), withSchemas.toString());
     }
 
     @Test
