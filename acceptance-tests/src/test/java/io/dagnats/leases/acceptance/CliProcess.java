@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The operator CLI as an operator runs it: {@code java -jar dagnats.jar leases ...},
@@ -88,21 +89,20 @@ final class CliProcess implements AutoCloseable {
 
     /** Waits until stdout satisfies {@code done}, failing with both streams when it does not in time. */
     String awaitOut(Duration limit, String what, Predicate<String> done) {
-        return Polling.until(limit, what, () -> {
-            if (!process.isAlive() && !done.test(out())) {
-                throw new AssertionError("dagnats exited " + process.exitValue() + " before " + what + ": " + out() + err());
-            }
-            return out();
-        }, done);
+        return await(limit, what, this::out, done);
     }
 
     /** Waits until stderr satisfies {@code done} (the watch says there when it is watching). */
     String awaitErr(Duration limit, String what, Predicate<String> done) {
+        return await(limit, what, this::err, done);
+    }
+
+    private String await(Duration limit, String what, Supplier<String> stream, Predicate<String> done) {
         return Polling.until(limit, what, () -> {
-            if (!process.isAlive() && !done.test(err())) {
+            if (!process.isAlive() && !done.test(stream.get())) {
                 throw new AssertionError("dagnats exited " + process.exitValue() + " before " + what + ": " + out() + err());
             }
-            return err();
+            return stream.get();
         }, done);
     }
 

@@ -18,11 +18,7 @@ final class GetLease implements Callable<Integer> {
     private final Context context;
 
     @Mixin
-    HelpOption help;
-    @Mixin
-    Connect connect;
-    @Mixin
-    Output output;
+    CommonOptions options;
 
     @Parameters(paramLabel = "KEY", converter = Converters.Key.class, description = "The lease's key.")
     LeaseKey key;
@@ -34,14 +30,14 @@ final class GetLease implements Callable<Integer> {
     @Override
     public Integer call() {
         Answers.Owner answer;
-        try (NatsSession session = connect.open()) {
+        try (NatsSession session = options.open()) {
             answer = new DagnatsCalls(session).owner(key);
         }
         Instant now = context.clock().instant();
         PrintWriter out = context.out();
         if (answer instanceof Answers.Owner.Held held) {
             LeaseView lease = held.lease();
-            if (output.json()) {
+            if (options.json()) {
                 out.println(Json.object(generator -> {
                     generator.writeBooleanField("held", true);
                     Json.lease(generator, lease, now);
@@ -57,7 +53,7 @@ final class GetLease implements Callable<Integer> {
                         .row("ttl", Human.ttl(lease.ttl()))
                         .print(out);
             }
-        } else if (output.json()) {
+        } else if (options.json()) {
             out.println(Json.object(generator -> {
                 generator.writeBooleanField("held", false);
                 generator.writeStringField("key", key.value());

@@ -26,11 +26,7 @@ final class ListLeases implements Callable<Integer> {
     private final Context context;
 
     @Mixin
-    HelpOption help;
-    @Mixin
-    Connect connect;
-    @Mixin
-    Output output;
+    CommonOptions options;
 
     @Parameters(paramLabel = "PREFIX", arity = "0..1", converter = Converters.Prefix.class,
             description = "Only keys that start with it (default: every key).")
@@ -54,12 +50,12 @@ final class ListLeases implements Callable<Integer> {
                     "--page-size must be from 1 to " + ListRequest.MAX_PAGE_SIZE);
         }
         List<LeaseView> leases;
-        try (NatsSession session = connect.open()) {
+        try (NatsSession session = options.open()) {
             leases = LeaseListing.walk(new DagnatsCalls(session)::list, prefix, pageSize);
         }
         Instant now = context.clock().instant();
         PrintWriter out = context.out();
-        if (output.json()) {
+        if (options.json()) {
             out.println(Json.object(generator -> {
                 generator.writeArrayFieldStart("leases");
                 for (LeaseView lease : leases) {

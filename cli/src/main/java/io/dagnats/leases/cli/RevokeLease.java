@@ -27,11 +27,7 @@ final class RevokeLease implements Callable<Integer> {
     private final Context context;
 
     @Mixin
-    HelpOption help;
-    @Mixin
-    Connect connect;
-    @Mixin
-    Output output;
+    CommonOptions options;
 
     @Parameters(paramLabel = "KEY", converter = Converters.Key.class, description = "The lease's key.")
     LeaseKey key;
@@ -52,15 +48,15 @@ final class RevokeLease implements Callable<Integer> {
     @Override
     public Integer call() {
         Answers.Revoke answer;
-        try (NatsSession session = connect.open()) {
+        try (NatsSession session = options.open()) {
             answer = new DagnatsCalls(session).revoke(new Request.Revoke(key, reason, Optional.ofNullable(revision)));
         }
         PrintWriter out = context.out();
-        if (output.json()) {
+        if (options.json()) {
             out.println(json(answer));
         }
         if (answer instanceof Answers.Revoke.Revoked revoked) {
-            if (!output.json()) {
+            if (!options.json()) {
                 out.println("revoked " + revoked.key() + " from " + revoked.holder() + " (its revision "
                         + revoked.revokedRevision() + "; the revoke is revision " + revoked.revision() + ")");
             }
@@ -71,7 +67,7 @@ final class RevokeLease implements Callable<Integer> {
             throw new CliFailure("not revoked: " + lease.key() + " is held by " + lease.holder() + " at revision "
                     + lease.revision() + ", not " + revision);
         }
-        if (!output.json()) {
+        if (!options.json()) {
             out.println(key + " is free: nothing to revoke");
         }
         return 0;

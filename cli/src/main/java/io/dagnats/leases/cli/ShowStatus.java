@@ -36,11 +36,7 @@ final class ShowStatus implements Callable<Integer> {
     private final Context context;
 
     @Mixin
-    HelpOption help;
-    @Mixin
-    Connect connect;
-    @Mixin
-    Output output;
+    CommonOptions options;
 
     ShowStatus(Context context) {
         this.context = context;
@@ -52,7 +48,7 @@ final class ShowStatus implements Callable<Integer> {
         Optional<BucketReport> bucket = Optional.empty();
         OptionalLong live = OptionalLong.empty();
         List<CliFailure> failures = new ArrayList<>();
-        try (NatsSession session = connect.open()) {
+        try (NatsSession session = options.open()) {
             instances = ServiceInstances.discover(session);
             if (instances.isEmpty()) {
                 failures.add(new CliFailure("no dagnats service answered $SRV.INFO within "
@@ -73,7 +69,7 @@ final class ShowStatus implements Callable<Integer> {
             }
         }
         Instant now = context.clock().instant();
-        if (output.json()) {
+        if (options.json()) {
             printJson(context.out(), instances, bucket, live, now);
         } else {
             printTables(context.out(), instances, bucket, live, now);

@@ -36,11 +36,7 @@ final class WatchLeases implements Callable<Integer> {
     private final Context context;
 
     @Mixin
-    HelpOption help;
-    @Mixin
-    Connect connect;
-    @Mixin
-    Output output;
+    CommonOptions options;
 
     @Parameters(paramLabel = "KEY", arity = "0..1", converter = Converters.Key.class,
             description = "Only this key (default: every key).")
@@ -65,7 +61,7 @@ final class WatchLeases implements Callable<Integer> {
         AtomicBoolean stopping = new AtomicBoolean();
         context.stop().onStop(() -> stopping.set(true));
         PrintWriter out = context.out();
-        try (NatsSession session = connect.openReconnecting()) {
+        try (NatsSession session = options.connect.openReconnecting()) {
             Subscription events = session.connection().subscribe(
                     key != null ? LeaseSubjects.changed(key) : LeaseSubjects.CHANGED_WILDCARD);
             session.confirmPermitted();
@@ -81,7 +77,7 @@ final class WatchLeases implements Callable<Integer> {
                 Optional<LeaseChange> change = LeaseChange.read(message.getSubject(), message.getHeaders(),
                         context.clock().instant()).filter(this::watched).flatMap(holders::explain);
                 if (change.isPresent()) {
-                    out.println(output.json() ? WatchLines.json(change.get()) : WatchLines.text(change.get()));
+                    out.println(options.json() ? WatchLines.json(change.get()) : WatchLines.text(change.get()));
                     out.flush();
                 }
             }
