@@ -171,7 +171,7 @@ class OperatorCliAcceptanceTest extends SharedServiceTest {
     @Test
     void watchPrintsALinePerChangeNamingWhoseLeaseExpiredAndWhoWasRevoked() throws Exception {
         // Held before the watch begins, ending after: only the watch's listing can name its holder.
-        long listed = acquired("watch-listed", "early-bird", 8_000);
+        long listed = acquired("watch-listed", "early-bird", 10_000);
         try (CliProcess text = CliProcess.start(service.nats.url(), "leases", "watch", "--prefix", "watch-");
                 CliProcess json = CliProcess.start(service.nats.url(), "leases", "watch", "--prefix", "watch-",
                         "-o", "json")) {
