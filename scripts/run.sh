@@ -88,18 +88,8 @@ on_exit() {
 }
 trap on_exit EXIT
 
-run_child scripts/require-toolchain.sh
-
+run_child scripts/build-jar.sh
 jar=bootstrap/target/dagnats.jar
-stale=""
-if [ -f "$jar" ]; then
-  stale=$(find domain application adapters-nats adapters-otel bootstrap pom.xml \
-    \( -name '*.java' -o -name pom.xml \) -newer "$jar" -print -quit)
-fi
-if [ ! -f "$jar" ] || [ -n "$stale" ]; then
-  echo "building $jar"
-  run_child mvn -B -q -ntp -Dmaven.test.skip=true package -pl bootstrap -am
-fi
 
 if [ -z "${NATS_URL:-}" ]; then
   port=${LOCAL_NATS_PORT:-4222}

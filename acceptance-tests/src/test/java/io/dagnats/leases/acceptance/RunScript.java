@@ -38,7 +38,7 @@ final class RunScript implements AutoCloseable {
 
     /** Starts the script; {@code environment} is added to a clean one (no NATS_, DAGNATS_, OTEL_ settings). */
     static RunScript start(Map<String, String> environment) throws IOException {
-        Path root = FatJarAcceptanceTest.jar().toAbsolutePath().normalize().getParent().getParent().getParent();
+        Path root = FatJar.path().toAbsolutePath().normalize().getParent().getParent().getParent();
         Path runSh = root.resolve("scripts").resolve("run.sh");
         assertTrue(Files.isExecutable(runSh), "no executable " + runSh);
         Path directory = Files.createTempDirectory("dagnats-run-");
