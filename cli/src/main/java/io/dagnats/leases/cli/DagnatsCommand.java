@@ -1,8 +1,8 @@
 package io.dagnats.leases.cli;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code dagnats}: the commands; with no arguments at all the JAR serves instead. */
 @Command(name = "dagnats",

@@ -3,6 +3,7 @@ package io.dagnats.leases.cli;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseView;
 import java.util.HashMap;
 import java.util.Map;

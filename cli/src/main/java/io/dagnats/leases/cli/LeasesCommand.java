@@ -1,8 +1,8 @@
 package io.dagnats.leases.cli;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code dagnats leases}: list, show, watch and revoke leases. */
 @Command(name = "leases",

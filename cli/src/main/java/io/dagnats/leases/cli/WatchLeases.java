@@ -3,22 +3,25 @@ package io.dagnats.leases.cli;
 import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.dagnats.leases.protocol.LeaseView;
 import io.dagnats.leases.protocol.ListRequest;
 import io.nats.client.Message;
 import io.nats.client.Subscription;
+import io.nats.client.impl.Headers;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code dagnats leases watch [KEY | --prefix PREFIX]}: a line per change as it
@@ -74,7 +77,7 @@ final class WatchLeases implements Callable<Integer> {
                 if (message == null) {
                     continue;
                 }
-                Optional<LeaseChange> change = LeaseChange.read(message.getSubject(), message.getHeaders(),
+                Optional<LeaseChange> change = LeaseChange.read(message.getSubject(), headerOf(message),
                         context.clock().instant()).filter(this::watched).flatMap(holders::explain);
                 if (change.isPresent()) {
                     out.println(options.json() ? WatchLines.json(change.get()) : WatchLines.text(change.get()));
@@ -119,5 +122,10 @@ final class WatchLeases implements Callable<Integer> {
             return "lease " + key;
         }
         return prefix == null || prefix.value().isEmpty() ? "every lease" : "leases with keys starting with " + prefix;
+    }
+
+    private static Function<String, String> headerOf(Message message) {
+        Headers headers = message.getHeaders();
+        return headers == null ? name -> null : headers::getFirst;
     }
 }

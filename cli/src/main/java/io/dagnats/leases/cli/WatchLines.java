@@ -1,5 +1,6 @@
 package io.dagnats.leases.cli;
 
+import io.dagnats.leases.protocol.LeaseChange;
 /** How the watch prints a change: a line for people, or one JSON object per line. */
 final class WatchLines {
 

@@ -1,5 +1,6 @@
 package io.dagnats.leases.cli;
 
+import io.dagnats.leases.protocol.LeaseChange;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,6 @@
 package io.dagnats.leases.cli;
 
+import io.dagnats.leases.protocol.LeaseChange;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,7 +35,7 @@ class LeaseChangeTest {
         Headers headers = event("acquired", 42).add(LeaseHeaders.HOLDER, "notify-7f3a")
                 .add(NatsJetStreamConstants.MSG_TTL_HDR, "15s");
 
-        LeaseChange change = LeaseChange.read(SUBJECT, headers, RECEIVED).orElseThrow();
+        LeaseChange change = LeaseChange.read(SUBJECT, headers::getFirst, RECEIVED).orElseThrow();
 
         assertEquals(LeaseChange.Kind.ACQUIRED, change.kind());
         assertEquals("notify-leader", change.key().value());
@@ -49,7 +50,7 @@ class LeaseChangeTest {
         Headers headers = event("revoked", 44).add(LeaseHeaders.HOLDER, "notify-7f3a")
                 .add(LeaseHeaders.FENCE, "43").add(LeaseHeaders.REASON, "stuck after deploy");
 
-        LeaseChange change = LeaseChange.read(SUBJECT, headers, RECEIVED).orElseThrow();
+        LeaseChange change = LeaseChange.read(SUBJECT, headers::getFirst, RECEIVED).orElseThrow();
 
         assertEquals(LeaseChange.Kind.REVOKED, change.kind());
         assertEquals(44, change.sequence());
@@ -62,7 +63,7 @@ class LeaseChangeTest {
     void theServersExpiryMarkerIsAnExpiryOfNobodyYet() {
         Headers headers = event(null, 45).add(NatsJetStreamConstants.NATS_MARKER_REASON_HDR, "MaxAge");
 
-        LeaseChange change = LeaseChange.read(SUBJECT, headers, RECEIVED).orElseThrow();
+        LeaseChange change = LeaseChange.read(SUBJECT, headers::getFirst, RECEIVED).orElseThrow();
 
         assertEquals(LeaseChange.Kind.EXPIRED, change.kind());
         assertEquals(Optional.empty(), change.holder());
@@ -70,18 +71,18 @@ class LeaseChangeTest {
 
     @Test
     void whatIsNoLeaseChangeIsLeftOut() {
-        assertTrue(LeaseChange.read(SUBJECT, event(null, 45).add(NatsJetStreamConstants.NATS_MARKER_REASON_HDR, "Purge"),
+        assertTrue(LeaseChange.read(SUBJECT, event(null, 45).add(NatsJetStreamConstants.NATS_MARKER_REASON_HDR, "Purge")::getFirst,
                 RECEIVED).isEmpty(), "a purge marker");
-        assertTrue(LeaseChange.read(SUBJECT, event("transferred", 46), RECEIVED).isEmpty(), "an event this version does not know");
-        assertTrue(LeaseChange.read("elsewhere.notify-leader", event("acquired", 47), RECEIVED).isEmpty(), "another subject");
-        assertTrue(LeaseChange.read(SUBJECT, new Headers().add(LeaseHeaders.EVENT, "acquired"), RECEIVED).isEmpty(),
+        assertTrue(LeaseChange.read(SUBJECT, event("transferred", 46)::getFirst, RECEIVED).isEmpty(), "an event this version does not know");
+        assertTrue(LeaseChange.read("elsewhere.notify-leader", event("acquired", 47)::getFirst, RECEIVED).isEmpty(), "another subject");
+        assertTrue(LeaseChange.read(SUBJECT, (new Headers().add(LeaseHeaders.EVENT, "acquired"))::getFirst, RECEIVED).isEmpty(),
                 "no sequence");
-        assertTrue(LeaseChange.read(SUBJECT, null, RECEIVED).isEmpty(), "no headers");
+        assertTrue(LeaseChange.read(SUBJECT, name -> null, RECEIVED).isEmpty(), "no headers");
     }
 
     @Test
     void withoutAServerTimeTheReceivedTimeStands() {
         Headers headers = new Headers().add(NatsJetStreamConstants.NATS_SEQUENCE, "7").add(LeaseHeaders.EVENT, "released");
-        assertEquals(RECEIVED, LeaseChange.read(SUBJECT, headers, RECEIVED).orElseThrow().time());
+        assertEquals(RECEIVED, LeaseChange.read(SUBJECT, headers::getFirst, RECEIVED).orElseThrow().time());
     }
 }
