@@ -22,15 +22,28 @@ start_private_nats() {
   local dir=$1 bin port
   bin=$(scripts/nats-server.sh)
   port=$(free_port)
-  "$bin" -a 127.0.0.1 -p "$port" -js -sd "$dir/nats" >"$dir/nats-server.log" 2>&1 &
+  # A session of its own, so Ctrl-C in the terminal leaves it to stop_all,
+  # after what uses it. (A background child of a script is never a process
+  # group leader, so setsid runs the server in place and $! is the server.)
+  setsid "$bin" -a 127.0.0.1 -p "$port" -js -sd "$dir/nats" >"$dir/nats-server.log" 2>&1 &
   pids+=($!)
   wait_for_port "$port"
   export NATS_URL="nats://127.0.0.1:$port"
   echo "started: a private $("$bin" --version) on $NATS_URL (store in $dir)"
 }
 
-# Stops everything in `pids`.
+# Stops the given processes together (SIGTERM) and waits for them, quietly:
+# no job notices ("Terminated", "Killed") for them later either.
+stop_pids() {
+  [ $# -gt 0 ] || return 0
+  kill "$@" 2>/dev/null || true
+  local pid
+  for pid in "$@"; do wait "$pid" 2>/dev/null || true; done
+}
+
+# Stops everything in `pids`, the last started first, each waited for before
+# the next: a server outlives what uses it.
 stop_all() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
+  local i
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do stop_pids "${pids[i]}"; done
 }

@@ -5,6 +5,9 @@
 #   scripts/nats-server.sh          a server with per-message TTL (2.11 or newer)
 #   scripts/nats-server.sh legacy   a server older than 2.11 (for the `unsupported` path)
 #
+# A binary named in NATS_SERVER_BIN (modern) or NATS_SERVER_LEGACY_BIN (legacy)
+# wins over both the PATH and .tools/, and nothing is fetched.
+#
 # Packages come from the machine's own Debian mirror, as configured in
 # /etc/apt/sources.list.d: the suite is swapped, nothing is installed system-wide.
 set -euo pipefail
@@ -21,10 +24,15 @@ is_modern() { # 2.11 or newer
 }
 
 case "$want" in
-  modern) suite=sid ;;
-  legacy) suite=bookworm ;;
+  modern) suite=sid named=${NATS_SERVER_BIN:-} ;;
+  legacy) suite=bookworm named=${NATS_SERVER_LEGACY_BIN:-} ;;
   *) echo "usage: $0 [modern|legacy]" >&2; exit 2 ;;
 esac
+
+if [ -n "$named" ]; then
+  [ -x "$named" ] || { echo "$named (named for the $want nats-server) is not an executable" >&2; exit 1; }
+  echo "$named"; exit 0
+fi
 
 if [ "$want" = modern ] && [ -z "${DAGNATS_FORCE_FETCH:-}" ]; then
   if command -v nats-server >/dev/null 2>&1 && is_modern "$(command -v nats-server)"; then

@@ -19,20 +19,11 @@ import org.junit.jupiter.api.Test;
 /** The fat JAR as an operator runs it: one start line, SIGTERM drains and exits 0, bad settings exit non-zero. */
 class FatJarAcceptanceTest {
 
-    private static Path jar() {
-        Path jar = Path.of(System.getProperty("dagnats.jar", "../bootstrap/target/dagnats.jar"));
-        assertTrue(Files.isRegularFile(jar), "build the fat JAR first (mvn verify builds it before these tests): " + jar);
-        return jar;
-    }
-
-    static Process launch(Map<String, String> environment, Path output) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar().toString())
+    private static Process launch(Map<String, String> environment, Path output) throws IOException {
+        return FatJar.command(environment)
                 .redirectErrorStream(true)
-                .redirectOutput(output.toFile());
-        builder.environment().keySet().removeIf(name -> name.startsWith("NATS_") || name.startsWith("DAGNATS_"));
-        builder.environment().putAll(environment);
-        return builder.start();
+                .redirectOutput(output.toFile())
+                .start();
     }
 
     @Test
@@ -107,7 +98,7 @@ class FatJarAcceptanceTest {
         }
     }
 
-    static String read(Path output) {
+    private static String read(Path output) {
         try {
             return Files.readString(output);
         } catch (IOException failed) {

@@ -7,6 +7,7 @@ import io.dagnats.leases.bootstrap.DagnatsServer;
 import io.dagnats.leases.bootstrap.Settings;
 import io.nats.client.Message;
 import io.nats.client.Subscription;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,10 +29,13 @@ class LeaseMetricsAcceptanceTest {
         Path output = Files.createTempFile("dagnats-", ".log");
         try (NatsServerProcess nats = NatsServerProcess.modern();
                 WireClient client = new WireClient(nats.url())) {
-            Process dagnats = FatJarAcceptanceTest.launch(Map.of("NATS_URL", nats.url(),
-                    "OTEL_METRICS_EXPORTER", "console", "OTEL_METRIC_EXPORT_INTERVAL", "300"), output);
+            Process dagnats = FatJar.command(Map.of("NATS_URL", nats.url(),
+                            "OTEL_METRICS_EXPORTER", "console", "OTEL_METRIC_EXPORT_INTERVAL", "300"))
+                    .redirectErrorStream(true)
+                    .redirectOutput(output.toFile())
+                    .start();
             try {
-                Polling.until(Duration.ofSeconds(30), "the start line", () -> FatJarAcceptanceTest.read(output),
+                Polling.until(Duration.ofSeconds(30), "the start line", () -> read(output),
                         text -> text.contains("serving api.leases.*"));
                 long revision = client.acquire("metered", "h", 15_000).path("revision").asLong();
                 revision = client.renew("metered", "h", revision).path("revision").asLong();
@@ -40,7 +44,7 @@ class LeaseMetricsAcceptanceTest {
                 client.acquire("expiring", "h", 1_000);
 
                 String log = Polling.until(Duration.ofSeconds(30), "a metric line with every lease event",
-                        () -> FatJarAcceptanceTest.read(output), text -> text.lines().anyMatch(
+                        () -> read(output), text -> text.lines().anyMatch(
                                 LeaseMetricsAcceptanceTest::countsEveryEvent));
                 assertEquals(1, log.lines().filter(line -> line.contains("serving api.leases.*")).count(), log);
                 assertTrue(log.contains("metrics: console"), "the start line names the exporter: " + log);
@@ -52,6 +56,14 @@ class LeaseMetricsAcceptanceTest {
             }
         } finally {
             Files.deleteIfExists(output);
+        }
+    }
+
+    private static String read(Path output) {
+        try {
+            return Files.readString(output);
+        } catch (IOException notYet) {
+            return "";
         }
     }
 

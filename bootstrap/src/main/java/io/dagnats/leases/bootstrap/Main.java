@@ -1,5 +1,6 @@
 package io.dagnats.leases.bootstrap;
 
+import io.dagnats.leases.cli.DagnatsCli;
 import java.util.concurrent.CountDownLatch;
 import java.util.logging.ConsoleHandler;
 import java.util.logging.Level;
@@ -8,9 +9,10 @@ import java.util.logging.Logger;
 import sun.misc.Signal;
 
 /**
- * Runs dagnats until SIGTERM or SIGINT, then drains: requests in flight are
- * answered, and the process exits 0. A start that fails logs one line and
- * exits non-zero.
+ * With no arguments, runs dagnats until SIGTERM or SIGINT, then drains:
+ * requests in flight are answered, and the process exits 0. A start that fails
+ * logs one line and exits non-zero. With arguments, runs the operator CLI
+ * ({@code dagnats leases ls}, ...) and exits with its code.
  */
 public final class Main {
 
@@ -19,11 +21,10 @@ public final class Main {
 
     public static void main(String[] args) throws InterruptedException {
         configureLogging();
-        Logger log = Logger.getLogger("dagnats");
         if (args.length > 0) {
-            System.err.println("dagnats takes no arguments; it is configured by environment variables (see README.md)");
-            System.exit(2);
+            System.exit(DagnatsCli.run(args, new CliConnectionOptions(System.getenv())));
         }
+        Logger log = Logger.getLogger("dagnats");
         Settings settings;
         try {
             settings = Settings.fromEnvironment(System.getenv());

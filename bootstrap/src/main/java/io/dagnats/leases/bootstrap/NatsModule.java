@@ -24,8 +24,6 @@ import io.nats.client.ErrorListener;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
@@ -48,8 +46,8 @@ final class NatsModule extends AbstractModule {
     @Provides
     @Singleton
     Connection connection() throws IOException, InterruptedException, GeneralSecurityException {
-        Options.Builder options = Options.builder()
-                .server(settings.connection().natsUrl())
+        Options.Builder options = NatsOptions.authenticated(
+                        settings.connection().natsUrl(), settings.connection(), settings.tls())
                 .connectionName("dagnats-leases")
                 .maxReconnects(-1)
                 .reconnectWait(Duration.ofMillis(500))
@@ -64,20 +62,6 @@ final class NatsModule extends AbstractModule {
                 .reconnectBufferSize(0)
                 .connectionListener(NatsModule::connectionEvent)
                 .errorListener(new OneLineErrors());
-        ConnectionSettings connection = settings.connection();
-        connection.credsFile().ifPresent(path -> options.credentialPath(path.toString()));
-        if (connection.nkeySeedFile().isPresent()) {
-            char[] seed = Files.readString(connection.nkeySeedFile().get(), StandardCharsets.US_ASCII).strip().toCharArray();
-            options.authHandler(Nats.staticCredentials(null, seed));
-        }
-        if (connection.user().isPresent()) {
-            options.userInfo(connection.user().get(), connection.password().orElseThrow());
-        }
-        connection.token().ifPresent(token -> options.token(token.toCharArray()));
-        TlsSettings tls = settings.tls();
-        if (tls.configured()) {
-            options.sslContext(TlsContexts.fromPem(tls.ca(), tls.certificate(), tls.key()));
-        }
         return Nats.connect(options.build());
     }
 

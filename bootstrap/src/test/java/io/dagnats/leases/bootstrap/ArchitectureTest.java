@@ -14,7 +14,8 @@ import com.tngtech.archunit.lang.ArchRule;
  * protocol sits beside the core: the service's adapter and every client (the
  * holder library) speak it, and it knows nothing of either. The holder
  * library, which users' replicas embed, shares the domain's rules (tenure,
- * fences) and the protocol, and nothing of the service. Maven already
+ * fences) and the protocol, and nothing of the service. So does the operator
+ * CLI, which bootstrap runs from the same JAR. Maven already
  * keeps each module to its own dependencies; this keeps the core free of
  * framework types too.
  */
@@ -30,13 +31,15 @@ class ArchitectureTest {
             .layer("Adapters").definedBy("io.dagnats.leases.adapters..")
             .layer("Bootstrap").definedBy("io.dagnats.leases.bootstrap..")
             .layer("Holder library").definedBy("io.dagnats.leases.holder..")
+            .layer("CLI").definedBy("io.dagnats.leases.cli..")
             .whereLayer("Bootstrap").mayNotBeAccessedByAnyLayer()
             .whereLayer("Holder library").mayNotBeAccessedByAnyLayer()
+            .whereLayer("CLI").mayOnlyBeAccessedByLayers("Bootstrap")
             .whereLayer("Adapters").mayOnlyBeAccessedByLayers("Bootstrap")
             .whereLayer("Application").mayOnlyBeAccessedByLayers("Adapters", "Bootstrap")
-            .whereLayer("Protocol").mayOnlyBeAccessedByLayers("Adapters", "Bootstrap", "Holder library")
+            .whereLayer("Protocol").mayOnlyBeAccessedByLayers("Adapters", "Bootstrap", "Holder library", "CLI")
             .whereLayer("Domain")
-            .mayOnlyBeAccessedByLayers("Protocol", "Application", "Adapters", "Bootstrap", "Holder library");
+            .mayOnlyBeAccessedByLayers("Protocol", "Application", "Adapters", "Bootstrap", "Holder library", "CLI");
 
     @ArchTest
     static final ArchRule protocolDependsOnTheDomainAndJacksonOnly = noClasses()
@@ -52,6 +55,14 @@ class ArchitectureTest {
             .should().dependOnClassesThat().resideInAnyPackage(
                     "io.dagnats.leases.adapters..", "io.dagnats.leases.application..", "io.dagnats.leases.bootstrap..")
             .because("users' replicas embed the holder library; it speaks the protocol, never dagnats' insides");
+
+    @ArchTest
+    static final ArchRule cliSpeaksTheWireOnly = noClasses()
+            .that().resideInAPackage("io.dagnats.leases.cli..")
+            .should().dependOnClassesThat().resideInAnyPackage(
+                    "io.dagnats.leases.adapters..", "io.dagnats.leases.application..", "io.dagnats.leases.bootstrap..",
+                    "io.dagnats.leases.holder..", "com.google.inject..", "io.opentelemetry..")
+            .because("the operator CLI is a client of the wire like any other: it reads no store and wires nothing");
 
     @ArchTest
     static final ArchRule coreIsFreeOfFrameworks = noClasses()

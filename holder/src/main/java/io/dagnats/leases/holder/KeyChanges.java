@@ -1,19 +1,27 @@
 package io.dagnats.leases.holder;
 
 import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
+import io.nats.client.Message;
 import io.nats.client.Subscription;
+import io.nats.client.impl.Headers;
+import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The change events ({@link LeaseSubjects#changed}) of the keys a holder keeps:
- * one subscription per key on one shared dispatcher, each waking that key's
- * keeper so it campaigns as soon as the key is freed. Events are at most once;
- * a keeper also wakes by itself near the holder's expiry, so a lost one only
- * delays it.
+ * one subscription per key on one shared dispatcher, each telling that key's
+ * keeper: a waiter campaigns as soon as the key is freed, an owner stops at
+ * once when its lease ended (an operator's revoke). Events are at most once;
+ * a keeper also wakes by itself near the holder's expiry, and an owner learns
+ * at its next renew, so a lost one only delays them.
  */
 final class KeyChanges {
 
@@ -30,9 +38,19 @@ final class KeyChanges {
         changes = connection.createDispatcher();
     }
 
-    /** Calls {@code changed} on each change event of {@code key}, from now until {@link #unfollow}. */
-    void follow(LeaseKey key, Runnable changed) {
-        subscriptions.put(key, changes.subscribe(LeaseSubjects.changed(key), event -> changed.run()));
+    /**
+     * Calls {@code changed} with each change event of {@code key}, from now until
+     * {@link #unfollow}; with empty for a message that is no event of the
+     * contract (a waiter still wakes on it: a retry costs one acquire).
+     */
+    void follow(LeaseKey key, Consumer<Optional<LeaseChange>> changed) {
+        subscriptions.put(key, changes.subscribe(LeaseSubjects.changed(key),
+                event -> changed.accept(LeaseChange.read(event.getSubject(), headerOf(event), Instant.now()))));
+    }
+
+    private static Function<String, String> headerOf(Message event) {
+        Headers headers = event.getHeaders();
+        return headers == null ? name -> null : headers::getFirst;
     }
 
     /** No more change events of {@code key}. */

@@ -8,6 +8,7 @@ import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.DagnatsException;
+import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseView;
 import java.time.Duration;
 import java.time.Instant;
@@ -92,11 +93,33 @@ final class LeaseKeeper {
         scheduler.execute(this::campaign);
     }
 
-    /** The key changed on the server: if not owner, try now, a few ms apart from the other waiters. */
-    void keyChanged() {
-        if (tenure() == null) {
-            scheduler.schedule(this::campaign, random.nextInt(25) * MILLI);
-        }
+    /**
+     * The key changed on the server. Not owner: try now, a few ms apart from the
+     * other waiters. Owner: a release, revoke or expiry written after this
+     * tenure began ended it (an operator revoked it, most likely), so stop now
+     * rather than at the next renew's {@code lost}. Stopping early is always
+     * safe; a forged or misread event can only cost a campaign.
+     */
+    void keyChanged(Optional<LeaseChange> change) {
+        scheduler.execute(() -> {
+            if (closed) {
+                return;
+            }
+            Tenure current = tenure();
+            if (current == null) {
+                scheduler.schedule(this::campaign, random.nextInt(25) * MILLI);
+            } else if (change.isPresent() && endsTenure(change.get(), current)) {
+                LOG.log(System.Logger.Level.INFO, "lease " + key + " ended on the server ("
+                        + change.get().kind().word() + " at revision " + Long.toUnsignedString(change.get().sequence())
+                        + change.get().reason().map(reason -> ": " + reason).orElse("") + ")");
+                stop(OwnershipListener.StopReason.LOST);
+                scheduler.schedule(this::campaign, random.nextInt(50) * MILLI);
+            }
+        });
+    }
+
+    private static boolean endsTenure(LeaseChange change, Tenure current) {
+        return change.kind().endsLease() && current.start().isBelow(new Fence(change.sequence()));
     }
 
     LeaseKey key() {

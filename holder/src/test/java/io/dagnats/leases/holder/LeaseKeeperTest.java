@@ -10,11 +10,17 @@ import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.LeaseChange;
+import io.dagnats.leases.protocol.LeaseHeaders;
+import io.dagnats.leases.protocol.LeaseSubjects;
 import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The keeping of one lease, against scripted calls and a clock that moves only when told, seen through its handle. */
@@ -176,6 +182,44 @@ class LeaseKeeperTest {
 
         assertFalse(lease.isOwner());
         assertEquals("stopped LOST", told.get(told.size() - 1));
+    }
+
+    private static Optional<LeaseChange> change(String event, long sequence) {
+        Map<String, String> headers = new HashMap<>();
+        headers.put("Nats-Sequence", Long.toString(sequence));
+        if (event.equals("expired")) {
+            headers.put("Nats-Marker-Reason", "MaxAge");
+        } else {
+            headers.put(LeaseHeaders.EVENT, event);
+            headers.put(LeaseHeaders.HOLDER, event.equals("acquired") ? "other" : "me");
+        }
+        return LeaseChange.read(LeaseSubjects.changed(new LeaseKey("k")), headers::get, Instant.EPOCH);
+    }
+
+    @Test
+    void anOwnerStopsAtOnceWhenAReleaseRevokeOrExpiryAfterItsTenureBeganArrives() {
+        for (String ending : List.of("revoked", "released", "expired")) {
+            LeaseKeeperTest fresh = new LeaseKeeperTest();
+            fresh.becomeOwner(5, 6);
+
+            fresh.keeper.keyChanged(fresh.change(ending, 7));
+            fresh.scheduler.runDue();
+
+            assertFalse(fresh.lease.isOwner(), ending);
+            assertEquals("stopped LOST", fresh.told.get(fresh.told.size() - 1), ending);
+        }
+    }
+
+    @Test
+    void eventsThatDoNotEndThisTenureLeaveTheOwnerAlone() {
+        becomeOwner(5, 6);
+        // An ending older than this tenure (a late event of an earlier one), our own renewal, or no event at all.
+        for (Optional<LeaseChange> change : List.of(change("revoked", 4), change("renewed", 7), change("acquired", 8),
+                Optional.<LeaseChange>empty())) {
+            keeper.keyChanged(change);
+            scheduler.runDue();
+            assertTrue(lease.isOwner(), String.valueOf(change));
+        }
     }
 
     @Test

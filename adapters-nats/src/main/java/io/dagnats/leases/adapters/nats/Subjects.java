@@ -2,6 +2,7 @@ package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.protocol.LeaseHeaders;
+import io.dagnats.leases.protocol.LeaseStorage;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import java.util.Optional;
 
@@ -13,7 +14,7 @@ import java.util.Optional;
  * come from the protocol module.
  */
 final class Subjects {
-    static final String BUCKET = "leases";
+    static final String BUCKET = LeaseStorage.BUCKET;
     static final String STREAM = "KV_leases";
     static final String KEY_PREFIX = "$KV.leases.";
     static final String KEY_WILDCARD = "$KV.leases.>";

@@ -1,0 +1,58 @@
+package io.dagnats.leases.cli;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.KeyPrefix;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.RevokeReason;
+import java.util.function.Function;
+import picocli.CommandLine;
+
+/** Arguments parsed into the domain's values: one that breaks a rule is a usage error naming the rule. */
+final class Converters {
+
+    private Converters() {
+    }
+
+    private static <T> T convert(String value, Function<String, T> parse) {
+        try {
+            return parse.apply(value);
+        } catch (IllegalArgumentException invalid) {
+            throw new CommandLine.TypeConversionException(invalid.getMessage());
+        }
+    }
+
+    static final class Key implements CommandLine.ITypeConverter<LeaseKey> {
+        @Override
+        public LeaseKey convert(String value) {
+            return Converters.convert(value, LeaseKey::new);
+        }
+    }
+
+    static final class Prefix implements CommandLine.ITypeConverter<KeyPrefix> {
+        @Override
+        public KeyPrefix convert(String value) {
+            return Converters.convert(value, KeyPrefix::new);
+        }
+    }
+
+    static final class Reason implements CommandLine.ITypeConverter<RevokeReason> {
+        @Override
+        public RevokeReason convert(String value) {
+            return Converters.convert(value, RevokeReason::new);
+        }
+    }
+
+    /** A fence as the wire writes it: an unsigned decimal integer of 1 or more. */
+    static final class Revision implements CommandLine.ITypeConverter<Fence> {
+        @Override
+        public Fence convert(String value) {
+            return Converters.convert(value, text -> {
+                try {
+                    return new Fence(Long.parseUnsignedLong(text));
+                } catch (NumberFormatException notANumber) {
+                    throw new IllegalArgumentException("revision must be a whole number of 1 or more, not " + text);
+                }
+            });
+        }
+    }
+}

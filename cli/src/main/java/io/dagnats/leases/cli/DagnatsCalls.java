@@ -1,0 +1,74 @@
+package io.dagnats.leases.cli;
+
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.DagnatsException;
+import io.dagnats.leases.protocol.ListRequest;
+import io.dagnats.leases.protocol.Operation;
+import io.dagnats.leases.protocol.Replies;
+import io.dagnats.leases.protocol.Request;
+import io.dagnats.leases.protocol.Requests;
+import io.nats.client.JetStreamStatusException;
+import io.nats.client.Message;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * The lease subjects the CLI calls, over request/reply like any client, with
+ * every way a call can fail turned into one {@link CliFailure} sentence.
+ */
+final class DagnatsCalls {
+
+    private final NatsSession session;
+
+    DagnatsCalls(NatsSession session) {
+        this.session = session;
+    }
+
+    Answers.Owner owner(LeaseKey key) {
+        return call(Operation.OWNER.subject(), Requests.encode(new Request.Owner(key)), Replies::decodeOwner);
+    }
+
+    Answers.Listing list(ListRequest request) {
+        return call(Operation.LIST.subject(), Requests.encode(request), Replies::decodeList);
+    }
+
+    Answers.Revoke revoke(Request.Revoke request) {
+        return call(Operation.REVOKE.subject(), Requests.encode(request), Replies::decodeRevoke);
+    }
+
+    /** Sends {@code body} to {@code subject} and decodes the reply. */
+    <T> T call(String subject, byte[] body, Function<byte[], T> decode) {
+        CompletableFuture<Message> pending = session.connection().requestWithTimeout(subject, body, NatsSession.TIMEOUT);
+        session.confirmPermitted();
+        Message reply;
+        try {
+            reply = pending.get(NatsSession.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException failed) {
+            // With reportNoResponders, jnats fails the request with the server's 503 status.
+            if (failed.getCause() instanceof JetStreamStatusException status && status.getStatus().isNoResponders()) {
+                throw new CliFailure("no dagnats service answered " + subject
+                        + ": is dagnats running and connected to this NATS server?");
+            }
+            throw new CliFailure("no answer from dagnats to " + subject + ": " + failed.getCause().getMessage());
+        } catch (TimeoutException | CancellationException noReply) {
+            throw new CliFailure("dagnats did not answer " + subject + " within " + NatsSession.TIMEOUT.toSeconds() + " s");
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new CliFailure("interrupted while waiting for dagnats");
+        }
+        if (reply.isStatusMessage()) {
+            throw new CliFailure("NATS answered " + subject + " with status " + reply.getStatus().getCode()
+                    + " " + reply.getStatus().getMessage());
+        }
+        try {
+            return decode.apply(reply.getData());
+        } catch (DagnatsException refused) {
+            throw new CliFailure("dagnats answered " + subject + " with " + refused.getMessage());
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.dagnats.leases.cli;
+
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.LeaseView;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/** {@code dagnats leases get KEY}: one lease in full (a leader read, {@code api.leases.owner}), or that it is free. */
+@Command(name = "get", description = "Show one lease in full, or that its key is free.")
+final class GetLease implements Callable<Integer> {
+
+    private final Context context;
+
+    @Mixin
+    CommonOptions options;
+
+    @Parameters(paramLabel = "KEY", converter = Converters.Key.class, description = "The lease's key.")
+    LeaseKey key;
+
+    GetLease(Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        Answers.Owner answer;
+        try (NatsSession session = options.open()) {
+            answer = new DagnatsCalls(session).owner(key);
+        }
+        Instant now = context.clock().instant();
+        PrintWriter out = context.out();
+        if (answer instanceof Answers.Owner.Held held) {
+            LeaseView lease = held.lease();
+            if (options.json()) {
+                out.println(Json.object(generator -> {
+                    generator.writeBooleanField("held", true);
+                    Json.lease(generator, lease, now);
+                }));
+            } else {
+                new Table("key", lease.key().value())
+                        .row("holder", lease.holder().value())
+                        .row("revision", lease.revision().toString())
+                        .row("acquired", Human.time(lease.acquiredAt())
+                                + " (" + Human.span(Duration.between(lease.acquiredAt(), now)) + " ago)")
+                        .row("expires", Human.time(lease.expiresAt())
+                                + " (in " + Human.timeLeft(Duration.between(now, lease.expiresAt())) + ")")
+                        .row("ttl", Human.ttl(lease.ttl()))
+                        .print(out);
+            }
+        } else if (options.json()) {
+            out.println(Json.object(generator -> {
+                generator.writeBooleanField("held", false);
+                generator.writeStringField("key", key.value());
+            }));
+        } else {
+            out.println(key.value() + " is free");
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,23 @@
+package io.dagnats.leases.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine;
+
+/** {@code dagnats leases}: list, show, watch and revoke leases. */
+@Command(name = "leases",
+        description = "List, show, watch and revoke leases.",
+        subcommands = {ListLeases.class, GetLease.class, WatchLeases.class, RevokeLease.class})
+final class LeasesCommand implements Runnable {
+
+    @CommandLine.Mixin
+    HelpOption help;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: ls, get, watch or revoke");
+    }
+}

@@ -1,0 +1,95 @@
+package io.dagnats.leases.cli;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.RevokeReason;
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.LeaseView;
+import io.dagnats.leases.protocol.Request;
+import java.io.PrintWriter;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code dagnats leases revoke KEY --reason TEXT [--revision N]}: frees a key
+ * through the service ({@code api.leases.revoke}), so the holder's next renew
+ * answers {@code lost} and the change event names the holder and the reason.
+ * A key that is already free is no failure; a {@code --revision} that is no
+ * longer the current fence is (nothing was revoked).
+ */
+@Command(name = "revoke", description = "Free a key over its holder's head; its next renew answers lost.")
+final class RevokeLease implements Callable<Integer> {
+
+    private final Context context;
+
+    @Mixin
+    CommonOptions options;
+
+    @Parameters(paramLabel = "KEY", converter = Converters.Key.class, description = "The lease's key.")
+    LeaseKey key;
+
+    @Option(names = "--reason", required = true, paramLabel = "TEXT", converter = Converters.Reason.class,
+            description = "Why (1 to 200 printable ASCII characters); the change event carries it.")
+    RevokeReason reason;
+
+    @Option(names = "--revision", paramLabel = "N", converter = Converters.Revision.class,
+            description = "Revoke only while N is the current fence (from ls or get), so a lease "
+                    + "granted since is left alone.")
+    Fence revision;
+
+    RevokeLease(Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        Answers.Revoke answer;
+        try (NatsSession session = options.open()) {
+            answer = new DagnatsCalls(session).revoke(new Request.Revoke(key, reason, Optional.ofNullable(revision)));
+        }
+        PrintWriter out = context.out();
+        if (options.json()) {
+            out.println(json(answer));
+        }
+        if (answer instanceof Answers.Revoke.Revoked revoked) {
+            if (!options.json()) {
+                out.println("revoked " + revoked.key() + " from " + revoked.holder() + " (its revision "
+                        + revoked.revokedRevision() + "; the revoke is revision " + revoked.revision() + ")");
+            }
+            return 0;
+        }
+        if (answer instanceof Answers.Revoke.NotCurrent notCurrent) {
+            LeaseView lease = notCurrent.lease();
+            throw new CliFailure("not revoked: " + lease.key() + " is held by " + lease.holder() + " at revision "
+                    + lease.revision() + ", not " + revision);
+        }
+        if (!options.json()) {
+            out.println(key + " is free: nothing to revoke");
+        }
+        return 0;
+    }
+
+    private String json(Answers.Revoke answer) {
+        return Json.object(generator -> {
+            if (answer instanceof Answers.Revoke.Revoked revoked) {
+                generator.writeBooleanField("revoked", true);
+                generator.writeStringField("key", revoked.key().value());
+                generator.writeStringField("holder", revoked.holder().value());
+                Json.fence(generator, "revision", revoked.revision());
+                Json.fence(generator, "revoked_revision", revoked.revokedRevision());
+            } else if (answer instanceof Answers.Revoke.NotCurrent notCurrent) {
+                generator.writeBooleanField("revoked", false);
+                generator.writeBooleanField("held", true);
+                Json.lease(generator, notCurrent.lease(), context.clock().instant());
+            } else {
+                generator.writeBooleanField("revoked", false);
+                generator.writeBooleanField("held", false);
+                generator.writeStringField("key", answer.key().value());
+            }
+        });
+    }
+}

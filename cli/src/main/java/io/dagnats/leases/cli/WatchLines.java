@@ -1,0 +1,53 @@
+package io.dagnats.leases.cli;
+
+import io.dagnats.leases.protocol.LeaseChange;
+/** How the watch prints a change: a line for people, or one JSON object per line. */
+final class WatchLines {
+
+    private WatchLines() {
+    }
+
+    /**
+     * {@code 2026-11-30T12:00:00.250Z  acquired  notify-leader  by notify-7f3a  revision 42  ttl 15s},
+     * {@code ... released  notify-leader  by notify-7f3a  revision 42},
+     * {@code ... expired   notify-leader  lease of notify-7f3a  revision 43},
+     * {@code ... revoked   notify-leader  from notify-7f3a  revision 43  reason "stuck"}.
+     */
+    static String text(LeaseChange change) {
+        StringBuilder line = new StringBuilder(Human.preciseTime(change.time()))
+                .append("  ").append(String.format("%-8s", change.kind().word()))
+                .append("  ").append(change.key());
+        String whose = switch (change.kind()) {
+            case ACQUIRED, RENEWED, RELEASED -> "by ";
+            case REVOKED -> "from ";
+            case EXPIRED -> "lease of ";
+        };
+        line.append("  ").append(whose).append(change.holder().map(Object::toString).orElse("(unknown)"));
+        change.fence().ifPresent(fence -> line.append("  revision ").append(fence));
+        change.ttl().ifPresent(ttl -> line.append("  ttl ").append(Human.setting(ttl)));
+        change.reason().ifPresent(reason -> line.append("  reason \"").append(reason).append('"'));
+        return line.toString();
+    }
+
+    /** {@code {"time":..., "event":"expired", "key":..., "holder":..., "revision":..., "sequence":...}}. */
+    static String json(LeaseChange change) {
+        return Json.object(generator -> {
+            generator.writeStringField("time", Json.time(change.time()));
+            generator.writeStringField("event", change.kind().word());
+            generator.writeStringField("key", change.key().value());
+            if (change.holder().isPresent()) {
+                generator.writeStringField("holder", change.holder().get().value());
+            }
+            if (change.fence().isPresent()) {
+                Json.fence(generator, "revision", change.fence().get());
+            }
+            generator.writeNumberField("sequence", change.sequence());
+            if (change.ttl().isPresent()) {
+                generator.writeNumberField("ttl_ms", change.ttl().get().toMillis());
+            }
+            if (change.reason().isPresent()) {
+                generator.writeStringField("reason", change.reason().get());
+            }
+        });
+    }
+}

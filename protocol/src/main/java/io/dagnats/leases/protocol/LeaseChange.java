@@ -1,0 +1,123 @@
+package io.dagnats.leases.protocol;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.LeaseEvent;
+import io.dagnats.leases.domain.LeaseKey;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * One change event ({@code dagnats.lease.changed.<key>}) as a subscriber reads
+ * it from its headers: what happened, to which key, at which revision (the
+ * event's stream sequence), and, for a write dagnats made, whose lease and why.
+ * An expiry is the server's marker and names nobody (a watcher that saw the
+ * lease before fills the holder in with {@link #whoseLease}). Read by the
+ * operator CLI's watch and by the holder library.
+ *
+ * @param sequence the event's own revision ({@code Nats-Sequence})
+ * @param fence    the fence of the lease concerned: the write's own revision for acquired and
+ *                 renewed, the lease that ended for released and revoked (and expired, once known)
+ */
+public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, Optional<HolderId> holder,
+        Optional<Fence> fence, Optional<String> reason, Optional<Duration> ttl) {
+
+    public enum Kind {
+        ACQUIRED, RENEWED, RELEASED, REVOKED, EXPIRED;
+
+        public String word() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The key is free after this change: released, revoked or expired. */
+        public boolean endsLease() {
+            return this == RELEASED || this == REVOKED || this == EXPIRED;
+        }
+    }
+
+    /** The reason the server writes on the marker that ends a key by its TTL. */
+    static final String EXPIRY_MARKER_REASON = "MaxAge";
+
+    // JetStream's headers on every republished message; the user guide names them as part of the events.
+    private static final String SEQUENCE = "Nats-Sequence";
+    private static final String TIME_STAMP = "Nats-Time-Stamp";
+    private static final String MARKER_REASON = "Nats-Marker-Reason";
+    private static final String TTL = "Nats-TTL";
+
+    /**
+     * @param header   the event's header values by name (null when absent); {@code name -> null} for none
+     * @param received when this machine received it, used when the event carries no server time
+     * @return empty for what is no lease change: another marker (a purge), an event this version
+     *         does not know, a subject that is no key, or headers that break the contract
+     */
+    public static Optional<LeaseChange> read(String subject, Function<String, String> header, Instant received) {
+        if (!subject.startsWith(LeaseSubjects.CHANGED_PREFIX)) {
+            return Optional.empty();
+        }
+        try {
+            LeaseKey key = new LeaseKey(subject.substring(LeaseSubjects.CHANGED_PREFIX.length()));
+            long sequence = Long.parseLong(header.apply(SEQUENCE));
+            Instant time = time(header.apply(TIME_STAMP)).orElse(received);
+            String event = header.apply(LeaseHeaders.EVENT);
+            if (event == null) {
+                if (!EXPIRY_MARKER_REASON.equals(header.apply(MARKER_REASON))) {
+                    return Optional.empty();
+                }
+                return Optional.of(new LeaseChange(time, key, Kind.EXPIRED, sequence, Optional.empty(),
+                        Optional.empty(), Optional.empty(), Optional.empty()));
+            }
+            Optional<LeaseEvent> known = LeaseEvent.fromWireName(event);
+            if (known.isEmpty()) {
+                return Optional.empty();
+            }
+            Kind kind = switch (known.get()) {
+                case ACQUIRED -> Kind.ACQUIRED;
+                case RENEWED -> Kind.RENEWED;
+                case RELEASED -> Kind.RELEASED;
+                case REVOKED -> Kind.REVOKED;
+            };
+            Optional<HolderId> holder = Optional.ofNullable(header.apply(LeaseHeaders.HOLDER)).map(HolderId::new);
+            Optional<Fence> fence = kind == Kind.ACQUIRED || kind == Kind.RENEWED
+                    ? Optional.of(new Fence(sequence))
+                    : LeaseHeaders.parseFence(header.apply(LeaseHeaders.FENCE));
+            Optional<Duration> ttl = kind == Kind.ACQUIRED || kind == Kind.RENEWED
+                    ? seconds(header.apply(TTL))
+                    : Optional.empty();
+            return Optional.of(new LeaseChange(time, key, kind, sequence, holder, fence,
+                    Optional.ofNullable(header.apply(LeaseHeaders.REASON)), ttl));
+        } catch (IllegalArgumentException broken) {
+            // NumberFormatException and InvalidLeaseInput included: not an event of this contract.
+            return Optional.empty();
+        }
+    }
+
+    /** The same change with the holder and fence of the lease it ended, as remembered. */
+    public LeaseChange whoseLease(HolderId holder, Fence fence) {
+        return new LeaseChange(time, key, kind, sequence, Optional.of(holder), Optional.of(fence), reason, ttl);
+    }
+
+    private static Optional<Instant> time(String stamp) {
+        try {
+            return Optional.ofNullable(stamp).map(Instant::parse);
+        } catch (DateTimeParseException unreadable) {
+            return Optional.empty();
+        }
+    }
+
+    /** A {@code Nats-TTL} value: whole seconds, with or without the {@code s}. */
+    private static Optional<Duration> seconds(String ttl) {
+        if (ttl == null) {
+            return Optional.empty();
+        }
+        String digits = ttl.endsWith("s") ? ttl.substring(0, ttl.length() - 1) : ttl;
+        try {
+            return Optional.of(Duration.ofSeconds(Long.parseLong(digits)));
+        } catch (NumberFormatException otherForm) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds the fat JAR bootstrap/target/dagnats.jar when it is missing or older
+# than a source or pom of a module it holds. Talks on stderr only, so a caller's
+# stdout stays its own (scripts/dagnats ... -o json).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/require-toolchain.sh >&2
+
+jar=bootstrap/target/dagnats.jar
+stale=""
+if [ -f "$jar" ]; then
+  stale=$(find domain protocol application adapters-nats adapters-otel cli bootstrap pom.xml \
+    \( -name '*.java' -o -name pom.xml \) -newer "$jar" -print -quit)
+fi
+if [ ! -f "$jar" ] || [ -n "$stale" ]; then
+  echo "building $jar" >&2
+  mvn -B -q -ntp -Dmaven.test.skip=true package -pl bootstrap -am >&2
+fi
