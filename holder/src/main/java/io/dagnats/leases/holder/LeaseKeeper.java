@@ -97,8 +97,10 @@ final class LeaseKeeper {
      * The key changed on the server. Not owner: try now, a few ms apart from the
      * other waiters. Owner: a release, revoke or expiry written after this
      * tenure began ended it (an operator revoked it, most likely), so stop now
-     * rather than at the next renew's {@code lost}. Stopping early is always
-     * safe; a forged or misread event can only cost a campaign.
+     * rather than at the next renew's {@code lost}, and after a revoke wait a
+     * third of the TTL before campaigning again, so that a waiting replica
+     * takes the key. Stopping early is always safe; a forged or misread event
+     * can only cost a campaign.
      */
     void keyChanged(Optional<LeaseChange> change) {
         scheduler.execute(() -> {
@@ -113,7 +115,9 @@ final class LeaseKeeper {
                         + change.get().kind().word() + " at revision " + Long.toUnsignedString(change.get().sequence())
                         + change.get().reason().map(reason -> ": " + reason).orElse("") + ")");
                 stop(OwnershipListener.StopReason.LOST);
-                scheduler.schedule(this::campaign, random.nextInt(50) * MILLI);
+                // Revoked: an operator moved the key away, so step back and let a waiting replica take it.
+                long backOff = change.get().kind() == LeaseChange.Kind.REVOKED ? ttlNanos / 3 : random.nextInt(50) * MILLI;
+                scheduler.schedule(this::campaign, backOff);
             }
         });
     }

@@ -211,6 +211,19 @@ class LeaseKeeperTest {
     }
 
     @Test
+    void aRevokedOwnerStepsBackAThirdOfItsTtlBeforeCampaigningAgain() {
+        becomeOwner(5, 6);
+
+        keeper.keyChanged(change("revoked", 7));
+        scheduler.runDue();
+        scheduler.advance(TTL.duration().dividedBy(3).minusMillis(1));
+        assertTrue(calls.nothingPending(), "no acquire while a waiting replica takes the key");
+
+        scheduler.advance(Duration.ofMillis(1));
+        calls.next("acquire");
+    }
+
+    @Test
     void eventsThatDoNotEndThisTenureLeaveTheOwnerAlone() {
         becomeOwner(5, 6);
         // An ending older than this tenure (a late event of an earlier one), our own renewal, or no event at all.
