@@ -28,6 +28,7 @@ import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -37,7 +38,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * One trace, read back from a real Zipkin: the caller's span is the root, the
- * dagnats forward span is under it, and the owner's handling span is under that.
+ * dagnats forward span is under it, and the owner's handling span is under that;
+ * names, kinds and attributes as the messaging conventions give them.
  */
 class TracingAcceptanceTest {
 
@@ -88,7 +90,8 @@ class TracingAcceptanceTest {
                     () -> parse(zipkin.trace(traceId)), trace -> hasService(trace, "owner-service")
                             && hasService(trace, "dagnats") && hasService(trace, "caller-service")
                             && find(trace, "dagnats", "process api.leases.forward") != null
-                            && find(trace, "owner-service", "process dagnats.lease.inbox") != null);
+                            && find(trace, "owner-service", "process dagnats.lease.inbox") != null
+                            && find(trace, "caller-service", "send api.leases.forward") != null);
 
             Map<String, JsonNode> byId = new HashMap<>();
             spans.forEach(span -> byId.put(span.path("id").asText(), span));
@@ -98,23 +101,60 @@ class TracingAcceptanceTest {
 
             JsonNode forwardSpan = find(spans, "dagnats", "process api.leases.forward");
             assertTrue(isUnder(forwardSpan, rootSpan, byId), "the dagnats forward span is under the caller's");
+            assertEquals("CONSUMER", forwardSpan.path("kind").asText(), forwardSpan.toPrettyString());
             JsonNode tags = forwardSpan.path("tags");
             assertEquals("nats", tags.path("messaging.system").asText(), forwardSpan.toPrettyString());
+            assertEquals("process", tags.path("messaging.operation.type").asText());
             assertEquals("api.leases.forward", tags.path("messaging.destination.name").asText());
             assertEquals("traced", tags.path("dagnats.lease.key").asText());
             assertEquals(owner.id().value(), tags.path("dagnats.lease.holder").asText());
             assertFalse(tags.path("dagnats.lease.revision").asText().isEmpty());
             assertEquals("delivered", tags.path("dagnats.lease.outcome").asText());
 
-            JsonNode ownerSpan = find(spans, "owner-service", "process dagnats.lease.inbox");
-            assertTrue(isUnder(ownerSpan, forwardSpan, byId), "the owner's span is under the dagnats forward span");
+            JsonNode callSpan = find(spans, "caller-service", "send api.leases.forward");
+            assertEquals("PRODUCER", callSpan.path("kind").asText(), callSpan.toPrettyString());
+            assertTrue(isUnder(forwardSpan, callSpan, byId), "the dagnats forward span is under the caller's send");
+
+            // The owner's inbox subject holds its id and the key: the names hold the template instead.
+            String inboxTemplate = "dagnats.lease.inbox.{holder}.{key}";
+            JsonNode sendSpan = find(spans, "dagnats", "send " + inboxTemplate);
+            assertNotNull(sendSpan, spans.toPrettyString());
+            assertEquals("PRODUCER", sendSpan.path("kind").asText(), sendSpan.toPrettyString());
+            assertTrue(isUnder(sendSpan, forwardSpan, byId));
+            assertEquals(inboxTemplate, sendSpan.path("tags").path("messaging.destination.template").asText());
+            assertEquals("dagnats.lease.inbox." + owner.id().value() + ".traced",
+                    sendSpan.path("tags").path("messaging.destination.name").asText());
+            assertServer(sendSpan, nats);
+
+            JsonNode ownerSpan = find(spans, "owner-service", "process " + inboxTemplate);
+            assertNotNull(ownerSpan, spans.toPrettyString());
+            assertEquals("CONSUMER", ownerSpan.path("kind").asText(), ownerSpan.toPrettyString());
+            assertTrue(isUnder(ownerSpan, sendSpan, byId), "the owner's span is under the dagnats send span");
             assertEquals("traced", ownerSpan.path("tags").path("dagnats.lease.key").asText());
             assertEquals("served", ownerSpan.path("tags").path("dagnats.lease.outcome").asText());
 
-            JsonNode read = find(spans, "dagnats", "read kv_leases");
-            assertNotNull(read, "the JetStream read is a child span");
+            JsonNode read = find(spans, "dagnats", "get $KV.leases.{key}");
+            assertNotNull(read, "the JetStream read is a child span: " + spans.toPrettyString());
+            assertEquals("CLIENT", read.path("kind").asText());
             assertTrue(isUnder(read, forwardSpan, byId));
+            assertServer(read, nats);
+
+            for (JsonNode span : spans) {
+                String name = span.path("name").asText();
+                assertFalse(name.contains(owner.id().value().toLowerCase(Locale.ROOT)) || name.contains("traced"),
+                        "a holder id or key in a span name: " + name);
+            }
         }
+    }
+
+    /** server.address and server.port name the NATS server the span's process is connected to. */
+    private static void assertServer(JsonNode span, NatsServerProcess nats) {
+        URI url = URI.create(nats.url());
+        JsonNode tags = span.path("tags");
+        assertEquals(url.getHost(), tags.path("server.address").asText(span.path("remoteEndpoint").path("ipv4").asText()),
+                span.toPrettyString());
+        assertEquals(Integer.toString(url.getPort()), tags.path("server.port").asText(
+                span.path("remoteEndpoint").path("port").asText()), span.toPrettyString());
     }
 
     @Test

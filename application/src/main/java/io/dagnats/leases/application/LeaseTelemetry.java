@@ -39,6 +39,14 @@ public interface LeaseTelemetry {
         }
 
         @Override
+        public void expired(LeaseKey key, Fence lastRevision) {
+        }
+
+        @Override
+        public void census(LeaseCensus.Count count) {
+        }
+
+        @Override
         public LeaseStore observe(LeaseStore store) {
             return store;
         }
@@ -64,6 +72,17 @@ public interface LeaseTelemetry {
 
     /** Whether the server can serve leases, as learned at start. */
     void leasesSupported(boolean supported);
+
+    /**
+     * The server removed the last message of {@code key} because its TTL ran out, as a change
+     * event (an expiry marker) told. {@code lastRevision} is the revision of the message it
+     * removed: a lease, or a release's or revoke's tombstone, whose own expiry is marked too.
+     * Every instance is told of every expiry; the one that wrote that lease counts it.
+     */
+    void expired(LeaseKey key, Fence lastRevision);
+
+    /** The latest census of the bucket: reported until the next one succeeds. */
+    void census(LeaseCensus.Count count);
 
     /** The store, with each read and write recorded under the request that made it. */
     LeaseStore observe(LeaseStore store);

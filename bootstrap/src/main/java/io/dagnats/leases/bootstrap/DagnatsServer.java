@@ -4,13 +4,16 @@ import com.google.inject.Guice;
 import com.google.inject.Injector;
 import com.google.inject.ProvisionException;
 import io.dagnats.leases.adapters.nats.BucketStatus;
+import io.dagnats.leases.adapters.nats.ExpiryWatch;
 import io.dagnats.leases.adapters.nats.LeaseApi;
 import io.dagnats.leases.adapters.nats.LeaseBucket;
 import io.dagnats.leases.adapters.otel.TelemetrySetup;
+import io.dagnats.leases.application.LeaseCensus;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,6 +37,10 @@ public final class DagnatsServer implements AutoCloseable {
     private final LeaseApi api;
     private final ScheduledExecutorService provisioner;
     private final TelemetrySetup telemetrySetup;
+    /** Expiries for the lease event counter; none unless metrics are exported. */
+    private final Optional<ExpiryWatch> expiries;
+    /** The census for the lease gauges; none unless metrics are exported. */
+    private final Optional<PeriodicCensus> census;
     /** The verdict last logged; the provisioner thread's own. */
     private BucketStatus judged;
 
@@ -52,6 +59,10 @@ public final class DagnatsServer implements AutoCloseable {
         BucketStatus status = bucket.provision();
         telemetry.leasesSupported(status instanceof BucketStatus.Ready);
         api.start();
+        expiries = telemetrySetup.metricsExported()
+                ? Optional.of(ExpiryWatch.start(connection, telemetry)) : Optional.empty();
+        census = telemetrySetup.metricsExported()
+                ? Optional.of(new PeriodicCensus(injector.getInstance(LeaseCensus.class), telemetry)) : Optional.empty();
         LOG.log(status instanceof BucketStatus.Ready ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
                 "dagnats " + LeaseApi.VERSION + " serving " + LeaseSubjects.API_PREFIX + "* on "
                 + connection.getConnectedUrl() + ", nats-server " + bucket.serverVersion()
@@ -67,6 +78,7 @@ public final class DagnatsServer implements AutoCloseable {
         });
         provisioner.scheduleWithFixedDelay(() -> recheck(telemetry), RECHECK.toMillis(), RECHECK.toMillis(),
                 TimeUnit.MILLISECONDS);
+        census.ifPresent(counting -> counting.schedule(provisioner, telemetrySetup.metricInterval()));
     }
 
     /**
@@ -117,6 +129,8 @@ public final class DagnatsServer implements AutoCloseable {
      */
     public void crash() throws InterruptedException {
         provisioner.shutdownNow();
+        census.ifPresent(PeriodicCensus::stop);
+        expiries.ifPresent(ExpiryWatch::close);
         connection.close();
         telemetrySetup.close();
     }
@@ -125,12 +139,14 @@ public final class DagnatsServer implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         provisioner.shutdownNow();
+        census.ifPresent(PeriodicCensus::stop);
         boolean drained = api.stop(settings.service().drainTimeout());
         if (!drained) {
             LOG.log(System.Logger.Level.WARNING, "dagnats stopped with requests still in flight after "
                     + settings.service().drainTimeout().toMillis() + " ms");
         }
         flushReplies();
+        expiries.ifPresent(ExpiryWatch::close);
         connection.close();
         telemetrySetup.close();
     }

@@ -6,6 +6,8 @@ import com.google.inject.Singleton;
 import io.dagnats.leases.application.AcquireLease;
 import io.dagnats.leases.application.ForwardToOwner;
 import io.dagnats.leases.application.KnownLeases;
+import io.dagnats.leases.application.LeaseCensus;
+import io.dagnats.leases.application.LeaseListing;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.OwnerInbox;
 import io.dagnats.leases.application.ReleaseLease;
@@ -64,5 +66,12 @@ final class LeasesModule extends AbstractModule {
     @Singleton
     RevokeLease revoke(LeaseStore store, KnownLeases known) {
         return new RevokeLease(store, known);
+    }
+
+    /** For the lease gauges: built only when metrics are exported. */
+    @Provides
+    @Singleton
+    LeaseCensus census(LeaseListing listing) {
+        return new LeaseCensus(listing);
     }
 }

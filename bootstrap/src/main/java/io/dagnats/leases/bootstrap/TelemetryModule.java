@@ -6,6 +6,7 @@ import com.google.inject.Singleton;
 import io.dagnats.leases.adapters.otel.OpenTelemetryLeaseTelemetry;
 import io.dagnats.leases.adapters.otel.TelemetrySetup;
 import io.dagnats.leases.application.LeaseTelemetry;
+import io.nats.client.Connection;
 
 /** Telemetry from the standard OTEL_* settings; off, and free, when none are given. */
 final class TelemetryModule extends AbstractModule {
@@ -24,7 +25,9 @@ final class TelemetryModule extends AbstractModule {
 
     @Provides
     @Singleton
-    LeaseTelemetry telemetry(TelemetrySetup setup) {
-        return setup.enabled() ? new OpenTelemetryLeaseTelemetry(setup.openTelemetry()) : LeaseTelemetry.NONE;
+    LeaseTelemetry telemetry(TelemetrySetup setup, Connection connection) {
+        return setup.enabled()
+                ? new OpenTelemetryLeaseTelemetry(setup.openTelemetry(), connection::getConnectedUrl, setup.metricsExported())
+                : LeaseTelemetry.NONE;
     }
 }

@@ -95,7 +95,7 @@ final class ForwardInbox {
         Ownership lease = leaseKey == null ? null : kept.apply(leaseKey).orElse(null);
         Optional<Fence> presented =
                 LeaseHeaders.parseFence(request.hasHeaders() ? request.getHeaders().getFirst(LeaseHeaders.FENCE) : null);
-        Span span = telemetry.startServing(LeaseSubjects.INBOX_PREFIX + id.value(), keyToken,
+        Span span = telemetry.startServing(subject, keyToken,
                 request.hasHeaders() ? request.getHeaders() : null);
         presented.ifPresent(fence -> span.setAttribute(HolderTelemetry.REVISION, fence.revision()));
         if (lease == null || lease.admit(presented).isEmpty()) {

@@ -13,13 +13,15 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapPropagator;
 import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.impl.Headers;
+import java.net.URI;
 import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The holder library's traces and metrics: CLIENT spans for its calls to
- * dagnats (carrying W3C context in the request headers), a SERVER span for
+ * The holder library's traces and metrics: PRODUCER spans for its calls to
+ * dagnats (carrying W3C context in the request headers), a CONSUMER span for
  * each forwarded request it serves (continuing dagnats' context), and metrics
  * for renew slack, stale forwards, ownership changes and being owner.
  *
@@ -35,7 +37,11 @@ final class HolderTelemetry {
     static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
     private static final AttributeKey<String> SYSTEM = AttributeKey.stringKey("messaging.system");
     private static final AttributeKey<String> DESTINATION = AttributeKey.stringKey("messaging.destination.name");
+    private static final AttributeKey<String> TEMPLATE = AttributeKey.stringKey("messaging.destination.template");
     private static final AttributeKey<String> OPERATION = AttributeKey.stringKey("messaging.operation.name");
+    private static final AttributeKey<String> OPERATION_TYPE = AttributeKey.stringKey("messaging.operation.type");
+    private static final AttributeKey<String> SERVER_ADDRESS = AttributeKey.stringKey("server.address");
+    private static final AttributeKey<Long> SERVER_PORT = AttributeKey.longKey("server.port");
     private static final AttributeKey<String> CHANGE = AttributeKey.stringKey("dagnats.holder.change");
 
     private static final TextMapGetter<Headers> HEADERS = new TextMapGetter<>() {
@@ -55,12 +61,17 @@ final class HolderTelemetry {
     private final DoubleHistogram renewSlack;
     private final LongCounter staleForwards;
     private final LongCounter ownershipChanges;
+    private final Supplier<String> connectedUrl;
+    /** The server attributes of the URL last connected to, parsed once per URL. */
+    private volatile Map.Entry<String, Attributes> server = Map.entry("", Attributes.empty());
 
     /**
-     * @param owners every kept key, and whether this process acts as its owner right now;
-     *               read each time the owner gauge is collected
+     * @param owners       every kept key, and whether this process acts as its owner right now;
+     *                     read each time the owner gauge is collected
+     * @param connectedUrl the URL of the NATS server the connection is on, or null while on none
      */
-    HolderTelemetry(OpenTelemetry openTelemetry, Supplier<Map<LeaseKey, Boolean>> owners) {
+    HolderTelemetry(OpenTelemetry openTelemetry, Supplier<Map<LeaseKey, Boolean>> owners, Supplier<String> connectedUrl) {
+        this.connectedUrl = connectedUrl;
         tracer = openTelemetry.getTracer("io.dagnats.leases.holder");
         propagator = openTelemetry.getPropagators().getTextMapPropagator();
         Meter meter = openTelemetry.getMeter("io.dagnats.leases.holder");
@@ -84,30 +95,59 @@ final class HolderTelemetry {
                         measurement.record(owner ? 1 : 0, Attributes.of(KEY, key.value()))));
     }
 
-    /** A CLIENT span for a call to {@code subject}, its context injected into {@code headers}. */
+    /**
+     * A PRODUCER span for a call to {@code subject}, its context injected into {@code headers}: it
+     * is the request's creation context, which makes a send a PRODUCER in the messaging conventions.
+     */
     Span startCall(String subject, String key, Headers headers) {
         Span span = tracer.spanBuilder("send " + subject)
-                .setSpanKind(SpanKind.CLIENT)
+                .setSpanKind(SpanKind.PRODUCER)
                 .setAttribute(SYSTEM, "nats")
                 .setAttribute(DESTINATION, subject)
+                .setAttribute(OPERATION_TYPE, "send")
                 .setAttribute(OPERATION, "send")
+                .setAllAttributes(server())
                 .setAttribute(KEY, key)
                 .startSpan();
         propagator.inject(Context.current().with(span), headers, Headers::put);
         return span;
     }
 
-    /** A SERVER span for a forwarded request, continuing the trace that dagnats sent. */
+    /**
+     * A CONSUMER span for a forwarded request that arrived on {@code subject}, continuing the trace
+     * that dagnats sent; named after the inbox template, as the subject holds the holder id and key.
+     */
     Span startServing(String subject, String key, Headers headers) {
         Context parent = headers == null ? Context.root() : propagator.extract(Context.root(), headers, HEADERS);
-        return tracer.spanBuilder("process " + subject)
+        return tracer.spanBuilder("process " + LeaseSubjects.INBOX_TEMPLATE)
                 .setParent(parent)
-                .setSpanKind(SpanKind.SERVER)
+                .setSpanKind(SpanKind.CONSUMER)
                 .setAttribute(SYSTEM, "nats")
                 .setAttribute(DESTINATION, subject)
+                .setAttribute(TEMPLATE, LeaseSubjects.INBOX_TEMPLATE)
+                .setAttribute(OPERATION_TYPE, "process")
                 .setAttribute(OPERATION, "process")
+                .setAllAttributes(server())
                 .setAttribute(KEY, key)
                 .startSpan();
+    }
+
+    private Attributes server() {
+        String url = connectedUrl.get();
+        Map.Entry<String, Attributes> last = server;
+        if (url == null || url.equals(last.getKey())) {
+            return url == null ? Attributes.empty() : last.getValue();
+        }
+        Attributes parsed;
+        try {
+            URI uri = URI.create(url);
+            parsed = uri.getHost() == null || uri.getPort() < 0 ? Attributes.empty()
+                    : Attributes.of(SERVER_ADDRESS, uri.getHost(), SERVER_PORT, (long) uri.getPort());
+        } catch (IllegalArgumentException notAUri) {
+            parsed = Attributes.empty();
+        }
+        server = Map.entry(url, parsed);
+        return parsed;
     }
 
     void renewed(String key, long slackNanos) {

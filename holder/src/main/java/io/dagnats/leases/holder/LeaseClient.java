@@ -47,7 +47,7 @@ public final class LeaseClient implements LeaseCalls {
      * @param openTelemetry  where the client spans of these calls go; {@link OpenTelemetry#noop()} for none
      */
     public LeaseClient(Connection connection, Duration requestTimeout, OpenTelemetry openTelemetry) {
-        this(connection, requestTimeout, new HolderTelemetry(openTelemetry, Map::of));
+        this(connection, requestTimeout, new HolderTelemetry(openTelemetry, Map::of, connection::getConnectedUrl));
     }
 
     public LeaseClient(Connection connection) {

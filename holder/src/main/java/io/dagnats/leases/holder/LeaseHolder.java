@@ -62,7 +62,7 @@ public final class LeaseHolder implements AutoCloseable {
     private LeaseHolder(Builder builder) {
         this.connection = builder.connection;
         this.id = builder.holderId != null ? builder.holderId : uniqueId(builder.holderPrefix);
-        this.telemetry = new HolderTelemetry(builder.openTelemetry, this::owners);
+        this.telemetry = new HolderTelemetry(builder.openTelemetry, this::owners, builder.connection::getConnectedUrl);
         this.client = new LeaseClient(connection, builder.requestTimeout, telemetry);
         this.clock = builder.clock;
         this.executor = builder.scheduler != null

@@ -58,7 +58,7 @@ class LeaseKeeperTest {
     };
 
     private final LeaseKeeper keeper = new LeaseKeeper(new LeaseKey("k"), new HolderId("me"), TTL, calls, scheduler,
-            scheduler, listener, new HolderTelemetry(OpenTelemetry.noop(), Map::of));
+            scheduler, listener, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null));
     private final KeptLease lease = new KeptLease(keeper, () -> { });
 
     private void answer(String operation, Object answer) {

@@ -21,6 +21,8 @@ public final class LeaseSubjects {
     public static final String CHANGED_WILDCARD = CHANGED_PREFIX + ">";
     /** Owners' inboxes: this, the holder id, a dot, and the key. */
     public static final String INBOX_PREFIX = "dagnats.lease.inbox.";
+    /** An owner's inbox with its variable parts named, as telemetry names the destination (low in cardinality). */
+    public static final String INBOX_TEMPLATE = INBOX_PREFIX + "{holder}.{key}";
 
     private LeaseSubjects() {
     }

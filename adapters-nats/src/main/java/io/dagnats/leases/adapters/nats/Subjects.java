@@ -30,6 +30,8 @@ final class Subjects {
     static final String HEADER_EXPECTED_LAST_SUBJECT_SEQUENCE = "Nats-Expected-Last-Subject-Sequence";
     static final String HEADER_TTL = "Nats-TTL";
     static final String HEADER_MARKER_REASON = "Nats-Marker-Reason";
+    /** The marker reason of a message whose TTL ran out (others mark purges and removals). */
+    static final String MARKER_REASON_EXPIRED = "MaxAge";
     static final String HEADER_KV_OPERATION = "KV-Operation";
     /** On a direct get's answer: the stream sequence and the subject of the message. */
     static final String HEADER_SEQUENCE = "Nats-Sequence";
@@ -37,7 +39,11 @@ final class Subjects {
     /** On a direct get's answer: the stream that answered (a mirror answers under its own name). */
     static final String HEADER_STREAM = "Nats-Stream";
     static final String HEADER_TIME_STAMP = "Nats-Time-Stamp";
-    /** On a batched direct get's end-of-batch status: the last sequence sent, and how many more match. */
+    /**
+     * On a batched direct get's end-of-batch status: the last sequence sent, and how many more match.
+     * On a republished change event: the sequence of the subject's message before it (on an
+     * expiry marker, the message the server removed).
+     */
     static final String HEADER_LAST_SEQUENCE = "Nats-Last-Sequence";
     static final String HEADER_NUM_PENDING = "Nats-Num-Pending";
 

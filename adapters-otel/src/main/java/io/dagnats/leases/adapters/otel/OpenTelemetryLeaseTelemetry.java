@@ -1,8 +1,11 @@
 package io.dagnats.leases.adapters.otel;
 
+import io.dagnats.leases.application.LeaseCensus;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.OwnerInbox;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
@@ -19,13 +22,15 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
- * Lease telemetry on OpenTelemetry: a SERVER span per lease request that
+ * Lease telemetry on OpenTelemetry: a CONSUMER span per lease request that
  * continues the caller's W3C trace context, CLIENT spans for the JetStream
- * reads and writes and for each forward attempt under it, and request, duration
- * and forward-attempt metrics. Names follow the messaging semantic conventions;
- * lease attributes carry the lease key, holder and revision. A fault of telemetry itself is
+ * reads and writes and a PRODUCER span for each forward attempt under it, and
+ * request, duration, forward-attempt and lease-event metrics. Names and kinds
+ * follow the messaging semantic conventions ({@link MessagingSpan}); lease
+ * attributes carry the lease key, holder and revision. A fault of telemetry itself is
  * logged once per place it happens ({@link TelemetryFaults}) and never reaches
  * the request.
  */
@@ -33,10 +38,7 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
 
     static final String INSTRUMENTATION_SCOPE = "io.dagnats.leases";
 
-    static final AttributeKey<String> MESSAGING_SYSTEM = AttributeKey.stringKey("messaging.system");
-    static final AttributeKey<String> DESTINATION = AttributeKey.stringKey("messaging.destination.name");
-    static final AttributeKey<String> OPERATION_NAME = AttributeKey.stringKey("messaging.operation.name");
-    static final AttributeKey<String> OPERATION_TYPE = AttributeKey.stringKey("messaging.operation.type");
+    static final AttributeKey<String> MESSAGING_SYSTEM = MessagingSpan.SYSTEM;
     static final AttributeKey<String> CONSUMER_GROUP = AttributeKey.stringKey("messaging.consumer.group.name");
     static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
     static final AttributeKey<String> LEASE_OPERATION = AttributeKey.stringKey("dagnats.lease.operation");
@@ -63,16 +65,27 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
     private final DoubleHistogram duration;
     private final LongCounter forwardAttempts;
     private final AtomicLong supported = new AtomicLong();
+    private final LeaseEvents events;
+    private final CensusGauges census;
+    private final ServerAddress server;
     private final TelemetryFaults faults;
 
-    public OpenTelemetryLeaseTelemetry(OpenTelemetry openTelemetry) {
-        this(openTelemetry, new TelemetryFaults());
+    /**
+     * @param connectedUrl   the URL of the NATS server the connection is on (null while on none),
+     *                       for {@code server.address} and {@code server.port}
+     * @param countsExpiries whether {@link #expired} will be told of expiries (metrics are exported)
+     */
+    public OpenTelemetryLeaseTelemetry(OpenTelemetry openTelemetry, Supplier<String> connectedUrl,
+            boolean countsExpiries) {
+        this(openTelemetry, connectedUrl, countsExpiries, new TelemetryFaults());
     }
 
     /** @param faults where a fault of telemetry itself is reported; tests collect them */
-    OpenTelemetryLeaseTelemetry(OpenTelemetry openTelemetry, TelemetryFaults faults) {
+    OpenTelemetryLeaseTelemetry(OpenTelemetry openTelemetry, Supplier<String> connectedUrl, boolean countsExpiries,
+            TelemetryFaults faults) {
         Objects.requireNonNull(openTelemetry, "openTelemetry");
         this.faults = Objects.requireNonNull(faults, "faults");
+        this.server = new ServerAddress(Objects.requireNonNull(connectedUrl, "connectedUrl"));
         tracer = openTelemetry.getTracer(INSTRUMENTATION_SCOPE);
         propagator = openTelemetry.getPropagators().getTextMapPropagator();
         Meter meter = openTelemetry.getMeter(INSTRUMENTATION_SCOPE);
@@ -93,23 +106,22 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
                 .setUnit("1")
                 .ofLongs()
                 .buildWithCallback(measurement -> measurement.record(supported.get()));
+        events = new LeaseEvents(meter, countsExpiries);
+        census = new CensusGauges(meter);
     }
 
     @Override
     public RequestRecord startRequest(String operation, String subject, Map<String, String> headers) {
         try {
             Context parent = headers.isEmpty() ? Context.root() : propagator.extract(Context.root(), headers, MAP_GETTER);
-            Span span = tracer.spanBuilder("process " + subject)
+            // A received request, pushed to its handler: "process", a CONSUMER span (the current
+            // messaging conventions give process that kind, reply or not).
+            Span span = MessagingSpan.builder(tracer, SpanKind.CONSUMER, "process", "process", subject, null, server)
                     .setParent(parent)
-                    .setSpanKind(SpanKind.SERVER)
-                    .setAttribute(MESSAGING_SYSTEM, "nats")
-                    .setAttribute(DESTINATION, subject)
-                    .setAttribute(OPERATION_NAME, "process")
-                    .setAttribute(OPERATION_TYPE, "process")
                     .setAttribute(CONSUMER_GROUP, LeaseSubjects.QUEUE_GROUP)
                     .setAttribute(LEASE_OPERATION, operation)
                     .startSpan();
-            return new RequestSpan(operation, span, System.nanoTime(), requests, duration, faults);
+            return new RequestSpan(operation, span, System.nanoTime(), requests, duration, events, faults);
         } catch (RuntimeException fault) {
             faults.report("starting a request span", fault);
             return RequestRecord.NONE;
@@ -134,12 +146,26 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
     }
 
     @Override
+    public void expired(LeaseKey key, Fence lastRevision) {
+        try {
+            events.expired(key, lastRevision);
+        } catch (RuntimeException fault) {
+            faults.report("counting an expiry", fault);
+        }
+    }
+
+    @Override
+    public void census(LeaseCensus.Count count) {
+        census.set(count);
+    }
+
+    @Override
     public LeaseStore observe(LeaseStore store) {
-        return new TracedLeaseStore(store, tracer, faults);
+        return new TracedLeaseStore(store, tracer, server, events, faults);
     }
 
     @Override
     public OwnerInbox observe(OwnerInbox inbox) {
-        return new TracedOwnerInbox(inbox, tracer, forwardAttempts, faults);
+        return new TracedOwnerInbox(inbox, tracer, server, forwardAttempts, faults);
     }
 }

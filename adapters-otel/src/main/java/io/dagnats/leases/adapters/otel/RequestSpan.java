@@ -21,8 +21,8 @@ import io.opentelemetry.context.Scope;
 import java.util.function.Supplier;
 
 /**
- * The record of one lease request: its SERVER span, ended with what the request
- * came to, and the request counted and timed.
+ * The record of one lease request: its CONSUMER span, ended with what the request
+ * came to, and the request counted and timed (and a lost answer counted as a lease event).
  */
 final class RequestSpan implements RequestRecord {
 
@@ -31,15 +31,17 @@ final class RequestSpan implements RequestRecord {
     private final long startedNanos;
     private final LongCounter requests;
     private final DoubleHistogram duration;
+    private final LeaseEvents events;
     private final TelemetryFaults faults;
 
     RequestSpan(String operation, Span span, long startedNanos, LongCounter requests, DoubleHistogram duration,
-            TelemetryFaults faults) {
+            LeaseEvents events, TelemetryFaults faults) {
         this.operation = operation;
         this.span = span;
         this.startedNanos = startedNanos;
         this.requests = requests;
         this.duration = duration;
+        this.events = events;
         this.faults = faults;
     }
 
@@ -93,6 +95,9 @@ final class RequestSpan implements RequestRecord {
             Lease lastTried = failed.lastTried().get();
             span.setAttribute(LEASE_HOLDER, lastTried.holder().value());
             span.setAttribute(LEASE_REVISION, lastTried.revision().revision());
+        }
+        if (failed.kind() == ErrorKind.LOST) {
+            events.lost();
         }
         String kind = Kinds.wireName(failed.kind());
         // An outcome, not an exception: bad input and lost carry no stack trace.

@@ -4,11 +4,14 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * OpenTelemetry as the standard {@code OTEL_*} variables configure it (SDK
@@ -24,15 +27,25 @@ public final class TelemetrySetup implements AutoCloseable {
             "OTEL_TRACES_EXPORTER", "OTEL_METRICS_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT",
             "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
             "OTEL_EXPORTER_ZIPKIN_ENDPOINT");
+    private static final String NONE = "none";
+    /** The SDK's default export interval. */
+    private static final Duration DEFAULT_METRIC_INTERVAL = Duration.ofMinutes(1);
+    /** A duration as the SDK reads one: milliseconds, or a number with a unit. */
+    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)?");
 
     private final OpenTelemetry openTelemetry;
     private final OpenTelemetrySdk sdk;
     private final String description;
+    private final boolean metricsExported;
+    private final Duration metricInterval;
 
-    private TelemetrySetup(OpenTelemetry openTelemetry, OpenTelemetrySdk sdk, String description) {
+    private TelemetrySetup(OpenTelemetry openTelemetry, OpenTelemetrySdk sdk, String description,
+            boolean metricsExported, Duration metricInterval) {
         this.openTelemetry = openTelemetry;
         this.sdk = sdk;
         this.description = description;
+        this.metricsExported = metricsExported;
+        this.metricInterval = metricInterval;
     }
 
     /**
@@ -44,24 +57,32 @@ public final class TelemetrySetup implements AutoCloseable {
         boolean on = otelVariables.keySet().stream().anyMatch(SWITCHES::contains)
                 && !"true".equalsIgnoreCase(otelVariables.get("OTEL_SDK_DISABLED"));
         if (!on) {
-            return new TelemetrySetup(OpenTelemetry.noop(), null, "telemetry off (no OTEL_ exporter or endpoint set)");
+            return new TelemetrySetup(OpenTelemetry.noop(), null, "telemetry off (no OTEL_ exporter or endpoint set)", false,
+                    DEFAULT_METRIC_INTERVAL);
         }
         Map<String, String> properties = new HashMap<>();
         properties.put("otel.service.name", defaultServiceName);
-        boolean otlpEndpoint = otelVariables.keySet().stream().anyMatch(name -> name.startsWith("OTEL_EXPORTER_OTLP"));
-        // Only what was asked for: no OTLP metrics or logs retrying a collector nobody named.
-        properties.put("otel.metrics.exporter", otlpEndpoint ? "otlp" : "none");
-        properties.put("otel.logs.exporter", "none");
+        // Only what was asked for: a signal whose exporter is not named goes where its endpoint
+        // says, and nowhere when none does (no OTLP retrying a collector nobody named).
+        properties.put("otel.traces.exporter", otelVariables.containsKey("OTEL_EXPORTER_OTLP_ENDPOINT")
+                || otelVariables.containsKey("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") ? "otlp"
+                : otelVariables.containsKey("OTEL_EXPORTER_ZIPKIN_ENDPOINT") ? "zipkin" : NONE);
+        properties.put("otel.metrics.exporter", otelVariables.containsKey("OTEL_EXPORTER_OTLP_ENDPOINT")
+                || otelVariables.containsKey("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT") ? "otlp" : NONE);
+        properties.put("otel.logs.exporter", NONE);
+        // The protocol the OTLP specification names as the default (port 4318); the Java SDK's own is gRPC.
+        properties.put("otel.exporter.otlp.protocol", "http/protobuf");
         otelVariables.forEach((name, value) -> properties.put(name.toLowerCase(Locale.ROOT).replace('_', '.'), value));
+        String metrics = properties.get("otel.metrics.exporter");
         try {
             OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()
                     .addPropertiesSupplier(() -> properties)
                     .disableShutdownHook()
                     .build()
                     .getOpenTelemetrySdk();
-            return new TelemetrySetup(sdk, sdk, "telemetry on (traces: " + properties.getOrDefault("otel.traces.exporter", "otlp")
-                    + ", metrics: " + properties.get("otel.metrics.exporter")
-                    + ", service.name " + properties.get("otel.service.name") + ")");
+            return new TelemetrySetup(sdk, sdk, "telemetry on (traces: " + properties.get("otel.traces.exporter")
+                    + ", metrics: " + metrics + ", service.name " + properties.get("otel.service.name") + ")",
+                    !NONE.equals(metrics), metricInterval(otelVariables.get("OTEL_METRIC_EXPORT_INTERVAL")));
         } catch (RuntimeException refused) {
             throw new IllegalArgumentException("the OTEL_ settings are not usable: " + refused.getMessage(), refused);
         }
@@ -73,6 +94,33 @@ public final class TelemetrySetup implements AutoCloseable {
 
     public boolean enabled() {
         return sdk != null;
+    }
+
+    /** Whether any metrics exporter is on: what only metrics need (counting expiries) is worth doing. */
+    public boolean metricsExported() {
+        return metricsExported;
+    }
+
+    /** How often metrics are exported ({@code OTEL_METRIC_EXPORT_INTERVAL}, 60 s unless set). */
+    public Duration metricInterval() {
+        return metricInterval;
+    }
+
+    private static Duration metricInterval(String value) {
+        Matcher matcher = value == null ? null : DURATION.matcher(value.strip());
+        if (matcher == null || !matcher.matches()) {
+            // Unset, or a value the SDK refused already: it would not have started.
+            return DEFAULT_METRIC_INTERVAL;
+        }
+        long amount = Long.parseLong(matcher.group(1));
+        String unit = matcher.group(2) == null ? "ms" : matcher.group(2);
+        return switch (unit) {
+            case "s" -> Duration.ofSeconds(amount);
+            case "m" -> Duration.ofMinutes(amount);
+            case "h" -> Duration.ofHours(amount);
+            case "d" -> Duration.ofDays(amount);
+            default -> Duration.ofMillis(amount);
+        };
     }
 
     /** One phrase for the start-up line. */

@@ -8,43 +8,39 @@ import io.dagnats.leases.protocol.LeaseSubjects;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.LongCounter;
-import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
 /**
- * One CLIENT span per forward attempt, and the attempt counted by result; the
- * owner's inbox request carries its context.
+ * One PRODUCER span per forward attempt (its context is the owner request's
+ * creation context: it travels in that request's headers), and the attempt
+ * counted by result.
  */
 final class TracedOwnerInbox implements OwnerInbox {
 
     private static final AttributeKey<String> RESULT = AttributeKey.stringKey("dagnats.lease.forward.result");
 
-    /** Named for the destination without the variable part, as the messaging conventions ask. */
-    private static final String SPAN_NAME =
-            "send " + LeaseSubjects.INBOX_PREFIX.substring(0, LeaseSubjects.INBOX_PREFIX.length() - 1);
-
     private final OwnerInbox delegate;
     private final Tracer tracer;
+    private final ServerAddress server;
     private final LongCounter attempts;
     private final TelemetryFaults faults;
 
-    TracedOwnerInbox(OwnerInbox delegate, Tracer tracer, LongCounter attempts, TelemetryFaults faults) {
+    TracedOwnerInbox(OwnerInbox delegate, Tracer tracer, ServerAddress server, LongCounter attempts,
+            TelemetryFaults faults) {
         this.delegate = delegate;
         this.tracer = tracer;
+        this.server = server;
         this.attempts = attempts;
         this.faults = faults;
     }
 
     @Override
     public CompletionStage<Delivery> deliver(LeaseKey key, HolderId owner, Fence fence, byte[] payload, Duration timeout) {
-        return Spans.traced(faults, "a forward attempt", () -> tracer.spanBuilder(SPAN_NAME)
-                .setSpanKind(SpanKind.CLIENT)
-                .setAttribute(OpenTelemetryLeaseTelemetry.MESSAGING_SYSTEM, "nats")
-                .setAttribute(OpenTelemetryLeaseTelemetry.DESTINATION, LeaseSubjects.inbox(owner, key))
-                .setAttribute(OpenTelemetryLeaseTelemetry.OPERATION_NAME, "send")
+        return Spans.traced(faults, "a forward attempt", () -> MessagingSpan.builder(tracer, SpanKind.PRODUCER, "send",
+                        "send", LeaseSubjects.inbox(owner, key), LeaseSubjects.INBOX_TEMPLATE, server)
                 .setAttribute(OpenTelemetryLeaseTelemetry.LEASE_KEY, key.value())
                 .setAttribute(OpenTelemetryLeaseTelemetry.LEASE_HOLDER, owner.value())
                 .setAttribute(OpenTelemetryLeaseTelemetry.LEASE_REVISION, fence.revision())

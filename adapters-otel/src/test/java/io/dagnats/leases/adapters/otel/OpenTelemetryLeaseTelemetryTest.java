@@ -3,8 +3,16 @@ package io.dagnats.leases.adapters.otel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dagnats.leases.application.LeaseCensus;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
+import io.dagnats.leases.application.OwnerInbox;
+import io.dagnats.leases.domain.LeaseEvent;
+import io.dagnats.leases.domain.RevokeReason;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.sdk.metrics.data.LongPointData;
+import java.time.Duration;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
@@ -52,7 +60,34 @@ class OpenTelemetryLeaseTelemetryTest {
             .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(metrics).build())
             .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
             .build();
-    private final LeaseTelemetry telemetry = new OpenTelemetryLeaseTelemetry(sdk);
+    private final LeaseTelemetry telemetry =
+            new OpenTelemetryLeaseTelemetry(sdk, () -> "nats://10.0.0.7:4333", true);
+
+    /** Accepts every write, at the next revision; the test sets which revision that is. */
+    private final WritingStore writingStore = new WritingStore();
+
+    private static final class WritingStore implements LeaseStore {
+        long nextRevision = 1;
+
+        @Override
+        public CompletionStage<KeyState> read(LeaseKey key) {
+            return CompletableFuture.completedFuture(new KeyState.Free(key, 0));
+        }
+
+        @Override
+        public CompletionStage<WriteOutcome> write(LeaseWrite write) {
+            return CompletableFuture.completedFuture(new WriteOutcome.Written(new Fence(nextRevision++)));
+        }
+
+        @Override
+        public Identity identity() {
+            return Identity.NONE;
+        }
+
+        @Override
+        public void contradicted(String evidence) {
+        }
+    }
 
     /** Completes reads later, on another thread, as the NATS client does. */
     private final LeaseStore slowStore = new LeaseStore() {
@@ -89,7 +124,7 @@ class OpenTelemetryLeaseTelemetryTest {
         record.end(new LeaseTelemetry.Facts.Free(new LeaseKey("k")));
 
         List<SpanData> finished = spans.getFinishedSpanItems();
-        SpanData request = finished.stream().filter(span -> span.getKind() == SpanKind.SERVER).findFirst().orElseThrow();
+        SpanData request = finished.stream().filter(span -> span.getKind() == SpanKind.CONSUMER).findFirst().orElseThrow();
         assertEquals(TRACE_ID, request.getTraceId());
         assertEquals(CALLER, request.getParentSpanId());
         assertEquals("process api.leases.owner", request.getName());
@@ -98,6 +133,130 @@ class OpenTelemetryLeaseTelemetryTest {
         List<SpanData> reads = finished.stream().filter(span -> span.getKind() == SpanKind.CLIENT).toList();
         assertEquals(2, reads.size());
         reads.forEach(read -> assertEquals(request.getSpanId(), read.getParentSpanId(), read.getName()));
+    }
+
+    @Test
+    void spanNamesAreLowInCardinalityAndFollowTheMessagingConventions() {
+        LeaseStore store = telemetry.observe(writingStore);
+        LeaseTelemetry.RequestRecord record = telemetry.startRequest("renew", "api.leases.renew", Map.of());
+        record.within(() -> store.read(new LeaseKey("k-1"))
+                .thenCompose(read -> store.write(put("k-1", LeaseEvent.RENEWED, 0)))).toCompletableFuture().join();
+        record.end(LeaseTelemetry.Facts.Failed.bare(ErrorKind.INVALID));
+        telemetry.observe((key, owner, fence, payload, timeout) -> CompletableFuture.completedFuture(
+                (OwnerInbox.Delivery) new OwnerInbox.Delivery.NoResponders()))
+                .deliver(new LeaseKey("k-1"), new HolderId("h-1"), new Fence(3), new byte[0], Duration.ofSeconds(1))
+                .toCompletableFuture().join();
+
+        Map<String, SpanData> byName = spans.getFinishedSpanItems().stream()
+                .collect(Collectors.toMap(SpanData::getName, span -> span));
+        assertEquals(Set.of("process api.leases.renew", "get $KV.leases.{key}", "publish $KV.leases.{key}",
+                "send dagnats.lease.inbox.{holder}.{key}"), byName.keySet());
+        assertSpan(byName.get("process api.leases.renew"), SpanKind.CONSUMER, "process", "process",
+                "api.leases.renew", null);
+        assertEquals("dagnats-leases", byName.get("process api.leases.renew").getAttributes()
+                .get(AttributeKey.stringKey("messaging.consumer.group.name")));
+        assertSpan(byName.get("get $KV.leases.{key}"), SpanKind.CLIENT, "receive", "get",
+                "$KV.leases.k-1", "$KV.leases.{key}");
+        assertSpan(byName.get("publish $KV.leases.{key}"), SpanKind.CLIENT, "send", "publish",
+                "$KV.leases.k-1", "$KV.leases.{key}");
+        // Its context travels in the owner request (the message's creation context): a PRODUCER.
+        assertSpan(byName.get("send dagnats.lease.inbox.{holder}.{key}"), SpanKind.PRODUCER, "send", "send",
+                "dagnats.lease.inbox.h-1.k-1", "dagnats.lease.inbox.{holder}.{key}");
+    }
+
+    private static void assertSpan(SpanData span, SpanKind kind, String type, String operation, String destination,
+            String template) {
+        Attributes attributes = span.getAttributes();
+        assertEquals(kind, span.getKind(), span.getName());
+        assertEquals("nats", attributes.get(AttributeKey.stringKey("messaging.system")), span.getName());
+        assertEquals(type, attributes.get(AttributeKey.stringKey("messaging.operation.type")), span.getName());
+        assertEquals(operation, attributes.get(AttributeKey.stringKey("messaging.operation.name")), span.getName());
+        assertEquals(destination, attributes.get(AttributeKey.stringKey("messaging.destination.name")), span.getName());
+        assertEquals(template, attributes.get(AttributeKey.stringKey("messaging.destination.template")), span.getName());
+        assertEquals("10.0.0.7", attributes.get(AttributeKey.stringKey("server.address")), span.getName());
+        assertEquals(4333L, attributes.get(AttributeKey.longKey("server.port")), span.getName());
+    }
+
+    @Test
+    void acceptedWritesAndLostAnswersAreCountedAsLeaseEvents() {
+        LeaseStore store = telemetry.observe(writingStore);
+        store.write(put("k", LeaseEvent.ACQUIRED, 0)).toCompletableFuture().join();
+        store.write(put("k", LeaseEvent.RENEWED, 1)).toCompletableFuture().join();
+        store.write(put("k", LeaseEvent.RENEWED, 2)).toCompletableFuture().join();
+        store.write(tombstone("k", 3, Optional.empty())).toCompletableFuture().join();
+        store.write(put("k", LeaseEvent.ACQUIRED, 4)).toCompletableFuture().join();
+        store.write(tombstone("k", 5, Optional.of(new RevokeReason("stuck")))).toCompletableFuture().join();
+        telemetry.startRequest("renew", "api.leases.renew", Map.of())
+                .end(new LeaseTelemetry.Facts.Failed(ErrorKind.LOST, Optional.of(new LeaseKey("k")), Optional.empty()));
+
+        assertEquals(Map.of("acquired", 2L, "renewed", 2L, "released", 1L, "revoked", 1L, "lost", 1L), leaseEvents());
+    }
+
+    @Test
+    void anExpiryIsCountedOnceByTheInstanceThatWroteTheLease() {
+        LeaseStore store = telemetry.observe(writingStore);
+        writingStore.nextRevision = 40;
+        store.write(put("mine", LeaseEvent.ACQUIRED, 0)).toCompletableFuture().join();
+
+        telemetry.expired(new LeaseKey("mine"), new Fence(40));
+        telemetry.expired(new LeaseKey("mine"), new Fence(40));
+
+        assertEquals(Map.of("acquired", 1L, "expired", 1L), leaseEvents());
+    }
+
+    @Test
+    void neitherATombstonesExpiryNorAnotherInstancesLeaseCountsAsAnExpiry() {
+        LeaseStore store = telemetry.observe(writingStore);
+        writingStore.nextRevision = 40;
+        store.write(put("released", LeaseEvent.ACQUIRED, 0)).toCompletableFuture().join();
+        store.write(tombstone("released", 40, Optional.empty())).toCompletableFuture().join();
+        store.write(put("taken-over", LeaseEvent.ACQUIRED, 0)).toCompletableFuture().join();
+
+        telemetry.expired(new LeaseKey("released"), new Fence(41));
+        // Another instance renewed it at 50, and that lease expired: not this instance's to count...
+        telemetry.expired(new LeaseKey("taken-over"), new Fence(50));
+        // ...and this instance's older lease is forgotten, not counted later.
+        telemetry.expired(new LeaseKey("taken-over"), new Fence(42));
+        telemetry.expired(new LeaseKey("never-written-here"), new Fence(60));
+
+        assertEquals(Map.of("acquired", 2L, "released", 1L), leaseEvents());
+    }
+
+    @Test
+    void theGaugesReportTheLatestCensusAndNothingBeforeTheFirst() {
+        assertEquals(Map.of(), gauges());
+
+        telemetry.census(new LeaseCensus.Count(5, 2));
+        telemetry.census(new LeaseCensus.Count(4, 3));
+
+        assertEquals(Map.of("dagnats.lease.count", 4L, "dagnats.lease.owner.count", 3L), gauges());
+    }
+
+    private Map<String, Long> gauges() {
+        return metrics.collectAllMetrics().stream()
+                .filter(metric -> metric.getName().endsWith(".count") && !metric.getLongGaugeData().getPoints().isEmpty())
+                .collect(Collectors.toMap(MetricData::getName,
+                        metric -> metric.getLongGaugeData().getPoints().iterator().next().getValue()));
+    }
+
+    private static LeaseWrite.Put put(String key, LeaseEvent event, long expectedSequence) {
+        return new LeaseWrite.Put(new LeaseKey(key), expectedSequence, event, new HolderId("h"), Instant.EPOCH,
+                Instant.EPOCH, new LeaseTtl(10_000), Optional.empty());
+    }
+
+    /** A release (or, with a reason, a revoke) of the lease {@code key} has at {@code revision}. */
+    private static LeaseWrite.Tombstone tombstone(String key, long revision, Optional<RevokeReason> revoked) {
+        return new LeaseWrite.Tombstone(new Lease(new LeaseKey(key), new HolderId("h"), new Fence(revision),
+                new Fence(revision), Instant.EPOCH, Instant.EPOCH, new LeaseTtl(10_000)), revoked);
+    }
+
+    /** The dagnats.lease.events counter, by event. */
+    private Map<String, Long> leaseEvents() {
+        return metrics.collectAllMetrics().stream()
+                .filter(metric -> metric.getName().equals("dagnats.lease.events"))
+                .flatMap(metric -> metric.getLongSumData().getPoints().stream())
+                .collect(Collectors.toMap(point -> point.getAttributes().get(AttributeKey.stringKey("dagnats.lease.event")),
+                        LongPointData::getValue));
     }
 
     @Test
@@ -187,7 +346,7 @@ class OpenTelemetryLeaseTelemetryTest {
                 return sdk.getPropagators();
             }
         };
-        LeaseTelemetry telemetry = new OpenTelemetryLeaseTelemetry(faulty,
+        LeaseTelemetry telemetry = new OpenTelemetryLeaseTelemetry(faulty, () -> null, true,
                 new TelemetryFaults((where, fault) -> logged.add(where + ": " + fault.getMessage())));
         LeaseStore store = telemetry.observe(slowStore);
 
