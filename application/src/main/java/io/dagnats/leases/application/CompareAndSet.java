@@ -9,11 +9,11 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
-import java.util.function.Function;
 
 /**
- * Read, decide, write; on a lost race read again and decide again, so every
- * answer is true of the key as it was when the answer was made.
+ * Read, decide, write; on a lost race read again and decide again (by rules the
+ * call may narrow after losing), so every answer is true of the key as it was
+ * when the answer was made.
  */
 final class CompareAndSet {
 
@@ -32,14 +32,14 @@ final class CompareAndSet {
             KnownLeases known,
             LeaseKey key,
             boolean assumeFree,
-            Function<KeyState, Decision<O>> rules,
+            CallRules<O> rules,
             BiFunction<LeaseWrite, LeaseStore.WriteOutcome.Written, O> onWritten) {
         KnownLeases.Ticket ticket = known.begin(store.identity());
         Optional<KeyState> remembered = known.lastSeen(ticket, key);
         KeyState assumed = remembered.orElse(assumeFree && known.enabled(ticket) ? new KeyState.Free(key, 0) : null);
         if (assumed != null) {
             // Only a write the store accepts is trusted; an answer (held, lost) always comes from a read.
-            Decision<O> proposal = rules.apply(assumed);
+            Decision<O> proposal = rules.decide(assumed);
             if (proposal instanceof Decision.Apply<O> apply) {
                 LeaseWrite write = apply.write();
                 return store.write(write).thenCompose(outcome -> {
@@ -49,7 +49,9 @@ final class CompareAndSet {
                     // The remembered state stays until the read below supersedes it, so that a read
                     // showing the key's sequence gone back is caught as the contradiction it is.
                     // A withheld grant is decided again from the read too: the key may be held.
-                    return attempt(store, known, ticket, key, rules, onWritten, 1);
+                    CallRules<O> next = outcome instanceof LeaseStore.WriteOutcome.Conflict
+                            ? rules.afterLosing(write) : rules;
+                    return attempt(store, known, ticket, key, next, onWritten, 1);
                 });
             }
         }
@@ -61,14 +63,14 @@ final class CompareAndSet {
             KnownLeases known,
             KnownLeases.Ticket ticket,
             LeaseKey key,
-            Function<KeyState, Decision<O>> rules,
+            CallRules<O> rules,
             BiFunction<LeaseWrite, LeaseStore.WriteOutcome.Written, O> onWritten,
             int attempt) {
         return store.read(key).thenCompose(state -> {
             if (!known.saw(ticket, state)) {
                 return contradicted(store, key, state);
             }
-            Decision<O> decision = rules.apply(state);
+            Decision<O> decision = rules.decide(state);
             if (decision instanceof Decision.Answer<O> answer) {
                 return CompletableFuture.completedFuture(answer.outcome());
             }
@@ -84,7 +86,7 @@ final class CompareAndSet {
                     return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.UNAVAILABLE,
                             "lease " + key + " changed under " + MAX_ATTEMPTS + " writes in a row; retry"));
                 }
-                return attempt(store, known, ticket, key, rules, onWritten, attempt + 1);
+                return attempt(store, known, ticket, key, rules.afterLosing(write), onWritten, attempt + 1);
             });
         });
     }

@@ -1,6 +1,9 @@
 package io.dagnats.leases.application;
 
+import io.dagnats.leases.domain.Decision;
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.KeyState;
+import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseRules;
 import io.dagnats.leases.domain.LeaseWrite;
@@ -37,8 +40,11 @@ public final class RevokeLease {
 
     /**
      * A key that changed under the write is read and decided again (at most three times, then
-     * {@code unavailable}); with a revision given, the re-read shows a new fence and the answer
-     * is {@link Revocation.NotCurrent}.
+     * {@code unavailable}). With a revision given, the re-read shows a new fence and the answer
+     * is {@link Revocation.NotCurrent}. Without one, the revoke ends the tenure it first decided
+     * to end (this service's memory of the key, or its first read), renewed since or not; a
+     * re-read showing another holder, or a new tenure, answers {@link Revocation.NotCurrent}
+     * too: the operator never looked at that lease.
      */
     public CompletionStage<Revocation> execute(Command command) {
         return CompareAndSet.run(
@@ -46,11 +52,29 @@ public final class RevokeLease {
                 known,
                 command.key(),
                 false,
-                state -> LeaseRules.revoke(state, command.revision(), command.reason()),
+                rules(command),
                 (write, written) -> {
                     LeaseWrite.Tombstone tombstone = (LeaseWrite.Tombstone) write;
                     return new Revocation.Revoked(
                             write.key(), tombstone.holder(), written.revision(), tombstone.endedFence());
                 });
+    }
+
+    private static CallRules<Revocation> rules(Command command) {
+        return new CallRules<>() {
+            @Override
+            public Decision<Revocation> decide(KeyState state) {
+                return LeaseRules.revoke(state, command.revision(), command.reason());
+            }
+
+            @Override
+            public CallRules<Revocation> afterLosing(LeaseWrite lost) {
+                if (command.revision().isPresent()) {
+                    return this;
+                }
+                Lease first = ((LeaseWrite.Tombstone) lost).ended();
+                return state -> LeaseRules.revokeAgain(state, first, command.reason());
+            }
+        };
     }
 }

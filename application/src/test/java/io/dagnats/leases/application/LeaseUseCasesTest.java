@@ -266,6 +266,37 @@ class LeaseUseCasesTest {
         assertInstanceOf(KeyState.Held.class, join(store.read(KEY)));
     }
 
+    @Test
+    void aRevokeWithoutRevisionThatLosesARaceToAReleaseAndAnotherHoldersAcquireEndsNothing() {
+        Lease alices = granted(acquire(ALICE));
+        store.interleaveBeforeNextWrite(() -> {
+            join(release.execute(new ReleaseLease.Command(KEY, ALICE, alices.revision())));
+            granted(acquire(BOB));
+        });
+
+        Revocation answer = join(revoke.execute(new RevokeLease.Command(KEY, WHY, Optional.empty())));
+
+        Revocation.NotCurrent notCurrent = assertInstanceOf(Revocation.NotCurrent.class, answer);
+        assertEquals(BOB, notCurrent.lease().holder());
+        assertEquals(new KeyState.Held(notCurrent.lease()), join(store.read(KEY)), "bob still holds, as answered");
+    }
+
+    @Test
+    void aRevokeWithoutRevisionDecidedOnAReadThatLosesARaceToAnotherTenureEndsNothing() {
+        Lease alices = granted(acquire(ALICE));
+        RevokeLease unremembering = new RevokeLease(store, new KnownLeases(1_000));
+        store.interleaveBeforeNextWrite(() -> {
+            join(release.execute(new ReleaseLease.Command(KEY, ALICE, alices.revision())));
+            granted(acquire(ALICE));
+        });
+
+        Revocation answer = join(unremembering.execute(new RevokeLease.Command(KEY, WHY, Optional.empty())));
+
+        Revocation.NotCurrent notCurrent = assertInstanceOf(Revocation.NotCurrent.class, answer);
+        assertTrue(alices.tenure().isBelow(notCurrent.lease().tenure()), "a new tenure of the same holder is not revoked");
+        assertInstanceOf(KeyState.Held.class, join(store.read(KEY)));
+    }
+
     private Acquisition acquire(HolderId holder) {
         return join(acquire.execute(new AcquireLease.Command(KEY, holder, TTL)));
     }

@@ -19,9 +19,14 @@ import picocli.CommandLine.Parameters;
  * through the service ({@code api.leases.revoke}), so the holder's next renew
  * answers {@code lost} and the change event names the holder and the reason.
  * A key that is already free is no failure; a {@code --revision} that is no
- * longer the current fence is (nothing was revoked).
+ * longer the current fence is (nothing was revoked), and so is, without one, a key
+ * that changed hands during the revoke. It prints which holder and fence it revoked.
  */
-@Command(name = "revoke", description = "Free a key over its holder's head; its next renew answers lost.")
+@Command(name = "revoke", description = {
+    "Free a key over its holder's head; its next renew answers lost.",
+    "Recommended: pass --revision N from ls or get, so only the lease you looked at is revoked. Without it,"
+            + " the lease held when the service first reads the key is revoked (renewed since or not); if the"
+            + " key changes hands meanwhile, nothing is revoked."})
 final class RevokeLease implements Callable<Integer> {
 
     private final Context context;
@@ -37,8 +42,8 @@ final class RevokeLease implements Callable<Integer> {
     RevokeReason reason;
 
     @Option(names = "--revision", paramLabel = "N", converter = Converters.Revision.class,
-            description = "Revoke only while N is the current fence (from ls or get), so a lease "
-                    + "granted since is left alone.")
+            description = "Recommended: revoke only while N is the current fence (from ls or get), so a "
+                    + "lease renewed or granted since is left alone.")
     Fence revision;
 
     RevokeLease(Context context) {
@@ -65,7 +70,8 @@ final class RevokeLease implements Callable<Integer> {
         if (answer instanceof Answers.Revoke.NotCurrent notCurrent) {
             LeaseView lease = notCurrent.lease();
             throw new CliFailure("not revoked: " + lease.key() + " is held by " + lease.holder() + " at revision "
-                    + lease.revision() + ", not " + revision);
+                    + lease.revision() + (revision != null ? ", not " + revision
+                            : ", a lease granted while revoking; revoke it with --revision " + lease.revision()));
         }
         if (!options.json()) {
             out.println(key + " is free: nothing to revoke");

@@ -49,6 +49,8 @@ class DagnatsCliTest {
         assertEquals(0, run(NEVER, "--help"));
         assertEquals(0, run(NEVER, "leases", "watch", "--help"));
         assertTrue(out.toString().contains("--prefix"), out.toString());
+        assertEquals(0, run(NEVER, "leases", "revoke", "--help"));
+        assertTrue(out.toString().contains("Recommended: pass --revision N"), out.toString());
     }
 
     @Test

@@ -43,4 +43,9 @@ public record Lease(
     public boolean isHeldBy(HolderId candidate) {
         return holder.equals(candidate);
     }
+
+    /** Whether {@code other} is a view of the same tenure (this one renewed or not): same key, holder and acquire. */
+    public boolean sameTenureAs(Lease other) {
+        return key.equals(other.key) && holder.equals(other.holder) && tenure.equals(other.tenure);
+    }
 }

@@ -77,6 +77,19 @@ public final class LeaseRules {
         return new Decision.Apply<>(new LeaseWrite.Tombstone(lease, Optional.of(reason)));
     }
 
+    /**
+     * A revoke without a revision, decided again after its tombstone of {@code first} lost a
+     * race: it still ends only that tenure, renewed since or not. A lease of another holder,
+     * or a new tenure of the same holder (released and acquired again in between), is no lease
+     * the operator looked at: it is answered as not current and nothing is written.
+     */
+    public static Decision<Revocation> revokeAgain(KeyState state, Lease first, RevokeReason reason) {
+        if (state instanceof KeyState.Held held && !held.lease().sameTenureAs(first)) {
+            return new Decision.Answer<>(new Revocation.NotCurrent(held.lease()));
+        }
+        return revoke(state, Optional.empty(), reason);
+    }
+
     private static Optional<Lost> checkFence(KeyState state, HolderId caller, Fence presented) {
         if (!(state instanceof KeyState.Held held)) {
             return Optional.of(new Lost(state.key(), Lost.Reason.NOT_HELD,

@@ -202,4 +202,28 @@ class LeaseRulesTest {
         assertEquals(reason, lost.reason());
         assertEquals(KEY, lost.key());
     }
+
+    @Test
+    void revokeDecidedAgainEndsTheSameTenureRenewedSince() {
+        Lease first = heldByAlice(42, 40).lease();
+
+        Decision<Revocation> decision = LeaseRules.revokeAgain(heldByAlice(45, 40), first, new RevokeReason("r"));
+
+        LeaseWrite.Tombstone tombstone = (LeaseWrite.Tombstone) assertInstanceOf(Decision.Apply.class, decision).write();
+        assertEquals(new Fence(45), tombstone.ended().revision());
+    }
+
+    @Test
+    void revokeDecidedAgainEndsNoOtherTenure() {
+        Lease first = heldByAlice(42, 40).lease();
+        Lease bobs = new Lease(KEY, BOB, new Fence(44), new Fence(44), T1, T1, TTL);
+        Lease alicesNext = heldByAlice(46, 46).lease();
+
+        for (Lease other : List.of(bobs, alicesNext)) {
+            Decision<Revocation> decision = LeaseRules.revokeAgain(new KeyState.Held(other), first, new RevokeReason("r"));
+            assertEquals(new Revocation.NotCurrent(other), assertInstanceOf(Decision.Answer.class, decision).outcome());
+        }
+        assertEquals(new Revocation.Free(KEY), ((Decision.Answer<Revocation>)
+                LeaseRules.revokeAgain(new KeyState.Free(KEY, 43), first, new RevokeReason("r"))).outcome());
+    }
 }

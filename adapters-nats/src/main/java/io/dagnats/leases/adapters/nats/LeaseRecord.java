@@ -47,13 +47,15 @@ final class LeaseRecord {
     /**
      * Reads a stored record back into the lease it describes.
      *
-     * @throws IOException when the record is not one this service wrote
+     * @throws UnreadableRecord when the record is not one this service wrote; its message is one
+     *                     line of ours naming the key and revision, never the parser's (which
+     *                     quotes the stored bytes and spans two lines)
      */
-    static Lease decode(JsonFactory json, LeaseKey key, StoredMessage message) throws IOException {
+    static Lease decode(JsonFactory json, LeaseKey key, StoredMessage message) throws UnreadableRecord {
         RecordFields fields = new RecordFields();
         try (JsonParser parser = json.createParser(message.data())) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
-                throw new IOException("the lease record is not a JSON object");
+                throw unreadable(key, message, "not a JSON object", null);
             }
             JsonFields.forEach(parser, (name, value) -> {
                 switch (name) {
@@ -65,11 +67,12 @@ final class LeaseRecord {
                     default -> { }
                 }
             });
-        } catch (RuntimeException malformed) {
-            throw new IOException("the lease record of " + key + " is malformed: " + malformed.getMessage(), malformed);
+        } catch (IOException | RuntimeException malformed) {
+            throw malformed instanceof UnreadableRecord ours ? ours
+                    : unreadable(key, message, "not JSON, or a field of the wrong type", malformed);
         }
         if (fields.holder == null || fields.acquiredAt == null) {
-            throw new IOException("the lease record of " + key + " lacks holder or acquired_at");
+            throw unreadable(key, message, "no holder or acquired_at", null);
         }
         try {
             Fence revision = new Fence(message.sequence());
@@ -78,7 +81,21 @@ final class LeaseRecord {
                     fields.writtenAt == null ? message.time() : fields.writtenAt,
                     new LeaseTtl(fields.ttlMillis));
         } catch (IllegalArgumentException invalid) {
-            throw new IOException("the lease record of " + key + " is invalid: " + invalid.getMessage(), invalid);
+            throw unreadable(key, message, "a field out of range", invalid);
+        }
+    }
+
+    private static UnreadableRecord unreadable(LeaseKey key, StoredMessage message, String why, Throwable cause) {
+        return new UnreadableRecord("the record of lease " + key + " at revision " + message.sequence()
+                + " is not one dagnats wrote: " + why, cause);
+    }
+
+    /** A stored record this service cannot read as a lease; the message is one line of ours. */
+    static final class UnreadableRecord extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        UnreadableRecord(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 

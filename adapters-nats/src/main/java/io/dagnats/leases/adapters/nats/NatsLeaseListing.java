@@ -30,19 +30,39 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A page is one batched direct get of {@code limit} messages when the stream
  * allows direct gets (every bucket dagnats creates does): one round trip, which
- * the leader or, in a cluster, a replica that may lag answers. On a stream
- * without {@code allow_direct} it is up to {@code limit} leader reads, one
- * message each. Either way a page looks at no more than {@code limit} messages;
- * tombstones, expiry markers and keys outside the prefix take their place in it
- * without being listed. Listing never feeds the lease calls' own checks of the
- * bucket (its sequences, the memory of known leases): it only reads.
+ * the leader or, in a cluster, a replica that may lag answers. Two things keep
+ * such an answer honest:
+ * <ul>
+ *   <li>Only the bucket's own stream may answer: a mirror of it (an admin's backup
+ *       or audit copy) joins the direct-get group too, with its own history and
+ *       limits. A batch whose messages do not carry {@code Nats-Stream: KV_leases}
+ *       is asked once more, then read through the leader.</li>
+ *   <li>Only the leader ends a walk: a batch that says nothing follows (a lagging
+ *       replica, or an empty answer that names no stream) is checked by one leader
+ *       read after its last message; what the leader has there joins the page, and
+ *       the walk goes on.</li>
+ * </ul>
+ * A lagging replica may still show an older revision of a lease; it cannot hide a
+ * lease the walk has not passed, as every message it lacks lies after the ones it
+ * has. On a stream without {@code allow_direct} a page is up to {@code limit}
+ * leader reads, one message each. Either way a page costs at most three round
+ * trips or {@code limit} leader reads, and looks at no more than {@code limit}
+ * messages (one more when the leader's check finds it); tombstones, expiry markers,
+ * keys outside the prefix and records this service cannot read take their place in
+ * it without being listed (an unreadable one is logged once). Listing never feeds
+ * the lease calls' own checks of the bucket (its sequences, the memory of known
+ * leases): it only reads.
  */
 public final class NatsLeaseListing implements LeaseListing {
+
+    /** Batched direct gets a page asks before it reads through the leader: a mirror may answer each. */
+    private static final int DIRECT_TRIES = 2;
 
     private final Connection connection;
     private final LeaseBucket bucket;
     private final Duration timeout;
     private final JsonFactory json = new JsonFactory();
+    private final UnreadableRecords unreadable = new UnreadableRecords();
     private Dispatcher batches;
 
     /** @param timeout how long one page's JetStream requests may take before it is {@code unavailable} */
@@ -65,9 +85,43 @@ public final class NatsLeaseListing implements LeaseListing {
         }
         long start = Math.max(1, from);
         CompletableFuture<StreamScan> scan = ready.directGets()
-                ? directBatch(start, limit)
+                ? fromTheBucket(start, limit, DIRECT_TRIES)
                 : throughLeader(start, limit, new ArrayList<>());
         return scan.thenApply(found -> new Page(leases(prefix, found.messages()), found.next()));
+    }
+
+    /** A batch answered by the bucket's own stream, not a mirror; {@code tries} batches, then the leader. */
+    private CompletableFuture<StreamScan> fromTheBucket(long start, int limit, int tries) {
+        return directBatch(start, limit).thenCompose(found -> {
+            if (!found.messages().stream().allMatch(NatsLeaseListing::fromTheBucket)) {
+                return tries > 1 ? fromTheBucket(start, limit, tries - 1) : throughLeader(start, limit, new ArrayList<>());
+            }
+            return found.next().isPresent() ? CompletableFuture.completedFuture(found) : endConfirmed(start, limit, found);
+        });
+    }
+
+    private static boolean fromTheBucket(StoredMessage message) {
+        return Subjects.STREAM.equals(message.header(Subjects.HEADER_STREAM));
+    }
+
+    /**
+     * The batch says nothing follows it; the leader, asked for the one message after it, has
+     * the last word. What it has there joins the page (or, on a full page, is where the walk
+     * goes on), so a walk never ends on a replica's or mirror's word.
+     */
+    private CompletableFuture<StreamScan> endConfirmed(long start, int limit, StreamScan found) {
+        List<StoredMessage> page = new ArrayList<>(found.messages());
+        long after = page.isEmpty() ? start : page.get(page.size() - 1).sequence() + 1;
+        return throughLeader(after, 1, new ArrayList<>()).thenApply(leader -> {
+            if (leader.messages().isEmpty()) {
+                return found;
+            }
+            if (page.size() >= limit) {
+                return new StreamScan(page, OptionalLong.of(after));
+            }
+            page.add(leader.messages().get(0));
+            return new StreamScan(page, leader.next());
+        });
     }
 
     private CompletableFuture<StreamScan> directBatch(long start, int limit) {
@@ -78,10 +132,14 @@ public final class NatsLeaseListing implements LeaseListing {
         try {
             dispatcher = dispatcher();
             subscription = dispatcher.subscribe(inbox, batch::onMessage);
+        } catch (RuntimeException closed) {
+            return notSent(closed);
+        }
+        try {
             connection.publish(Subjects.DIRECT_GET, inbox, request(start, Optional.of(limit)));
         } catch (RuntimeException closed) {
-            return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.UNAVAILABLE,
-                    "could not list the leases: " + closed.getMessage(), closed));
+            unsubscribe(dispatcher, subscription);
+            return notSent(closed);
         }
         return batch.done()
                 .orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS)
@@ -90,6 +148,11 @@ public final class NatsLeaseListing implements LeaseListing {
                         Stages.cause(failure) instanceof LeaseFailure known ? known
                                 : new LeaseFailure(ErrorKind.UNAVAILABLE, "JetStream did not answer the listing in time",
                                         Stages.cause(failure))));
+    }
+
+    private static CompletableFuture<StreamScan> notSent(RuntimeException closed) {
+        return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.UNAVAILABLE,
+                "could not list the leases: " + closed.getMessage(), closed));
     }
 
     /** One leader read at a time, each the next message on a key subject, until {@code limit} or the end. */
@@ -137,8 +200,10 @@ public final class NatsLeaseListing implements LeaseListing {
             }
             try {
                 leases.add(LeaseRecord.decode(json, key.get(), message));
-            } catch (IOException corrupt) {
-                throw new LeaseFailure(ErrorKind.INTERNAL, corrupt.getMessage(), corrupt);
+            } catch (LeaseRecord.UnreadableRecord notALease) {
+                // Written by something else with write rights on the bucket: not a lease, and no
+                // reason to stop the walk at it.
+                unreadable.passedOver(message.sequence(), notALease);
             }
         }
         return leases;

@@ -36,6 +36,8 @@ final class Subjects {
     /** On a direct get's answer: the stream sequence and the subject of the message. */
     static final String HEADER_SEQUENCE = "Nats-Sequence";
     static final String HEADER_SUBJECT = "Nats-Subject";
+    /** On a direct get's answer: the stream that answered (a mirror answers under its own name). */
+    static final String HEADER_STREAM = "Nats-Stream";
     static final String HEADER_TIME_STAMP = "Nats-Time-Stamp";
     /**
      * On a batched direct get's end-of-batch status: the last sequence sent, and how many more match.
