@@ -110,14 +110,7 @@ class FencedWriterAcceptanceTest extends SharedServiceTest {
 
             // A GC pause: the sleeper's scheduler stops, so it renews nothing, and it
             // holds a write it prepared with the tenure it had.
-            CountDownLatch wake = new CountDownLatch(1);
-            pausable.execute(() -> {
-                try {
-                    wake.await();
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-            });
+            CountDownLatch wake = SchedulerPause.block(pausable);
             KeptLease successorsLease = successor.keep(key, TTL, OwnershipListener.NONE);
             Polling.until(TTL.plusSeconds(5), "the successor to take over", successorsLease::isOwner, owner -> owner);
             Tenure successorsTenure = successorsLease.tenure().orElseThrow();

@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.UserPrincipal;
+import java.nio.file.attribute.UserPrincipalNotFoundException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -56,8 +58,7 @@ final class PostgresProcess implements AutoCloseable {
         try {
             Path directory = Files.createTempDirectory("dagnats-pg-");
             if (osUser != null) {
-                Files.setOwner(directory,
-                        FileSystems.getDefault().getUserPrincipalLookupService().lookupPrincipalByName(osUser));
+                Files.setOwner(directory, userNamed(osUser));
             }
             PostgresProcess postgres = new PostgresProcess(bin, osUser, directory, NatsServerProcess.freePort());
             try {
@@ -69,6 +70,15 @@ final class PostgresProcess implements AutoCloseable {
             return postgres;
         } catch (IOException failed) {
             throw new UncheckedIOException(failed);
+        }
+    }
+
+    private static UserPrincipal userNamed(String osUser) throws IOException {
+        try {
+            return FileSystems.getDefault().getUserPrincipalLookupService().lookupPrincipalByName(osUser);
+        } catch (UserPrincipalNotFoundException missing) {
+            throw new IllegalStateException("PostgreSQL will not run as root and there is no user " + osUser
+                    + " to run it as: create one, or name another in the system property postgresql.user");
         }
     }
 
