@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
+import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import io.nats.service.Discovery;
@@ -57,7 +58,7 @@ class WaitingAcceptanceTest {
 
     private long acquireRequests() {
         Discovery discovery = new Discovery(service.client.connection(), 5_000, 1);
-        return discovery.stats("dagnats-api").stream()
+        return discovery.stats(LeaseSubjects.SERVICE_NAME).stream()
                 .flatMap(stats -> stats.getEndpointStatsList().stream())
                 .filter(endpoint -> endpoint.getName().equals("acquire"))
                 .mapToLong(EndpointStats::getNumRequests)

@@ -3,6 +3,7 @@ package io.dagnats.leases.benchmarks;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
+import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import io.nats.service.Discovery;
@@ -135,7 +136,7 @@ public final class WaitingBenchmark {
 
     /** The requests the service counted on {@code endpoint} since it started, from its own micro stats. */
     private static long count(Discovery discovery, String endpoint) {
-        return discovery.stats("dagnats-api").stream()
+        return discovery.stats(LeaseSubjects.SERVICE_NAME).stream()
                 .flatMap(stats -> stats.getEndpointStatsList().stream())
                 .filter(stats -> stats.getName().equals(endpoint))
                 .mapToLong(EndpointStats::getNumRequests)
