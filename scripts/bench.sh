@@ -9,6 +9,8 @@
 #   BENCH_CLIENTS=1,16 BENCH_LEASES=10 BENCH_RUN_MS=1000 scripts/bench.sh    a quick look
 #   scripts/bench.sh soak [minutes]      heap of dagnats under a steady renew load (default 10)
 #   scripts/bench.sh list                an operator's full listing of 100 000 leases, pages of 1000
+#   scripts/bench.sh wait                waiters of a held key: acquires per waiter per minute, release to next owner
+#                                        (WAIT_WAITERS=1,100 WAIT_TTL_MS=15000 WAIT_WINDOW_MS=60000 WAIT_HANDOVERS=50)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +34,8 @@ echo
 if [ "${1:-}" = soak ]; then
   DAGNATS_PID=$dagnats_pid SOAK_MINUTES=${2:-10} \
     java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.RenewSoak
+elif [ "${1:-}" = wait ]; then
+  java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.WaitingBenchmark
 elif [ "${1:-}" = list ]; then
   java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.ListingBenchmark
 else

@@ -18,10 +18,11 @@ import java.util.function.Function;
 /**
  * The change events ({@link LeaseSubjects#changed}) of the keys a holder keeps:
  * one subscription per key on one shared dispatcher, each telling that key's
- * keeper: a waiter campaigns as soon as the key is freed, an owner stops at
- * once when its lease ended (an operator's revoke). Events are at most once;
- * a keeper also wakes by itself near the holder's expiry, and an owner learns
- * at its next renew, so a lost one only delays them.
+ * keeper: a waiter campaigns as soon as the key is freed (released, revoked,
+ * expired; never on an acquire or renewal), an owner stops at once when its
+ * lease ended (an operator's revoke). Events are at most once; a waiter also
+ * wakes by itself just after the holder's expiry, and an owner learns at its
+ * next renew, so a lost one only delays them.
  */
 final class KeyChanges {
 
@@ -41,7 +42,7 @@ final class KeyChanges {
     /**
      * Calls {@code changed} with each change event of {@code key}, from now until
      * {@link #unfollow}; with empty for a message that is no event of the
-     * contract (a waiter still wakes on it: a retry costs one acquire).
+     * contract (the keeper ignores it: its fallback wake-up covers a lost event).
      */
     void follow(LeaseKey key, Consumer<Optional<LeaseChange>> changed) {
         subscriptions.put(key, changes.subscribe(LeaseSubjects.changed(key),

@@ -27,8 +27,20 @@ import java.util.function.BiConsumer;
  * does nothing, a close releases what the call in flight turns out to hold) would
  * no longer be read in one place.
  *
- * <p>It campaigns (acquire, then waits for the key to change, with a jittered
- * fallback). A grant is not yet ownership: an acquire by the current holder
+ * <p>It campaigns: an acquire, and while another holder has the key, it waits
+ * for the key to be freed. A release, revoke or expiry event wakes it within
+ * {@link #EVENT_JITTER_MS}; acquire and renew events of the holder do not
+ * (they cannot make an acquire succeed), nor do messages that are no event.
+ * Events are at most once, so it also asks again by itself just after the
+ * holder's advisory expiry as the last answer gave it: {@link #fallbackDelay}.
+ * While the key stays held by a holder renewing every third of its TTL that is
+ * one acquire per two thirds to one TTL per waiter, however many wait; a waiter
+ * whose events are all lost takes a dead holder's key at most
+ * {@link #FALLBACK_AFTER_EXPIRY_MS} + {@link #FALLBACK_JITTER_MS} after its
+ * expiry (plus a round trip). At most one wake-up is pending at a time: each
+ * replaces the one before, so timers never pile up.
+ *
+ * <p>A grant is not yet ownership: an acquire by the current holder
  * returns the earlier write unchanged, whose TTL may have started long before
  * (a process restarted with its own holder id, a retried acquire). So after a
  * grant it renews at once, and acts as owner only once that renew, a write this
@@ -51,6 +63,12 @@ final class LeaseKeeper {
     private static final long MILLI = 1_000_000L;
     /** How long a close waits for interrupted forward handlers before it gives up releasing. */
     private static final Duration HANDLER_DRAIN = Duration.ofSeconds(5);
+    /** A freed key wakes the waiters this far apart at most, so they do not all ask in the same millisecond. */
+    static final int EVENT_JITTER_MS = 25;
+    /** The fallback asks this long after the holder's advisory expiry (the server frees the key by then)... */
+    static final int FALLBACK_AFTER_EXPIRY_MS = 100;
+    /** ...spread over this much more, so the waiters of one key do not ask at once. */
+    static final int FALLBACK_JITTER_MS = 200;
 
     private final LeaseKey key;
     private final HolderId holder;
@@ -73,6 +91,10 @@ final class LeaseKeeper {
     private int generation;
     /** Completed once a close has released what it could; set by the first close. */
     private CompletableFuture<Void> closing;
+    /** Bumped by every wake-up scheduled, so only the latest one campaigns. */
+    private int wakes;
+    /** The key was freed while a call was in flight, whose answer may predate it: ask again after it. */
+    private boolean freedWhileBusy;
 
     LeaseKeeper(LeaseKey key, HolderId holder, LeaseTtl ttl, LeaseCalls client, MonotonicClock clock,
             Scheduler scheduler, OwnershipListener listener, HolderTelemetry telemetry) {
@@ -94,8 +116,9 @@ final class LeaseKeeper {
     }
 
     /**
-     * The key changed on the server. Not owner: try now, a few ms apart from the
-     * other waiters. Owner: a release, revoke or expiry written after this
+     * The key changed on the server. Not owner: if the key was freed, try now, a
+     * few ms apart from the other waiters; anything else leaves the waiter
+     * waiting (the fallback covers a lost or unreadable event). Owner: a release, revoke or expiry written after this
      * tenure began ended it (an operator revoked it, most likely), so stop now
      * rather than at the next renew's {@code lost}, and after a revoke wait a
      * third of the TTL before campaigning again, so that a waiting replica
@@ -109,7 +132,10 @@ final class LeaseKeeper {
             }
             Tenure current = tenure();
             if (current == null) {
-                scheduler.schedule(this::campaign, random.nextInt(25) * MILLI);
+                if (change.isPresent() && change.get().kind().endsLease()) {
+                    freedWhileBusy = busy;
+                    wakeAfter(random.nextInt(EVENT_JITTER_MS) * MILLI);
+                }
             } else if (change.isPresent() && endsTenure(change.get(), current)) {
                 LOG.log(System.Logger.Level.INFO, "lease " + key + " ended on the server ("
                         + change.get().kind().word() + " at revision " + Long.toUnsignedString(change.get().sequence())
@@ -117,7 +143,7 @@ final class LeaseKeeper {
                 stop(OwnershipListener.StopReason.LOST);
                 // Revoked: an operator moved the key away, so step back and let a waiting replica take it.
                 long backOff = change.get().kind() == LeaseChange.Kind.REVOKED ? ttlNanos / 3 : random.nextInt(50) * MILLI;
-                scheduler.schedule(this::campaign, backOff);
+                wakeAfter(backOff);
             }
         });
     }
@@ -143,11 +169,22 @@ final class LeaseKeeper {
         return ownership.current();
     }
 
+    /** Campaigns after {@code delayNanos}, unless another wake-up is scheduled before then: the latest one wins. */
+    private void wakeAfter(long delayNanos) {
+        int wake = ++wakes;
+        scheduler.schedule(() -> {
+            if (wake == wakes) {
+                campaign();
+            }
+        }, delayNanos);
+    }
+
     private void campaign() {
         if (closed || busy || tenure() != null) {
             return;
         }
         busy = true;
+        freedWhileBusy = false;
         client.acquire(key, holder, ttl).whenCompleteAsync(this::onAcquired, scheduler);
     }
 
@@ -160,11 +197,11 @@ final class LeaseKeeper {
         }
         if (failure != null) {
             logIfFinal(failure);
-            scheduler.schedule(this::campaign, retryDelay());
+            wakeAfter(retryDelay());
             return;
         }
         if (answer instanceof Answers.Acquire.HeldByOther other) {
-            scheduler.schedule(this::campaign, fallbackDelay(other.lease()));
+            wakeAfter(freedWhileBusy ? random.nextInt(EVENT_JITTER_MS) * MILLI : fallbackDelay(other.lease()));
             return;
         }
         // Held on the server, but maybe by a write made long ago: prove time left with a write of our own.
@@ -202,7 +239,7 @@ final class LeaseKeeper {
                 }, Math.min(ttlNanos / 10, 1_000 * MILLI));
             } else if (current == null) {
                 // Not owner (yet): an acquire says whether the key is still ours.
-                scheduler.schedule(this::campaign, retryDelay());
+                wakeAfter(retryDelay());
             }
             return;
         }
@@ -211,7 +248,7 @@ final class LeaseKeeper {
             if (tenure() != null) {
                 stop(OwnershipListener.StopReason.LOST);
             }
-            scheduler.schedule(this::campaign, random.nextInt(50) * MILLI);
+            wakeAfter(random.nextInt(50) * MILLI);
             return;
         }
         Fence renewed = ((Answers.Renew.Renewed) answer).lease().revision();
@@ -284,11 +321,15 @@ final class LeaseKeeper {
         return Math.min(ttlNanos / 3, (200 + random.nextInt(300)) * MILLI);
     }
 
-    /** A wake-up near the holder's advisory expiry, in case the change event is lost (events are at most once). */
+    /**
+     * A wake-up just after the holder's advisory expiry, in case the event that frees the key
+     * is lost (events are at most once): never sooner than 50 ms, never later than this
+     * keeper's own TTL (a clock far off, a holder with a longer TTL), plus jitter.
+     */
     private long fallbackDelay(LeaseView lease) {
         long untilExpiry = Duration.between(Instant.now(), lease.expiresAt()).toNanos();
-        long jitter = random.nextInt(200) * MILLI;
-        return Math.max(50 * MILLI, Math.min(ttlNanos, untilExpiry + 100 * MILLI)) + jitter;
+        long jitter = random.nextInt(FALLBACK_JITTER_MS) * MILLI;
+        return Math.max(50 * MILLI, Math.min(ttlNanos, untilExpiry + FALLBACK_AFTER_EXPIRY_MS * MILLI)) + jitter;
     }
 
     /**

@@ -13,6 +13,7 @@ import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseHeaders;
 import io.dagnats.leases.protocol.LeaseSubjects;
+import io.dagnats.leases.protocol.LeaseView;
 import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
 import java.time.Instant;
@@ -233,6 +234,98 @@ class LeaseKeeperTest {
             scheduler.runDue();
             assertTrue(lease.isOwner(), String.valueOf(change));
         }
+    }
+
+    /** Campaigns and is told another holder has the key for {@code left} more (on the wall clock, as the server says). */
+    private void waitBehindAnotherHolder(Duration left) {
+        keeper.start();
+        scheduler.runDue();
+        answerHeldByOther(left);
+    }
+
+    private void answerHeldByOther(Duration left) {
+        Instant now = Instant.now();
+        answer("acquire", new Answers.Acquire.HeldByOther(new LeaseView(new LeaseKey("k"), new HolderId("other"),
+                new Fence(5), now, now.plus(left), TTL)));
+    }
+
+    @Test
+    void aWaiterDoesNotCampaignOnAcquiredOrRenewedEventsNorOnMessagesThatAreNoEvent() {
+        waitBehindAnotherHolder(Duration.ofSeconds(10));
+        for (Optional<LeaseChange> change : List.of(change("renewed", 6), change("acquired", 7), change("renewed", 8),
+                Optional.<LeaseChange>empty())) {
+            keeper.keyChanged(change);
+            scheduler.advance(Duration.ofMillis(500));
+            assertTrue(calls.nothingPending(), "an acquire on " + change + ": " + calls.made());
+        }
+    }
+
+    @Test
+    void aWaiterCampaignsWithinTheJitterWhenTheKeyIsReleasedRevokedOrExpires() {
+        for (String ending : List.of("released", "revoked", "expired")) {
+            LeaseKeeperTest fresh = new LeaseKeeperTest();
+            fresh.waitBehindAnotherHolder(Duration.ofSeconds(10));
+            fresh.scheduler.advance(Duration.ofSeconds(1));
+
+            fresh.keeper.keyChanged(fresh.change(ending, 9));
+            fresh.scheduler.advance(Duration.ofMillis(25));
+
+            fresh.calls.next("acquire");
+            assertTrue(fresh.calls.nothingPending(), ending);
+        }
+    }
+
+    @Test
+    void aWaiterWhoseEventsAreAllLostAcquiresJustAfterTheHoldersExpiryAndNotBefore() {
+        // The wall clock moves on a little between the answer and the keeper reading it, so "not before" allows 100 ms.
+        waitBehindAnotherHolder(Duration.ofSeconds(10));
+        scheduler.advance(Duration.ofSeconds(10));
+        assertTrue(calls.nothingPending(), "no acquire before the holder's expiry: " + calls.made());
+
+        scheduler.advance(Duration.ofMillis(300));
+        calls.next("acquire");
+    }
+
+    @Test
+    void whileTheKeyStaysHeldAWaiterAsksOncePerHolderExpiryAndNoMore() {
+        // A holder renewing every third of its TTL: each answer says another 10 s.
+        waitBehindAnotherHolder(Duration.ofSeconds(10));
+        for (int poll = 0; poll < 6; poll++) {
+            scheduler.advance(Duration.ofMillis(10_300));
+            answerHeldByOther(Duration.ofSeconds(10));
+            assertTrue(calls.nothingPending());
+        }
+        assertEquals(7, calls.made().size(), "one acquire per 10 s: " + calls.made());
+    }
+
+    @Test
+    void aWakeReplacesTheOneBeforeSoTimersNeverPileUp() {
+        waitBehindAnotherHolder(Duration.ofSeconds(10));
+        scheduler.advance(Duration.ofSeconds(1));
+        // The key is freed and taken by a third holder before us; its lease runs 15 s from here.
+        keeper.keyChanged(change("released", 9));
+        scheduler.advance(Duration.ofMillis(25));
+        answerHeldByOther(Duration.ofSeconds(15));
+
+        scheduler.advance(Duration.ofSeconds(14));
+        assertTrue(calls.nothingPending(), "the wake for the first holder's expiry still fired: " + calls.made());
+    }
+
+    @Test
+    void aReleaseThatArrivesWhileAnAcquireIsInFlightIsNotMissed() {
+        keeper.start();
+        scheduler.runDue();
+        ScriptedCalls.Call inFlight = calls.next("acquire");
+        keeper.keyChanged(change("released", 9));
+        scheduler.advance(Duration.ofMillis(25));
+
+        // The answer was made before the release: the key looked held.
+        Instant now = Instant.now();
+        inFlight.answer().complete(new Answers.Acquire.HeldByOther(new LeaseView(new LeaseKey("k"),
+                new HolderId("other"), new Fence(5), now, now.plusSeconds(10), TTL)));
+        scheduler.advance(Duration.ofMillis(25));
+
+        calls.next("acquire");
     }
 
     @Test
