@@ -127,6 +127,11 @@ public final class ShardSet implements AutoCloseable {
         return keys.shard(shard).value();
     }
 
+    /** The lease key of {@code shard} in the set named {@code set}: {@code <set>-shard-<shard>}. */
+    public static String shardKey(String set, int shard) {
+        return new ShardKeys(set, shard + 1).shard(shard).value();
+    }
+
     /** Lists the set's members and shard owners, then decides. */
     private void look() {
         try {
