@@ -85,7 +85,9 @@ public final class ShardSet implements AutoCloseable {
         member = holder.keep(keys.member(holder.id()).value(), ttl, new OwnershipListener() {
             @Override
             public void becameOwner(Tenure tenure) {
-                decideSoon();
+                // A fresh look, not the view from before joining: replicas that start together
+                // see each other, instead of the first one taking every shard to give most back.
+                onLoop(ShardSet.this::look);
             }
 
             @Override
