@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: unit, architecture and acceptance tests. The
 # acceptance tests start their own nats-server processes (a 2.11+ one and a
-# pre-2.11 one for the `unsupported` path), which this script fetches first.
+# pre-2.11 one for the `unsupported` path), which this script fetches first,
+# and one throwaway PostgreSQL (the fenced-write test), installed when missing.
 #
 #   scripts/test.sh                 everything
 #   scripts/test.sh -pl domain      extra arguments go to Maven
@@ -11,7 +12,9 @@ cd "$(dirname "$0")/.."
 scripts/require-toolchain.sh
 NATS_SERVER_BIN=$(scripts/nats-server.sh)
 NATS_SERVER_LEGACY_BIN=$(scripts/nats-server.sh legacy)
-export NATS_SERVER_BIN NATS_SERVER_LEGACY_BIN
+POSTGRESQL_BIN=$(scripts/postgresql.sh)
+export NATS_SERVER_BIN NATS_SERVER_LEGACY_BIN POSTGRESQL_BIN
 echo "test servers: $("$NATS_SERVER_BIN" --version) and $("$NATS_SERVER_LEGACY_BIN" --version)"
+echo "test database: $("$POSTGRESQL_BIN/postgres" --version)"
 
 exec mvn -B -ntp verify "$@"

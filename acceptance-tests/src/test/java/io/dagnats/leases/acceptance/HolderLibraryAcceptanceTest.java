@@ -211,14 +211,7 @@ class HolderLibraryAcceptanceTest {
         assertTrue(sink.write(sleepersFence, "sleeper", "before the pause"));
 
         // A GC pause: the sleeper stops renewing, holding a write it prepared with its fence.
-        CountDownLatch wake = new CountDownLatch(1);
-        pausable.execute(() -> {
-            try {
-                wake.await();
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        CountDownLatch wake = SchedulerPause.block(pausable);
         Replica successor = new Replica("successor", "paused-key", null);
         Polling.until(TTL.plusSeconds(5), "the successor to take over", successor.lease::isOwner, owner -> owner);
         long successorsFence = successor.lease.fence().orElseThrow().revision();

@@ -16,8 +16,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * An operator frees a key over its holder's head: the same compare-and-set
  * tombstone a release writes, naming the holder, its fence and the reason. The
- * holder learns at its next renew ({@code lost}); until then it may still
- * believe it owns, which only downstream fencing can stop.
+ * holder learns from the change event or at its next renew ({@code lost});
+ * until then it may still believe it owns, which only downstream fencing can stop.
  */
 public final class RevokeLease {
 

@@ -15,7 +15,8 @@ import com.tngtech.archunit.lang.ArchRule;
  * holder library) speak it, and it knows nothing of either. The holder
  * library, which users' replicas embed, shares the domain's rules (tenure,
  * fences) and the protocol, and nothing of the service. So does the operator
- * CLI, which bootstrap runs from the same JAR. Maven already
+ * CLI, which bootstrap runs from the same JAR. The fenced JDBC writer knows
+ * the domain's fence and JDBC, nothing else. Maven already
  * keeps each module to its own dependencies; this keeps the core free of
  * framework types too.
  */
@@ -32,14 +33,25 @@ class ArchitectureTest {
             .layer("Bootstrap").definedBy("io.dagnats.leases.bootstrap..")
             .layer("Holder library").definedBy("io.dagnats.leases.holder..")
             .layer("CLI").definedBy("io.dagnats.leases.cli..")
+            .layer("Fencing").definedBy("io.dagnats.leases.fencing..")
             .whereLayer("Bootstrap").mayNotBeAccessedByAnyLayer()
             .whereLayer("Holder library").mayNotBeAccessedByAnyLayer()
+            .whereLayer("Fencing").mayNotBeAccessedByAnyLayer()
             .whereLayer("CLI").mayOnlyBeAccessedByLayers("Bootstrap")
             .whereLayer("Adapters").mayOnlyBeAccessedByLayers("Bootstrap")
             .whereLayer("Application").mayOnlyBeAccessedByLayers("Adapters", "Bootstrap")
             .whereLayer("Protocol").mayOnlyBeAccessedByLayers("Adapters", "Bootstrap", "Holder library", "CLI")
             .whereLayer("Domain")
-            .mayOnlyBeAccessedByLayers("Protocol", "Application", "Adapters", "Bootstrap", "Holder library", "CLI");
+            .mayOnlyBeAccessedByLayers("Protocol", "Application", "Adapters", "Bootstrap", "Holder library", "CLI",
+                    "Fencing");
+
+    @ArchTest
+    static final ArchRule fencingIsTheDomainAndJdbcOnly = noClasses()
+            .that().resideInAPackage("io.dagnats.leases.fencing..")
+            .should().dependOnClassesThat().resideOutsideOfPackages("io.dagnats.leases.fencing..",
+                    "io.dagnats.leases.domain..", "java..")
+            .because("the fenced writer is the example users copy into their own service: "
+                    + "the domain's fence and JDBC, nothing of the service nor of NATS");
 
     @ArchTest
     static final ArchRule protocolDependsOnTheDomainAndJacksonOnly = noClasses()

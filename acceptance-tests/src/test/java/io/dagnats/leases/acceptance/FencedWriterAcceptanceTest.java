@@ -1,0 +1,167 @@
+package io.dagnats.leases.acceptance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.fencing.jdbc.FencedWriter;
+import io.dagnats.leases.holder.KeptLease;
+import io.dagnats.leases.holder.LeaseHolder;
+import io.dagnats.leases.holder.OwnershipListener;
+import io.nats.client.Connection;
+import io.nats.client.Nats;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The fence stops a paused old owner in a real PostgreSQL, through {@link FencedWriter}. */
+class FencedWriterAcceptanceTest extends SharedServiceTest {
+
+    private static final Duration TTL = Duration.ofSeconds(2);
+
+    private static PostgresProcess postgres;
+    private static java.sql.Connection database;
+    private final FencedWriter writer = new FencedWriter();
+
+    @BeforeAll
+    static void startPostgres() throws SQLException {
+        postgres = PostgresProcess.start();
+        database = postgres.connect();
+        FencedWriter.createTable(database);
+        try (Statement statement = database.createStatement()) {
+            statement.execute("CREATE TABLE shard_state (shard text PRIMARY KEY, value text, written_by text)");
+        }
+    }
+
+    @AfterAll
+    static void stopPostgres() throws SQLException {
+        try {
+            database.close();
+        } finally {
+            postgres.close();
+        }
+    }
+
+    /** The user's write: one row per shard, as the owner of the shard's lease. */
+    private static FencedWriter.Write save(String shard, String value, String writer) {
+        return connection -> {
+            try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO shard_state VALUES (?, ?, ?) "
+                    + "ON CONFLICT (shard) DO UPDATE SET value = excluded.value, written_by = excluded.written_by")) {
+                upsert.setString(1, shard);
+                upsert.setString(2, value);
+                upsert.setString(3, writer);
+                upsert.executeUpdate();
+            }
+        };
+    }
+
+    private static List<String> row(String sql, String key) throws SQLException {
+        try (PreparedStatement select = database.prepareStatement(sql)) {
+            select.setString(1, key);
+            try (ResultSet result = select.executeQuery()) {
+                if (!result.next()) {
+                    return List.of();
+                }
+                int columns = result.getMetaData().getColumnCount();
+                String[] values = new String[columns];
+                for (int i = 0; i < columns; i++) {
+                    values[i] = result.getString(i + 1);
+                }
+                return List.of(values);
+            }
+        }
+    }
+
+    private static List<String> shardRow(String shard) throws SQLException {
+        return row("SELECT value, written_by FROM shard_state WHERE shard = ?", shard);
+    }
+
+    private static List<String> fenceRow(String key) throws SQLException {
+        return row("SELECT fence FROM " + FencedWriter.TABLE + " WHERE lease_key = ?", key);
+    }
+
+    @Test
+    void anOwnerPausedPastItsDeadlineWakesAndTheDatabaseRefusesItsWrite() throws Exception {
+        String key = "pg-shard-7";
+        ScheduledExecutorService pausable = Executors.newSingleThreadScheduledExecutor();
+        try (Connection sleeperNats = Nats.connect(service.nats.url());
+                LeaseHolder sleeper = LeaseHolder.builder(sleeperNats).holderPrefix("sleeper").scheduler(pausable).build();
+                Connection successorNats = Nats.connect(service.nats.url());
+                LeaseHolder successor = LeaseHolder.builder(successorNats).holderPrefix("successor").build()) {
+            KeptLease sleepersLease = sleeper.keep(key, TTL, OwnershipListener.NONE);
+            Polling.until(Duration.ofSeconds(10), "the sleeper to own", sleepersLease::isOwner, owner -> owner);
+            Tenure sleepersTenure = sleepersLease.tenure().orElseThrow();
+            assertInstanceOf(FencedWriter.Written.class,
+                    writer.write(database, sleepersTenure, save(key, "before the pause", "sleeper")));
+
+            // A GC pause: the sleeper's scheduler stops, so it renews nothing, and it
+            // holds a write it prepared with the tenure it had.
+            CountDownLatch wake = SchedulerPause.block(pausable);
+            KeptLease successorsLease = successor.keep(key, TTL, OwnershipListener.NONE);
+            Polling.until(TTL.plusSeconds(5), "the successor to take over", successorsLease::isOwner, owner -> owner);
+            Tenure successorsTenure = successorsLease.tenure().orElseThrow();
+            assertTrue(sleepersTenure.fence().isBelow(successorsTenure.fence()));
+            assertEquals(new FencedWriter.Written(new LeaseKey(key), successorsTenure.fence()),
+                    writer.write(database, successorsTenure, save(key, "after the takeover", "successor")));
+
+            wake.countDown();
+            FencedWriter.Outcome late = writer.write(database, sleepersTenure,
+                    save(key, "the write it held through the pause", "sleeper"));
+
+            assertFalse(sleepersLease.isOwner());
+            assertEquals(new FencedWriter.Refused(new LeaseKey(key), sleepersTenure.fence(), successorsTenure.fence()),
+                    late);
+            assertEquals(List.of("after the takeover", "successor"), shardRow(key));
+            assertEquals(List.of(successorsTenure.fence().toString()), fenceRow(key));
+        } finally {
+            pausable.shutdownNow();
+        }
+    }
+
+    @Test
+    void fencesCompareUnsignedOverTheWhole64BitRange() throws SQLException {
+        LeaseKey key = new LeaseKey("pg-top-of-range");
+        Fence aboveSignedMax = new Fence(Long.MIN_VALUE + 1); // 2^63 + 1
+        Fence small = new Fence(5);
+        Fence largest = new Fence(-1L); // 2^64 - 1
+
+        assertTrue(writer.write(database, key, aboveSignedMax, save(key.value(), "high", "a")).written());
+        assertEquals(new FencedWriter.Refused(key, small, aboveSignedMax),
+                writer.write(database, key, small, save(key.value(), "low", "b")));
+        assertTrue(writer.write(database, key, largest, save(key.value(), "highest", "c")).written());
+
+        assertEquals(List.of("highest", "c"), shardRow(key.value()));
+        assertEquals(List.of("18446744073709551615"), fenceRow(key.value()));
+    }
+
+    @Test
+    void aWriteThatFailsLeavesNeitherItsRowsNorItsFence() throws SQLException {
+        LeaseKey key = new LeaseKey("pg-failing-write");
+        assertTrue(writer.write(database, key, new Fence(10), save(key.value(), "kept", "a")).written());
+
+        SQLException failure = assertThrows(SQLException.class, () -> writer.write(database, key, new Fence(20),
+                connection -> {
+                    save(key.value(), "half done", "b").run(connection);
+                    throw new SQLException("the user's write failed");
+                }));
+
+        assertEquals("the user's write failed", failure.getMessage());
+        assertEquals(List.of("kept", "a"), shardRow(key.value()));
+        assertEquals(List.of("10"), fenceRow(key.value()));
+        assertTrue(database.getAutoCommit(), "the connection's auto-commit is put back");
+    }
+}
