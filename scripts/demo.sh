@@ -4,12 +4,21 @@
 # process is killed (kill -9) and another takes over, then everything stops.
 #
 #   scripts/demo.sh            about 25 seconds, on a private nats-server
+#   scripts/demo.sh shards     about 40 seconds: a shard set of 12 shards on
+#                              replicas that join, leave and get killed (-9),
+#                              ending with a check that no shard was ever
+#                              owned by two replicas at once
 #
 # Ctrl-C stops it early, as quietly as the normal end: the replicas and the
 # caller first, then dagnats (which drains), then the nats-server, which runs
 # in a session of its own so Ctrl-C cannot stop it under the others.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode=${1:-leader}
+case "$mode" in
+  leader|shards) ;;
+  *) echo "usage: scripts/demo.sh [shards]" >&2; exit 2 ;;
+esac
 
 scripts/require-toolchain.sh
 echo "building the service and the demo"
@@ -42,6 +51,36 @@ relay=$!
 java -jar bootstrap/target/dagnats.jar >&"$dagnats_out" 2>&1 &
 pids+=($!)
 sleep 2
+
+if [ "$mode" = shards ]; then
+  declare -A shard_pid
+  mkdir -p "$work/ownership"
+  join() {
+    echo "=== $1 joins the shard set ==="
+    java -jar demo/target/dagnats-demo.jar shard-replica "$1" "$work/ownership/$1.log" &
+    shard_pid[$1]=$!
+    clients+=($!)
+  }
+  java -jar demo/target/dagnats-demo.jar shard-spread &
+  clients+=($!)
+  for name in alpha bravo charlie; do join "$name"; done
+  sleep 8
+  join delta
+  sleep 6
+  echo "=== bravo leaves (SIGTERM: drains and releases its shards) ==="
+  kill "${shard_pid[bravo]}"
+  wait "${shard_pid[bravo]}" 2>/dev/null || true
+  sleep 6
+  echo "=== killing charlie's process (pid ${shard_pid[charlie]}) with kill -9: its shards free up within its TTL ==="
+  kill -9 "${shard_pid[charlie]}"
+  wait "${shard_pid[charlie]}" 2>/dev/null || true
+  sleep 8
+  echo "=== demo over: stopping everything ==="
+  stop_pids "${clients[@]}"
+  clients=()
+  java -jar demo/target/dagnats-demo.jar shard-check "$work/ownership"
+  exit 0
+fi
 
 declare -A replica_pid
 for name in alpha bravo charlie; do

@@ -1,5 +1,6 @@
 package io.dagnats.leases.acceptance;
 
+import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.KeptLease;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * A holder's own record of when it believed it owned its keys: a sampler asks
@@ -39,7 +42,11 @@ final class OwnershipLog implements AutoCloseable {
     private record Seen(Optional<Tenure> tenure, long lookedAtNanos) {
     }
 
-    private final Map<KeptLease, Seen> watched = new ConcurrentHashMap<>();
+    /** One key's belief in one holder: what the user's code would ask before acting. */
+    private record Belief(String key, String holder, Supplier<Optional<Tenure>> tenure) {
+    }
+
+    private final Map<Belief, Seen> watched = new ConcurrentHashMap<>();
     private final Thread sampler;
     private volatile boolean running = true;
 
@@ -81,7 +88,12 @@ final class OwnershipLog implements AutoCloseable {
     }
 
     void watch(KeptLease lease) {
-        watched.put(lease, new Seen(Optional.empty(), System.nanoTime()));
+        watch(lease.key().value(), lease.holder().value(), lease::tenure);
+    }
+
+    /** A key whose tenure {@code tenure} reads, as a shard set's {@code tenure(shard)} does. */
+    void watch(String key, String holder, Supplier<Optional<Tenure>> tenure) {
+        watched.put(new Belief(key, holder, tenure), new Seen(Optional.empty(), System.nanoTime()));
     }
 
     /**
@@ -92,10 +104,17 @@ final class OwnershipLog implements AutoCloseable {
      */
     private void sample() {
         while (running) {
-            for (Map.Entry<KeptLease, Seen> entry : watched.entrySet()) {
-                KeptLease lease = entry.getKey();
+            lookOnce();
+            LockSupport.parkNanos(500_000);
+        }
+    }
+
+    private void lookOnce() {
+        for (Map.Entry<Belief, Seen> entry : watched.entrySet()) {
+            synchronized (entry.getKey()) {
+                Belief lease = entry.getKey();
                 long lookedAt = System.nanoTime();
-                Optional<Tenure> now = lease.tenure();
+                Optional<Tenure> now = lease.tenure().get();
                 Seen before = entry.getValue();
                 if (!now.equals(before.tenure())) {
                     long at = now.isPresent() && before.tenure().isEmpty() ? before.lookedAtNanos() : System.nanoTime();
@@ -103,19 +122,67 @@ final class OwnershipLog implements AutoCloseable {
                 }
                 entry.setValue(new Seen(now, lookedAt));
             }
-            LockSupport.parkNanos(500_000);
         }
     }
 
-    private String line(long atNanos, KeptLease lease, Optional<Tenure> tenure) {
-        String prefix = atNanos + " " + lease.key().value() + " " + lease.holder().value() + " " + incarnation;
+    /**
+     * The holder said it began owning {@code key} under {@code confirmed}, the tenure its
+     * listener's {@code becameOwner} (or a shard set's {@code shardAssigned}) was given,
+     * kept with {@code ttl}. The belief cannot have begun before the renew that confirmed
+     * the grant was sent, which that tenure's deadline names (deadline − TTL + margin,
+     * {@link Tenure#begin}); so when the sampler has not seen it yet, it is written now,
+     * dated no earlier than that: a sampler stalled in a JVM that just started cannot
+     * stretch the start back over the previous owner's release.
+     */
+    void began(String key, String holder, Tenure confirmed, Duration ttl) {
+        long sent = confirmed.deadlineNanos() - ttl.toNanos()
+                + Tenure.safetyMargin(new LeaseTtl(ttl.toMillis())).toNanos();
+        for (Map.Entry<Belief, Seen> entry : watched.entrySet()) {
+            Belief lease = entry.getKey();
+            if (lease.key().equals(key) && lease.holder().equals(holder)) {
+                synchronized (lease) {
+                    Seen before = entry.getValue();
+                    if (before.tenure().isEmpty()) {
+                        sink.accept(line(Math.max(before.lookedAtNanos(), sent), lease, Optional.of(confirmed)));
+                        entry.setValue(new Seen(Optional.of(confirmed), System.nanoTime()));
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The holder said it stopped owning {@code key} (a listener's {@code stoppedOwning}, which
+     * the holder library calls after the belief ended and before any release is sent): written
+     * at once, so a stalled sampler cannot date the end after the next owner's start. A look
+     * and this never interleave, so a tenure seen before the end is never written after it.
+     */
+    void ended(String key, String holder) {
+        for (Map.Entry<Belief, Seen> entry : watched.entrySet()) {
+            Belief lease = entry.getKey();
+            if (lease.key().equals(key) && lease.holder().equals(holder)) {
+                synchronized (lease) {
+                    long now = System.nanoTime();
+                    if (entry.getValue().tenure().isPresent()) {
+                        sink.accept(line(now, lease, Optional.empty()));
+                    }
+                    entry.setValue(new Seen(Optional.empty(), now));
+                }
+            }
+        }
+    }
+
+    private String line(long atNanos, Belief lease, Optional<Tenure> tenure) {
+        String prefix = atNanos + " " + lease.key() + " " + lease.holder() + " " + incarnation;
         return tenure.map(held -> prefix + " own " + held.start().revision() + " " + held.fence().revision() + " "
                 + held.deadlineNanos()).orElse(prefix + " free");
     }
 
+    /** Stops sampling after one last look, so a belief that ended just now is written as ended. */
     @Override
     public void close() throws InterruptedException {
         running = false;
         sampler.join(5_000);
+        lookOnce();
     }
 }

@@ -5,6 +5,8 @@ import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
+import io.dagnats.leases.holder.ShardListener;
+import io.dagnats.leases.holder.ShardSet;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import io.nats.client.Subscription;
@@ -13,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A replica in its own JVM, for tests that stop or kill a real process:
@@ -26,6 +29,9 @@ import java.util.Optional;
  * in the {@link OwnershipLog} file, answers forwards with its holder id, and while
  * it believes it owns the key it does "work": takes the fence, works for a
  * second, then writes to the test's sink on {@code test.sink.<key>} with that fence.
+ *
+ * <p>With {@code shards=<M>} it is instead a replica of the shard set named {@code key}
+ * with M shards ({@link #keepShards}).
  */
 public final class ReplicaMain {
 
@@ -50,6 +56,11 @@ public final class ReplicaMain {
         }
         String incarnation = name + "@" + ManagementFactory.getRuntimeMXBean().getPid();
         OwnershipLog log = OwnershipLog.toFile(logFile, incarnation);
+        Optional<String> shards = flagValue(args, "shards=");
+        if (shards.isPresent()) {
+            keepShards(connection, holder, name, key, Integer.parseInt(shards.get()), ttl, log);
+            return;
+        }
         KeptLease lease = holder.keep(key, ttl, new OwnershipListener() {
             @Override
             public void becameOwner(Tenure tenure) {
@@ -74,6 +85,55 @@ public final class ReplicaMain {
             connection.request("test.sink." + key,
                     (fence.get().revision() + " " + holder.id()).getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(2));
         }
+    }
+
+    /**
+     * A replica of shard set {@code set}: says {@code assigned <i>} and {@code revoked <i> <why>}
+     * on {@code test.replica.<name>}, logs its belief in every shard, and on SIGTERM leaves the
+     * set as a service stopping would (drains and releases), then exits.
+     */
+    private static void keepShards(Connection connection, LeaseHolder holder, String name, String set, int count,
+            Duration ttl, OwnershipLog log) throws InterruptedException {
+        // Watched before the set starts, so no belief begins unseen.
+        AtomicReference<ShardSet> shards = new AtomicReference<>();
+        for (int shard = 0; shard < count; shard++) {
+            int watched = shard;
+            log.watch(ShardSet.shardKey(set, shard), holder.id().value(),
+                    () -> Optional.ofNullable(shards.get()).flatMap(started -> started.tenure(watched)));
+        }
+        shards.set(holder.shards(set, count, ttl, Duration.ofMillis(200), new ShardListener() {
+            @Override
+            public void shardAssigned(int shard, Tenure tenure) {
+                log.began(ShardSet.shardKey(set, shard), holder.id().value(), tenure, ttl);
+                connection.publish("test.replica." + name, ("assigned " + shard).getBytes(StandardCharsets.UTF_8));
+            }
+
+            @Override
+            public void shardRevoked(int shard, OwnershipListener.StopReason why) {
+                log.ended(ShardSet.shardKey(set, shard), holder.id().value());
+                connection.publish("test.replica." + name, ("revoked " + shard + " " + why)
+                        .getBytes(StandardCharsets.UTF_8));
+            }
+        }));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            holder.close();
+            try {
+                connection.flush(Duration.ofSeconds(2));
+                log.close();
+            } catch (Exception ignored) {
+                // stopping anyway
+            }
+        }));
+        Thread.currentThread().join();
+    }
+
+    private static Optional<String> flagValue(String[] args, String prefix) {
+        for (int i = 5; i < args.length; i++) {
+            if (args[i].startsWith(prefix)) {
+                return Optional.of(args[i].substring(prefix.length()));
+            }
+        }
+        return Optional.empty();
     }
 
     private static boolean hasFlag(String[] args, String flag) {

@@ -10,6 +10,7 @@ import io.dagnats.leases.protocol.Kinds;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.temporal.ChronoUnit;
@@ -23,6 +24,9 @@ import java.util.concurrent.CountDownLatch;
  *   java -jar dagnats-demo.jar replica NAME   keep the lease "demo-leader" and answer forwards
  *   java -jar dagnats-demo.jar caller         forward "who leads?" to the leader once a second
  * </pre>
+ *
+ * and the shard-set demo's ({@link ShardDemo}): {@code shard-replica NAME LOG},
+ * {@code shard-spread}, {@code shard-check DIR}.
  *
  * NATS_URL says where the server is (default nats://127.0.0.1:4222).
  */
@@ -40,8 +44,14 @@ public final class Demo {
             replica(url, args[1]);
         } else if (args.length == 1 && args[0].equals("caller")) {
             caller(url);
+        } else if (args.length == 3 && args[0].equals("shard-replica")) {
+            ShardDemo.replica(url, args[1], Path.of(args[2]));
+        } else if (args.length == 1 && args[0].equals("shard-spread")) {
+            ShardDemo.spread(url);
+        } else if (args.length == 2 && args[0].equals("shard-check")) {
+            System.exit(ShardCheck.check(Path.of(args[1])));
         } else {
-            System.err.println("usage: replica NAME | caller");
+            System.err.println("usage: replica NAME | caller | shard-replica NAME LOG | shard-spread | shard-check DIR");
             System.exit(2);
         }
     }

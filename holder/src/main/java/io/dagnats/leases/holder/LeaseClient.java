@@ -9,6 +9,8 @@ import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.DagnatsException;
 import io.dagnats.leases.protocol.Kinds;
+import io.dagnats.leases.protocol.Operation;
+import io.dagnats.leases.protocol.ListRequest;
 import io.dagnats.leases.protocol.Replies;
 import io.dagnats.leases.protocol.Request;
 import io.dagnats.leases.protocol.Requests;
@@ -29,7 +31,8 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Typed calls to the five lease subjects over a NATS connection you own.
+ * Typed calls to the five lease subjects, and the read-only listing, over a
+ * NATS connection you own.
  * Every call is asynchronous; normal answers are values ({@link Answers}),
  * and a stage fails only with {@link DagnatsException}.
  */
@@ -90,6 +93,15 @@ public final class LeaseClient implements LeaseCalls {
                 Replies::decodeForward);
     }
 
+    /**
+     * One page of the held leases whose keys start with the request's prefix (an operator's
+     * subject, read-only: a deployment may allow it to holders, as the shard sets need).
+     */
+    public CompletableFuture<Answers.Listing> list(ListRequest request) {
+        return traced(Operation.LIST, request.prefix().value(), Requests.encode(request), requestTimeout,
+                Replies::decodeList);
+    }
+
     private <T> CompletableFuture<T> call(Supplier<Request> typed, Duration timeout, Function<byte[], T> answer) {
         Request request;
         try {
@@ -98,10 +110,14 @@ public final class LeaseClient implements LeaseCalls {
             // The same answer dagnats would give, without the round trip.
             return CompletableFuture.failedFuture(new DagnatsException(ErrorKind.INVALID, invalid.getMessage()));
         }
-        String subject = request.operation().subject();
+        return traced(request.operation(), request.key().value(), Requests.encode(request), timeout, answer);
+    }
+
+    private <T> CompletableFuture<T> traced(Operation operation, String key, byte[] body, Duration timeout,
+            Function<byte[], T> answer) {
         Headers headers = new Headers();
-        Span span = telemetry.startCall(subject, request.key().value(), headers);
-        return send(request, timeout, headers, answer).whenComplete((value, failure) -> {
+        Span span = telemetry.startCall(operation.subject(), key, headers);
+        return send(operation, body, timeout, headers, answer).whenComplete((value, failure) -> {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                         ? failure.getCause() : failure;
@@ -112,15 +128,15 @@ public final class LeaseClient implements LeaseCalls {
         });
     }
 
-    private <T> CompletableFuture<T> send(Request request, Duration timeout, Headers headers,
+    private <T> CompletableFuture<T> send(Operation endpoint, byte[] body, Duration timeout, Headers headers,
             Function<byte[], T> answer) {
-        String operation = request.operation().endpointName();
+        String operation = endpoint.endpointName();
         CompletableFuture<Message> reply;
         try {
             reply = connection.requestWithTimeout(NatsMessage.builder()
-                            .subject(request.operation().subject())
+                            .subject(endpoint.subject())
                             .headers(headers)
-                            .data(Requests.encode(request))
+                            .data(body)
                             .build(), timeout)
                     .orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (RuntimeException cannotSend) {

@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -58,6 +59,8 @@ public final class LeaseHolder implements AutoCloseable {
     /** Change events of the kept keys: one subscription per key, each waking its lease. */
     private final KeyChanges changes;
     private final HolderTelemetry telemetry;
+    /** The shard sets made by {@link #shards}, left before the leases are released on close. */
+    private final List<ShardSet> shardSets = new CopyOnWriteArrayList<>();
 
     private LeaseHolder(Builder builder) {
         this.connection = builder.connection;
@@ -123,6 +126,39 @@ public final class LeaseHolder implements AutoCloseable {
         return lease;
     }
 
+    /**
+     * Joins the shard set {@code setName}: its {@code shardCount} shards are spread over the
+     * replicas that joined it, each owning ⌈M/N⌉ or ⌊M/N⌋ of them, and {@code listener} hears
+     * which are this process's. A shard given to another replica is drained first, for at
+     * most {@code ttl}. Close the set (or the holder) to leave: its shards are drained and
+     * released for the others to take.
+     *
+     * <pre>{@code
+     * ShardSet orders = holder.shards("orders", 12, Duration.ofSeconds(15), listener);
+     * orders.tenure(7).ifPresent(tenure -> store.write(record, tenure.fence()));
+     * }</pre>
+     *
+     * @param setName one key token; {@code <setName>-shard-<i>} and {@code <setName>-member-<holder id>}
+     *                must fit in 128 characters
+     * @throws IllegalArgumentException for a name or count that makes no valid keys
+     */
+    public ShardSet shards(String setName, int shardCount, Duration ttl, ShardListener listener) {
+        return shards(setName, shardCount, ttl, ttl, listener);
+    }
+
+    /** As {@link #shards(String, int, Duration, ShardListener)}, with a drain bound of its own. */
+    public ShardSet shards(String setName, int shardCount, Duration ttl, Duration drainBound, ShardListener listener) {
+        ShardKeys keys = new ShardKeys(setName, shardCount);
+        keys.requireMemberKeyFor(id);
+        new LeaseTtl(ttl.toMillis());
+        Objects.requireNonNull(drainBound, "drainBound");
+        ShardSet set = new ShardSet(this, new KeyChanges(connection), keys, ttl, drainBound,
+                Objects.requireNonNull(listener, "listener"));
+        shardSets.add(set);
+        set.start();
+        return set;
+    }
+
     /** Stops keeping {@code key} and releases it if held. */
     public void drop(String key) {
         KeptLease lease = kept.get(new LeaseKey(key));
@@ -162,6 +198,7 @@ public final class LeaseHolder implements AutoCloseable {
         if (inbox != null) {
             inbox.stopReceiving();
         }
+        shardSets.forEach(ShardSet::close);
         for (KeptLease lease : List.copyOf(kept.values())) {
             lease.close();
         }

@@ -1,0 +1,353 @@
+package io.dagnats.leases.holder;
+
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.KeyPrefix;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.LeaseChange;
+import io.dagnats.leases.protocol.LeaseView;
+import io.dagnats.leases.protocol.ListRequest;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * M shards spread over the live replicas of a set, each owning ⌈M/N⌉ or ⌊M/N⌋
+ * ({@link ShardBalance} has the rule). Made by {@link LeaseHolder#shards}.
+ *
+ * <p>Every shard is a lease ({@code <set>-shard-<i>}) this replica keeps through
+ * its holder, so ownership follows the holder library's tenure rule and nothing
+ * else: this class only chooses which shard keys to keep. Membership is a lease
+ * too ({@code <set>-member-<holder id>}): a crashed replica leaves within its TTL.
+ * The replica sees the set by listing both prefixes every third of the TTL and by
+ * the change events of the shard keys and of the members it knows; it takes a
+ * freed shard as soon as the event arrives, and gives one up by draining it first.
+ *
+ * <p>Its own job is the loop: see, decide, act, on one thread of its own.
+ */
+public final class ShardSet implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(ShardSet.class.getName());
+
+    private final LeaseHolder holder;
+    private final ShardKeys keys;
+    private final Duration ttl;
+    private final Duration drainBound;
+    private final ShardListener listener;
+    private final KeyChanges changes;
+    private final ScheduledExecutorService loop;
+    /** Every shard key this replica keeps, owned or campaigned for. Written on the loop only. */
+    private final Map<Integer, KeptLease> kept = new ConcurrentHashMap<>();
+    /** The members and shard owners seen: listed, then corrected by events. Loop only. */
+    private final Set<HolderId> members = new HashSet<>();
+    private final Map<Integer, HolderId> owners = new HashMap<>();
+    private final Set<HolderId> followedMembers = new HashSet<>();
+    private final AtomicBoolean decisionQueued = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private KeptLease member;
+
+    ShardSet(LeaseHolder holder, KeyChanges changes, ShardKeys keys, Duration ttl, Duration drainBound,
+            ShardListener listener) {
+        this.holder = holder;
+        this.changes = changes;
+        this.keys = keys;
+        this.ttl = ttl;
+        this.drainBound = drainBound;
+        this.listener = listener;
+        this.loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "dagnats-shards-" + keys.set());
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** Joins the set: keeps the member lease, follows the shard keys, and looks at the set now and every ttl/3. */
+    void start() {
+        changes.open();
+        for (int shard = 0; shard < keys.shardCount(); shard++) {
+            changes.follow(keys.shard(shard), this::changed);
+        }
+        member = holder.keep(keys.member(holder.id()).value(), ttl, new OwnershipListener() {
+            @Override
+            public void becameOwner(Tenure tenure) {
+                // A fresh look, not the view from before joining: replicas that start together
+                // see each other, instead of the first one taking every shard to give most back.
+                onLoop(ShardSet.this::look);
+            }
+
+            @Override
+            public void stoppedOwning(StopReason reason) {
+                decideSoon();
+            }
+        });
+        long period = Math.max(100, ttl.toMillis() / 3);
+        loop.scheduleWithFixedDelay(this::look, 0, period, TimeUnit.MILLISECONDS);
+    }
+
+    public String name() {
+        return keys.set();
+    }
+
+    public int shardCount() {
+        return keys.shardCount();
+    }
+
+    /** The shards this process acts as owner of right now. */
+    public Set<Integer> owned() {
+        Set<Integer> owned = new TreeSet<>();
+        kept.forEach((shard, lease) -> {
+            if (lease.isOwner()) {
+                owned.add(shard);
+            }
+        });
+        return owned;
+    }
+
+    /** The tenure of {@code shard} while this process acts as its owner; ask right before acting. */
+    public Optional<Tenure> tenure(int shard) {
+        KeptLease lease = kept.get(shard);
+        return lease == null ? Optional.empty() : lease.tenure();
+    }
+
+    /** The lease key of {@code shard}, as the service and operators see it. */
+    public String shardKey(int shard) {
+        return keys.shard(shard).value();
+    }
+
+    /** The lease key of {@code shard} in the set named {@code set}: {@code <set>-shard-<shard>}. */
+    public static String shardKey(String set, int shard) {
+        return new ShardKeys(set, shard + 1).shard(shard).value();
+    }
+
+    /** Lists the set's members and shard owners, then decides. */
+    private void look() {
+        try {
+            Map<LeaseKey, LeaseView> listed = list(keys.memberPrefix());
+            listed.putAll(list(keys.shardPrefix()));
+            members.clear();
+            owners.clear();
+            listed.values().forEach(this::saw);
+            follow();
+        } catch (RuntimeException | ExecutionException | TimeoutException unseen) {
+            LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + " could not list its leases ("
+                    + unseen.getMessage() + "); it decides from the events it saw");
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        decide();
+    }
+
+    private Map<LeaseKey, LeaseView> list(KeyPrefix prefix)
+            throws ExecutionException, TimeoutException, InterruptedException {
+        Map<LeaseKey, LeaseView> leases = new HashMap<>();
+        ListRequest request = ListRequest.first(prefix, ListRequest.MAX_PAGE_SIZE);
+        while (true) {
+            Answers.Listing page = holder.client().list(request).get(30, TimeUnit.SECONDS);
+            // A key renewed during the walk may come twice: the higher revision is the newer.
+            page.leases().forEach(lease -> leases.merge(lease.key(), lease,
+                    (one, other) -> one.revision().revision() >= other.revision().revision() ? one : other));
+            if (page.nextCursor().isEmpty()) {
+                return leases;
+            }
+            request = request.next(page.nextCursor().get());
+        }
+    }
+
+    private void saw(LeaseView lease) {
+        keys.memberOf(lease.key()).ifPresent(members::add);
+        keys.shardOf(lease.key()).ifPresent(shard -> owners.put(shard, lease.holder()));
+    }
+
+    /** Follows the change events of every member listed (and of no other), so one that leaves is noticed at once. */
+    private void follow() {
+        for (HolderId seen : members) {
+            if (followedMembers.add(seen)) {
+                changes.follow(keys.member(seen), this::changed);
+            }
+        }
+        followedMembers.removeIf(gone -> {
+            if (members.contains(gone)) {
+                return false;
+            }
+            changes.unfollow(keys.member(gone));
+            return true;
+        });
+    }
+
+    /** A change event of a shard or member key: corrects the view on the loop, then decides. */
+    private void changed(Optional<LeaseChange> event) {
+        event.ifPresent(change -> onLoop(() -> {
+            boolean ends = change.kind().endsLease();
+            keys.shardOf(change.key()).ifPresent(shard -> {
+                if (ends) {
+                    owners.remove(shard);
+                } else {
+                    change.holder().ifPresent(owner -> owners.put(shard, owner));
+                }
+            });
+            keys.memberOf(change.key()).ifPresent(who -> {
+                if (ends) {
+                    members.remove(who);
+                } else {
+                    members.add(who);
+                }
+            });
+            decide();
+        }));
+    }
+
+    /** Decides on the loop soon, once however often asked meanwhile. */
+    private void decideSoon() {
+        if (decisionQueued.compareAndSet(false, true)) {
+            onLoop(() -> {
+                decisionQueued.set(false);
+                decide();
+            });
+        }
+    }
+
+    private void decide() {
+        if (closed.get()) {
+            return;
+        }
+        Set<Integer> owned = new HashSet<>();
+        Set<Integer> pending = new HashSet<>();
+        kept.forEach((shard, lease) -> (lease.isOwner() ? owned : pending).add(shard));
+        Set<HolderId> live = new HashSet<>(members);
+        if (member.isOwner()) {
+            live.add(holder.id());
+        } else {
+            live.remove(holder.id());
+        }
+        ShardBalance.Plan plan = ShardBalance.decide(
+                new ShardBalance.View(keys.shardCount(), holder.id(), live, owners, owned, pending));
+        for (int shard : plan.abandon()) {
+            KeptLease lease = kept.get(shard);
+            if (lease != null && !lease.isOwner()) {
+                kept.remove(shard).close();
+            }
+        }
+        for (int shard : plan.release()) {
+            giveUp(shard);
+        }
+        for (int shard : plan.campaign()) {
+            kept.put(shard, holder.keep(keys.shard(shard).value(), ttl, new ShardOwnership(shard)));
+        }
+    }
+
+    /** Drain, bounded, then release: the shard's work stops before another replica can get the lease. */
+    private void giveUp(int shard) {
+        KeptLease lease = kept.get(shard);
+        if (lease == null) {
+            return;
+        }
+        Optional<Tenure> tenure = lease.tenure();
+        if (tenure.isPresent()) {
+            drain(shard, tenure.get());
+        }
+        kept.remove(shard);
+        lease.close();
+        owners.remove(shard);
+    }
+
+    private void drain(int shard, Tenure tenure) {
+        Thread drainer = new Thread(() -> {
+            try {
+                listener.drain(shard, tenure, drainBound);
+            } catch (RuntimeException failed) {
+                LOG.log(System.Logger.Level.WARNING, "the drain of " + keys.shard(shard) + " failed: " + failed);
+            }
+        }, "dagnats-drain-" + keys.shard(shard));
+        drainer.setDaemon(true);
+        drainer.start();
+        try {
+            drainer.join(Math.max(1, drainBound.toMillis()));
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (drainer.isAlive()) {
+            LOG.log(System.Logger.Level.WARNING, "the drain of " + keys.shard(shard) + " took over "
+                    + drainBound.toMillis() + " ms; releasing it anyway");
+        }
+    }
+
+    private void onLoop(Runnable task) {
+        try {
+            loop.execute(task);
+        } catch (RejectedExecutionException closedAlready) {
+            // the set is closed: nothing of it runs any more
+        }
+    }
+
+    /**
+     * Leaves the set: drains and releases every shard owned, stops campaigning, and
+     * releases the member lease. Closing twice does nothing the second time.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        Future<?> left = loop.submit(() -> {
+            for (int shard : new TreeSet<>(kept.keySet())) {
+                giveUp(shard);
+            }
+            if (member != null) {
+                member.close();
+            }
+        });
+        try {
+            left.get(drainBound.multipliedBy(kept.size() + 1).toMillis() + 30_000, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException slow) {
+            LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + " did not leave in time: " + slow);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        } finally {
+            loop.shutdownNow();
+            changes.close();
+        }
+    }
+
+    /** One shard's lease told to the set's listener, and a new decision after every change of ownership. */
+    private final class ShardOwnership implements OwnershipListener {
+        private final int shard;
+
+        ShardOwnership(int shard) {
+            this.shard = shard;
+        }
+
+        @Override
+        public void becameOwner(Tenure tenure) {
+            try {
+                listener.shardAssigned(shard, tenure);
+            } finally {
+                decideSoon();
+            }
+        }
+
+        @Override
+        public void stoppedOwning(StopReason reason) {
+            try {
+                listener.shardRevoked(shard, reason);
+            } finally {
+                decideSoon();
+            }
+        }
+    }
+}
