@@ -278,7 +278,7 @@ public final class LeaseBenchmark {
         for (Thread thread : threads) {
             thread.join(10_000);
         }
-        if (recorded != null) {
+        if (recorded != null && recording.on()) {
             recording.stop(recorded);
             System.out.println("recorded " + recorded + ": " + answered.get() + " requests answered while recording");
         }

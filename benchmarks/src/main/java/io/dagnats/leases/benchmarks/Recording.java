@@ -23,14 +23,18 @@ final class Recording {
         this.dir = dir;
     }
 
+    boolean on() {
+        return dir != null && pid > 0;
+    }
+
     void start(String name) throws IOException, InterruptedException {
-        if (dir != null && pid > 0) {
+        if (on()) {
             jcmd("JFR.start", "name=" + name, "settings=" + System.getenv().getOrDefault("BENCH_JFC", "profile"));
         }
     }
 
     void stop(String name) throws IOException, InterruptedException {
-        if (dir != null && pid > 0) {
+        if (on()) {
             Files.createDirectories(dir);
             jcmd("JFR.stop", "name=" + name, "filename=" + dir.resolve(name + ".jfr").toAbsolutePath());
         }
