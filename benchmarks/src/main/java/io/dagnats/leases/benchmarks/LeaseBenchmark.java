@@ -186,6 +186,15 @@ public final class LeaseBenchmark {
         }
     }
 
+    /** The threads that spent at least 1 us per request, most first. */
+    private static String byThread(ProcessCost.Reading cost, long requests) {
+        return cost.byThread().entrySet().stream()
+                .filter(spent -> requests > 0 && spent.getValue() / 1_000.0 / requests >= 1)
+                .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
+                .map(spent -> String.format(Locale.ROOT, "%s %.0f us", spent.getKey(), spent.getValue() / 1_000.0 / requests))
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
     /** Per request of the measured window: the service's CPU and context switches, nats-server's CPU. */
     private String costs(Run run) {
         if (run.ops == 0) {
@@ -281,6 +290,7 @@ public final class LeaseBenchmark {
         if (recorded != null && recording.on()) {
             recording.stop(recorded);
             System.out.println("recorded " + recorded + ": " + answered.get() + " requests answered while recording");
+            System.out.println("  dagnats CPU per request by thread: " + byThread(run.serviceCost, ops.get()));
         }
         run.ops = ops.get();
         run.errors = errors.get();

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What a process (the service, or nats-server) spent, read from Linux's /proc:
@@ -14,11 +16,18 @@ import java.nio.file.Path;
  */
 final class ProcessCost {
 
-    /** One reading; subtract two to get what happened between them. */
-    record Reading(long cpuNanos, long switches) {
+    /**
+     * One reading; subtract two to get what happened between them.
+     *
+     * @param byThread CPU nanoseconds by kind of thread: its name with digits as N (Linux keeps
+     *                 15 characters of it, so jnats' threads all read "dagnats-leases:")
+     */
+    record Reading(long cpuNanos, long switches, Map<String, Long> byThread) {
 
         Reading minus(Reading earlier) {
-            return new Reading(cpuNanos - earlier.cpuNanos, switches - earlier.switches);
+            Map<String, Long> spent = new TreeMap<>(byThread);
+            earlier.byThread.forEach((kind, nanos) -> spent.merge(kind, -nanos, Long::sum));
+            return new Reading(cpuNanos - earlier.cpuNanos, switches - earlier.switches, spent);
         }
     }
 
@@ -35,14 +44,18 @@ final class ProcessCost {
 
     Reading read() {
         if (pid <= 0) {
-            return new Reading(0, 0);
+            return new Reading(0, 0, Map.of());
         }
         long cpu = 0;
         long switches = 0;
+        Map<String, Long> byThread = new TreeMap<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path task : tasks) {
                 try {
-                    cpu += Long.parseLong(Files.readString(task.resolve("schedstat")).split(" ")[0]);
+                    long nanos = Long.parseLong(Files.readString(task.resolve("schedstat")).split(" ")[0]);
+                    cpu += nanos;
+                    byThread.merge(Files.readString(task.resolve("comm")).strip().replaceAll("[0-9]+", "N"), nanos,
+                            Long::sum);
                     for (String line : Files.readAllLines(task.resolve("status"))) {
                         if (line.startsWith("voluntary_ctxt_switches:") || line.startsWith("nonvoluntary_ctxt_switches:")) {
                             switches += Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
@@ -53,8 +66,8 @@ final class ProcessCost {
                 }
             }
         } catch (IOException gone) {
-            return new Reading(0, 0);
+            return new Reading(0, 0, Map.of());
         }
-        return new Reading(cpu, switches);
+        return new Reading(cpu, switches, byThread);
     }
 }
