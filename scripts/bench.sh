@@ -11,6 +11,11 @@
 #   scripts/bench.sh list                an operator's full listing of 100 000 leases, pages of 1000
 #   scripts/bench.sh wait                waiters of a held key: acquires per waiter per minute, release to next owner
 #                                        (WAIT_WAITERS=1,100 WAIT_TTL_MS=15000 WAIT_WINDOW_MS=60000 WAIT_HANDOVERS=50)
+#   scripts/bench.sh profile [dir]       the matrix (BENCH_OPS, BENCH_CLIENTS, ... as above; default renew, acquire and
+#                                        owner at 1 and 64 clients, 10 leases) with a JFR recording of dagnats per
+#                                        service run, <dir>/<op>-<leases>-<clients>.jfr (default benchmarks/target/profile),
+#                                        then scripts/jfr-report.py's summary of each (docs/benchmarks.md, "Profile")
+#   DAGNATS_JAVA_OPTS                    extra JVM options for dagnats
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,8 +27,10 @@ work=$(mktemp -d)
 pids=()
 trap 'stop_all; rm -rf "$work"' EXIT
 start_private_nats "$work"
+nats_pid=${pids[0]}
 
-java -Xms256m -Xmx256m -jar bootstrap/target/dagnats.jar >"$work/dagnats.log" 2>&1 &
+# shellcheck disable=SC2086 # DAGNATS_JAVA_OPTS is a list of options
+java -Xms256m -Xmx256m ${DAGNATS_JAVA_OPTS:-} -jar bootstrap/target/dagnats.jar >"$work/dagnats.log" 2>&1 &
 dagnats_pid=$!
 pids+=($dagnats_pid)
 for _ in $(seq 1 200); do grep -q "serving" "$work/dagnats.log" 2>/dev/null && break; sleep 0.1; done
@@ -38,6 +45,19 @@ elif [ "${1:-}" = wait ]; then
   java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.WaitingBenchmark
 elif [ "${1:-}" = list ]; then
   java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.ListingBenchmark
+elif [ "${1:-}" = profile ]; then
+  profile=$(realpath -m "${2:-benchmarks/target/profile}")
+  rm -rf "$profile"
+  # JFR's "profile" settings, sampling each thread every 1 ms (not 10) and up to 5000 allocations a second (not 300).
+  java_home=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
+  sed -e '/jdk.ExecutionSample/,/<\/event>/s/>10 ms</>1 ms</' -e 's/>300\/s</>5000\/s</' \
+    "$java_home/lib/jfr/profile.jfc" >"$work/profile.jfc"
+  DAGNATS_PID=$dagnats_pid NATS_PID=$nats_pid BENCH_PROFILE=$profile BENCH_JFC=$work/profile.jfc BENCH_OPS=${BENCH_OPS:-renew,acquire,owner} \
+    BENCH_CLIENTS=${BENCH_CLIENTS:-1,64} BENCH_LEASES=${BENCH_LEASES:-10} \
+    java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.LeaseBenchmark | tee "$profile.txt"
+  for recording in "$profile"/*.jfr; do
+    scripts/jfr-report.py "$recording" "$(grep -o "recorded $(basename "$recording" .jfr): [0-9]*" "$profile.txt" | awk '{print $3}')"
+  done
 else
-  DAGNATS_PID=$dagnats_pid java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.LeaseBenchmark
+  DAGNATS_PID=$dagnats_pid NATS_PID=$nats_pid java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.LeaseBenchmark
 fi

@@ -22,8 +22,13 @@ import java.util.function.Supplier;
  */
 public interface LeaseTelemetry {
 
-    /** Reports nothing, and costs next to nothing. */
+    /** Reports nothing, and costs nothing: a caller that sees {@link #records()} false skips it. */
     LeaseTelemetry NONE = new LeaseTelemetry() {
+        @Override
+        public boolean records() {
+            return false;
+        }
+
         @Override
         public RequestRecord startRequest(String operation, String subject, Map<String, String> headers) {
             return RequestRecord.NONE;
@@ -56,6 +61,15 @@ public interface LeaseTelemetry {
             return inbox;
         }
     };
+
+    /**
+     * Whether this records anything. When false, a caller may skip what it does only for
+     * telemetry (reading trace headers, starting a record, running work within it): every
+     * method would do nothing anyway.
+     */
+    default boolean records() {
+        return true;
+    }
 
     /**
      * Starts the record of one lease request.

@@ -42,10 +42,19 @@ import java.util.function.Function;
  * and forward, at 1, 16 and 64 closed-loop clients, with 10, 10 000 and 100 000
  * live leases in the bucket.
  *
+ * <p>Next to each row, in the same run: the <b>raw</b> JetStream operation alone
+ * (acquire: the create; renew: the compare-and-set write alone; owner and
+ * forward: the leader read) and the <b>hop</b>, one core NATS request/reply to an
+ * echo responder at the same number of clients, so a row shows how far the
+ * service is above "raw + one hop".
+ *
  * <p>Starts nothing. NATS_URL names the nats-server; a dagnats must already
- * serve on it (scripts/bench.sh starts both). DAGNATS_PID, when given, lets the
- * report show the service's CPU time per request. Writes a table to stdout and
- * JSON to the path in BENCH_JSON (default benchmarks/target/bench.json).
+ * serve on it (scripts/bench.sh starts both). DAGNATS_PID and NATS_PID, when
+ * given, let the report show each process's CPU time and thread context
+ * switches per service request, over the measured window only. BENCH_OPS
+ * narrows the operations; BENCH_PROFILE names a folder to record the service
+ * with JFR during each service run (scripts/bench.sh profile). Writes a table
+ * to stdout and JSON to the path in BENCH_JSON (default benchmarks/target/bench.json).
  *
  * <p>Over 200 lines on purpose: it is a program read top to bottom, and each
  * service step sits next to the direct JetStream step it is compared with, so a
@@ -60,20 +69,27 @@ public final class LeaseBenchmark {
 
     private final Connection[] connections;
     private final Duration runFor;
-    private final long dagnatsPid;
+    private final ProcessCost service;
+    private final ProcessCost server;
+    private final Recording recording;
     private final AtomicLong unique = new AtomicLong();
     private final ArrayNode results = JSON.createArrayNode();
 
-    private LeaseBenchmark(Connection[] connections, Duration runFor, long dagnatsPid) {
+    private LeaseBenchmark(Connection[] connections, Duration runFor, long dagnatsPid, long natsPid, Path profile) {
         this.connections = connections;
         this.runFor = runFor;
-        this.dagnatsPid = dagnatsPid;
+        this.service = new ProcessCost(dagnatsPid);
+        this.server = new ProcessCost(natsPid);
+        this.recording = new Recording(dagnatsPid, profile);
     }
 
     public static void main(String[] args) throws Exception {
         String url = System.getenv().getOrDefault("NATS_URL", "nats://127.0.0.1:4222");
         Duration runFor = Duration.ofMillis(Long.parseLong(System.getenv().getOrDefault("BENCH_RUN_MS", "3000")));
         long pid = Long.parseLong(System.getenv().getOrDefault("DAGNATS_PID", "0"));
+        long natsPid = Long.parseLong(System.getenv().getOrDefault("NATS_PID", "0"));
+        List<String> ops = List.of(System.getenv().getOrDefault("BENCH_OPS", "acquire,renew,owner,forward").split(","));
+        Path profile = Optional.ofNullable(System.getenv("BENCH_PROFILE")).map(Path::of).orElse(null);
         int[] clientCounts = ints(System.getenv().getOrDefault("BENCH_CLIENTS", "1,16,64"));
         int[] leaseCounts = ints(System.getenv().getOrDefault("BENCH_LEASES", "10,10000,100000"));
         Path jsonOut = Path.of(System.getenv().getOrDefault("BENCH_JSON", "benchmarks/target/bench.json"));
@@ -82,7 +98,7 @@ public final class LeaseBenchmark {
         for (int i = 0; i < connections.length; i++) {
             connections[i] = Nats.connect(new Options.Builder().server(url).reportNoResponders().build());
         }
-        LeaseBenchmark benchmark = new LeaseBenchmark(connections, runFor, pid);
+        LeaseBenchmark benchmark = new LeaseBenchmark(connections, runFor, pid, natsPid, profile);
         Dispatcher echo = connections[0].createDispatcher(message -> connections[0].publish(message.getReplyTo(), message.getData()));
         echo.subscribe(LeaseSubjects.inboxes(OWNER));
         echo.subscribe("bench.echo");
@@ -90,18 +106,20 @@ public final class LeaseBenchmark {
 
         // JIT-compile both paths before anything is measured: the first rows would otherwise pay for it.
         System.out.println("warming up (unmeasured): every operation, both paths, 16 clients");
-        for (String op : List.of("acquire", "renew", "owner", "forward")) {
-            benchmark.run(16, benchmark.serviceStep(op));
-            benchmark.run(16, benchmark.baselineStep(op));
+        for (String op : ops) {
+            benchmark.run(16, benchmark.serviceStep(op), null);
+            benchmark.run(16, benchmark.baselineStep(op), null);
         }
-        System.out.printf(Locale.ROOT, "%-8s %7s %7s | %28s | %28s | %11s | %s%n", "op", "leases", "clients",
-                "dagnats  ops/s   p50   p99  p99.9", "baseline ops/s   p50   p99  p99.9", "ratio tput", "cpu/req");
+        System.out.printf(Locale.ROOT, "%-8s %6s %7s | %28s | %28s | %6s | %13s | %5s | %11s | %6s | %s%n", "op", "leases",
+                "clients", "dagnats  ops/s   p50   p99  p99.9", "baseline ops/s   p50   p99  p99.9", "ratio",
+                "raw ops/s p50", "hop", "p50/raw+hop", "/raw", "per request: dagnats cpu, switches | nats-server cpu");
         int live = 0;
         for (int leases : leaseCounts) {
             live = Filler.fill(connections[0], live, leases);
             for (int clients : clientCounts) {
-                for (String op : List.of("acquire", "renew", "owner", "forward")) {
-                    benchmark.compare(op, leases, clients);
+                Run hop = benchmark.run(clients, benchmark.echoStep(), null);
+                for (String op : ops) {
+                    benchmark.compare(op, leases, clients, hop);
                 }
             }
         }
@@ -134,27 +152,59 @@ public final class LeaseBenchmark {
         Step create(int client) throws Exception;
     }
 
-    private void compare(String op, int leases, int clients) throws Exception {
-        long cpuBefore = cpuNanos();
-        Run service = run(clients, serviceStep(op));
-        long cpu = cpuNanos() - cpuBefore;
-        Run baseline = run(clients, baselineStep(op));
-        double cpuPerRequest = dagnatsPid > 0 && service.ops > 0 ? cpu / 1_000.0 / service.ops : Double.NaN;
-        System.out.printf(Locale.ROOT, "%-8s %7d %7d | %7.0f %6.0f %5.0f %6.0f | %7.0f %6.0f %5.0f %6.0f | %9.2fx | %s%n",
-                op, leases, clients, service.throughput(), service.latencies.micros(0.5), service.latencies.micros(0.99),
-                service.latencies.micros(0.999), baseline.throughput(), baseline.latencies.micros(0.5),
+    private void compare(String op, int leases, int clients, Run hop) throws Exception {
+        String name = op + "-" + leases + "-" + clients;
+        Run dagnats = run(clients, serviceStep(op), name);
+        Run baseline = run(clients, baselineStep(op), null);
+        StepFactory rawStep = rawStep(op);
+        Run raw = rawStep == null ? baseline : run(clients, rawStep, null);
+        double rawPlusHop = raw.latencies.micros(0.5) + hop.latencies.micros(0.5);
+        System.out.printf(Locale.ROOT,
+                "%-8s %6d %7d | %7.0f %6.0f %5.0f %6.0f | %7.0f %6.0f %5.0f %6.0f | %5.2fx | %7.0f %5.0f | %5.0f | %5.0f %4.2fx | %5.2fx | %s%n",
+                op, leases, clients, dagnats.throughput(), dagnats.latencies.micros(0.5), dagnats.latencies.micros(0.99),
+                dagnats.latencies.micros(0.999), baseline.throughput(), baseline.latencies.micros(0.5),
                 baseline.latencies.micros(0.99), baseline.latencies.micros(0.999),
-                service.throughput() / baseline.throughput(),
-                Double.isNaN(cpuPerRequest) ? "-" : String.format(Locale.ROOT, "%.0f us", cpuPerRequest));
+                dagnats.throughput() / baseline.throughput(), raw.throughput(), raw.latencies.micros(0.5),
+                hop.latencies.micros(0.5), rawPlusHop, dagnats.latencies.micros(0.5) / rawPlusHop,
+                dagnats.throughput() / raw.throughput(), costs(dagnats));
         ObjectNode result = results.addObject();
         result.put("op", op).put("leases", leases).put("clients", clients);
-        result.set("dagnats", service.json());
+        result.set("dagnats", dagnats.json());
         result.set("baseline", baseline.json());
-        result.put("throughput_ratio", service.throughput() / baseline.throughput());
-        result.put("p50_ratio", service.latencies.micros(0.5) / baseline.latencies.micros(0.5));
-        if (!Double.isNaN(cpuPerRequest)) {
-            result.put("dagnats_cpu_us_per_request", cpuPerRequest);
+        result.set("raw", raw.json());
+        result.set("hop", hop.json());
+        result.put("throughput_ratio", dagnats.throughput() / baseline.throughput());
+        result.put("throughput_ratio_to_raw", dagnats.throughput() / raw.throughput());
+        result.put("p50_ratio", dagnats.latencies.micros(0.5) / baseline.latencies.micros(0.5));
+        result.put("p50_ratio_to_raw_plus_hop", dagnats.latencies.micros(0.5) / rawPlusHop);
+        if (service.known() && dagnats.ops > 0) {
+            result.put("dagnats_cpu_us_per_request", dagnats.serviceCost.cpuNanos() / 1_000.0 / dagnats.ops);
+            result.put("dagnats_context_switches_per_request", (double) dagnats.serviceCost.switches() / dagnats.ops);
         }
+        if (server.known() && dagnats.ops > 0) {
+            result.put("nats_server_cpu_us_per_request", dagnats.serverCost.cpuNanos() / 1_000.0 / dagnats.ops);
+        }
+    }
+
+    /** The threads that spent at least 1 us per request, most first. */
+    private static String byThread(ProcessCost.Reading cost, long requests) {
+        return cost.byThread().entrySet().stream()
+                .filter(spent -> requests > 0 && spent.getValue() / 1_000.0 / requests >= 1)
+                .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
+                .map(spent -> String.format(Locale.ROOT, "%s %.0f us", spent.getKey(), spent.getValue() / 1_000.0 / requests))
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    /** Per request of the measured window: the service's CPU and context switches, nats-server's CPU. */
+    private String costs(Run run) {
+        if (run.ops == 0) {
+            return "-";
+        }
+        String dagnats = service.known() ? String.format(Locale.ROOT, "%4.0f us %4.1f",
+                run.serviceCost.cpuNanos() / 1_000.0 / run.ops, (double) run.serviceCost.switches() / run.ops) : "-";
+        String nats = server.known()
+                ? String.format(Locale.ROOT, "%4.0f us", run.serverCost.cpuNanos() / 1_000.0 / run.ops) : "-";
+        return dagnats + " | " + nats;
     }
 
     private static final class Run {
@@ -162,6 +212,8 @@ public final class LeaseBenchmark {
         long ops;
         long errors;
         long nanos;
+        ProcessCost.Reading serviceCost;
+        ProcessCost.Reading serverCost;
 
         double throughput() {
             return ops * 1e9 / nanos;
@@ -178,12 +230,17 @@ public final class LeaseBenchmark {
         }
     }
 
-    private Run run(int clients, StepFactory factory) throws Exception {
+    /** @param recorded the recording's name when the service is to be recorded meanwhile (profile), or null */
+    private Run run(int clients, StepFactory factory, String recorded) throws Exception {
         Run run = new Run();
+        if (recorded != null) {
+            recording.start(recorded);
+        }
         AtomicBoolean measuring = new AtomicBoolean(false);
         AtomicBoolean going = new AtomicBoolean(true);
         AtomicLong ops = new AtomicLong();
         AtomicLong errors = new AtomicLong();
+        AtomicLong answered = new AtomicLong();
         CountDownLatch ready = new CountDownLatch(clients);
         List<Thread> threads = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
@@ -198,6 +255,9 @@ public final class LeaseBenchmark {
                         ok = step.run(connection);
                     } catch (Exception failed) {
                         ok = false;
+                    }
+                    if (ok) {
+                        answered.incrementAndGet();
                     }
                     if (measuring.get()) {
                         if (ok) {
@@ -214,14 +274,23 @@ public final class LeaseBenchmark {
         }
         ready.await();
         Thread.sleep(Math.min(1_000, runFor.toMillis() / 3)); // warm-up, not measured
+        ProcessCost.Reading serviceBefore = service.read();
+        ProcessCost.Reading serverBefore = server.read();
         long started = System.nanoTime();
         measuring.set(true);
         Thread.sleep(runFor.toMillis());
         measuring.set(false);
         run.nanos = System.nanoTime() - started;
+        run.serviceCost = service.read().minus(serviceBefore);
+        run.serverCost = server.read().minus(serverBefore);
         going.set(false);
         for (Thread thread : threads) {
             thread.join(10_000);
+        }
+        if (recorded != null && recording.on()) {
+            recording.stop(recorded);
+            System.out.println("recorded " + recorded + ": " + answered.get() + " requests answered while recording");
+            System.out.println("  dagnats CPU per request by thread: " + byThread(run.serviceCost, ops.get()));
         }
         run.ops = ops.get();
         run.errors = errors.get();
@@ -307,11 +376,42 @@ public final class LeaseBenchmark {
                 return connection -> ok(request(connection, "$JS.API.STREAM.MSG.GET.KV_leases",
                         "{\"last_by_subj\":\"$KV.leases." + key + "\"}"), "\"message\"");
             };
-            case "forward" -> client -> connection -> {
-                Message reply = connection.request("bench.echo", PAYLOAD, Duration.ofSeconds(5));
-                return reply != null && reply.getData().length == PAYLOAD.length;
-            };
+            case "forward" -> echoStep();
             default -> throw new IllegalArgumentException(op);
+        };
+    }
+
+    /**
+     * The one JetStream operation a service request is made of, where the baseline does more
+     * (renew: the compare-and-set alone, under the sequence its last write was acknowledged
+     * with; forward: the leader read); null where the baseline is that operation already.
+     */
+    private StepFactory rawStep(String op) {
+        return switch (op) {
+            case "renew" -> client -> {
+                String key = "raw-cas-" + unique.incrementAndGet();
+                Headers create = new Headers();
+                create.put("Nats-TTL", "60s");
+                long[] seq = {JSON.readTree(publish(connections[0], key, create)).path("seq").asLong()};
+                return connection -> {
+                    Headers headers = new Headers();
+                    headers.put("Nats-Expected-Last-Subject-Sequence", Long.toString(seq[0]));
+                    headers.put("Nats-TTL", "60s");
+                    String ack = publish(connection, key, headers);
+                    seq[0] = JSON.readTree(ack).path("seq").asLong();
+                    return ok(ack, "\"seq\"");
+                };
+            };
+            case "forward" -> baselineStep("owner");
+            default -> null;
+        };
+    }
+
+    /** One core NATS request/reply to an echo responder: the hop a service request adds. */
+    private StepFactory echoStep() {
+        return client -> connection -> {
+            Message reply = connection.request("bench.echo", PAYLOAD, Duration.ofSeconds(5));
+            return reply != null && reply.getData().length == PAYLOAD.length;
         };
     }
 
@@ -331,21 +431,5 @@ public final class LeaseBenchmark {
 
     private static boolean ok(String reply, String mustContain) {
         return reply.contains(mustContain) && !reply.contains("\"error\"");
-    }
-
-
-    /** The service process's user + system CPU time, from /proc (0 when unknown). */
-    private long cpuNanos() {
-        if (dagnatsPid <= 0) {
-            return 0;
-        }
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(dagnatsPid), "stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-            return ticks * 10_000_000L; // USER_HZ is 100 on Linux
-        } catch (Exception unreadable) {
-            return 0;
-        }
     }
 }

@@ -12,8 +12,6 @@ import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.Release;
 import io.dagnats.leases.domain.Revocation;
 import java.io.IOException;
-import java.time.Instant;
-import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -33,6 +31,10 @@ public final class Replies {
 
     /** An acquire or renew answer: the lease view with {@code granted}. */
     public static byte[] lease(Lease lease, boolean granted) {
+        byte[] plain = LeaseViewBytes.write(granted, lease);
+        if (plain != null) {
+            return plain;
+        }
         return FlatJson.write(generator -> {
             generator.writeBooleanField(Fields.GRANTED, granted);
             leaseView(generator, lease);
@@ -42,7 +44,8 @@ public final class Replies {
     /** An owner answer: the lease view without {@code granted}, or {@code held: false}. */
     public static byte[] owner(KeyState state) {
         if (state instanceof KeyState.Held held) {
-            return FlatJson.write(generator -> leaseView(generator, held.lease()));
+            byte[] plain = LeaseViewBytes.write(null, held.lease());
+            return plain != null ? plain : FlatJson.write(generator -> leaseView(generator, held.lease()));
         }
         return FlatJson.write(generator -> {
             generator.writeBooleanField(Fields.HELD, false);
@@ -140,8 +143,8 @@ public final class Replies {
         generator.writeStringField(Fields.KEY, lease.key().value());
         generator.writeStringField(Fields.HOLDER, lease.holder().value());
         FlatJson.writeFence(generator, Fields.REVISION, lease.revision());
-        generator.writeStringField(Fields.ACQUIRED_AT, DateTimeFormatter.ISO_INSTANT.format(lease.acquiredAt()));
-        generator.writeStringField(Fields.EXPIRES_AT, DateTimeFormatter.ISO_INSTANT.format(lease.expiresAt()));
+        generator.writeStringField(Fields.ACQUIRED_AT, Timestamps.format(lease.acquiredAt()));
+        generator.writeStringField(Fields.EXPIRES_AT, Timestamps.format(lease.expiresAt()));
         generator.writeNumberField(Fields.TTL_MS, lease.ttl().millis());
     }
 
@@ -253,8 +256,8 @@ public final class Replies {
 
     private static LeaseView view(WireFields fields) {
         return new LeaseView(new LeaseKey(fields.key), new HolderId(fields.holder), fence(fields),
-                Instant.parse(WireFields.required(fields.acquiredAt, Fields.ACQUIRED_AT)),
-                Instant.parse(WireFields.required(fields.expiresAt, Fields.EXPIRES_AT)),
+                Timestamps.parse(WireFields.required(fields.acquiredAt, Fields.ACQUIRED_AT)),
+                Timestamps.parse(WireFields.required(fields.expiresAt, Fields.EXPIRES_AT)),
                 new LeaseTtl(fields.required(WireFields.TTL)));
     }
 

@@ -19,8 +19,10 @@ import java.util.function.Supplier;
  * endpoint's micro stats, recorded for telemetry, refused when the bucket cannot
  * serve leases, then decoded and handed to its operation's handler. The reply is
  * sent from the thread that completes the handler's stage (the NATS client's,
- * once JetStream answers), so the dispatcher thread never waits. An error reply
- * carries the micro error headers besides its JSON body.
+ * once JetStream answers), in one stage with the stats and the record, so the
+ * dispatcher thread never waits and no thread is woken only to move the work
+ * on. With telemetry off nothing is done for it (no trace headers read, no
+ * record). An error reply carries the micro error headers besides its JSON body.
  */
 final class Dispatcher {
 
@@ -65,20 +67,27 @@ final class Dispatcher {
         inFlight.enter();
         stats.received();
         String operation = route.operation().endpointName();
-        LeaseTelemetry.RequestRecord record =
-                telemetry.startRequest(operation, message.getSubject(), traceHeaders(message));
-        CompletionStage<Answer> answer = record.within(() -> start(route, operation, message.getData()));
-        answer.handle((answered, thrown) -> thrown == null ? answered : Failures.answer(operation, thrown))
-                .thenAccept(answered -> {
-                    try {
-                        answered.failure().ifPresent(stats::failed);
-                        respond(message, answered);
-                        stats.answered(System.nanoTime() - received);
-                        record.end(answered.facts());
-                    } finally {
-                        inFlight.exit();
-                    }
-                });
+        LeaseTelemetry.RequestRecord record;
+        CompletionStage<Answer> answer;
+        if (telemetry.records()) {
+            record = telemetry.startRequest(operation, message.getSubject(), traceHeaders(message));
+            answer = record.within(() -> start(route, operation, message.getData()));
+        } else {
+            record = LeaseTelemetry.RequestRecord.NONE;
+            answer = start(route, operation, message.getData());
+        }
+        answer.handle((answered, thrown) -> {
+            try {
+                Answer sent = thrown == null ? answered : Failures.answer(operation, thrown);
+                sent.failure().ifPresent(stats::failed);
+                respond(message, sent);
+                stats.answered(System.nanoTime() - received);
+                record.end(sent.facts());
+            } finally {
+                inFlight.exit();
+            }
+            return null;
+        });
     }
 
     /** The bucket gate, then the handler; whatever either throws is answered, never left to the dispatcher thread. */

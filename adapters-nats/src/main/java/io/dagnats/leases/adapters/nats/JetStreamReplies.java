@@ -2,6 +2,7 @@ package io.dagnats.leases.adapters.nats;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import io.dagnats.leases.protocol.Timestamps;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -54,16 +55,24 @@ final class JetStreamReplies {
         }
     }
 
-    /** Parses a {@code NATS/1.0} header block. The last value of a repeated name wins. */
+    /**
+     * Parses a {@code NATS/1.0} header block. The last value of a repeated name wins. Walked
+     * line by line in place: read on every leader read, where a split by pattern showed in
+     * the profile.
+     */
     static Map<String, String> parseHeaders(byte[] block) {
         String text = new String(block, StandardCharsets.UTF_8);
         Map<String, String> headers = new HashMap<>();
-        String[] lines = text.split("\r\n");
-        for (int i = 1; i < lines.length; i++) {
-            String line = lines[i];
-            int colon = line.indexOf(':');
-            if (colon > 0) {
-                headers.put(line.substring(0, colon).strip().toLowerCase(Locale.ROOT), line.substring(colon + 1).strip());
+        int length = text.length();
+        int lineEnd = text.indexOf("\r\n"); // the status line is no header
+        while (lineEnd >= 0) {
+            int start = lineEnd + 2;
+            lineEnd = text.indexOf("\r\n", start);
+            int end = lineEnd < 0 ? length : lineEnd;
+            int colon = text.indexOf(':', start);
+            if (colon > start && colon < end) {
+                headers.put(text.substring(start, colon).strip().toLowerCase(Locale.ROOT),
+                        text.substring(colon + 1, end).strip());
             }
         }
         return headers;
@@ -75,7 +84,7 @@ final class JetStreamReplies {
             switch (name) {
                 case "seq" -> fields.sequence = value.getLongValue();
                 case "subject" -> fields.subject = value.getText();
-                case "time" -> fields.time = Instant.parse(value.getText());
+                case "time" -> fields.time = Timestamps.parse(value.getText());
                 case "hdrs" -> fields.headers = parseHeaders(Base64.getDecoder().decode(value.getText()));
                 case "data" -> fields.data = Base64.getDecoder().decode(value.getText());
                 default -> { }

@@ -10,6 +10,7 @@ import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.LeaseWrite;
+import io.dagnats.leases.protocol.Timestamps;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,8 +32,8 @@ final class LeaseRecord {
         try (JsonGenerator generator = json.createGenerator(out)) {
             generator.writeStartObject();
             generator.writeStringField("holder", put.holder().value());
-            generator.writeStringField("acquired_at", put.acquiredAt().toString());
-            generator.writeStringField("written_at", put.writtenAt().toString());
+            generator.writeStringField("acquired_at", Timestamps.format(put.acquiredAt()));
+            generator.writeStringField("written_at", Timestamps.format(put.writtenAt()));
             generator.writeNumberField("ttl_ms", put.ttl().millis());
             if (put.continuedTenure().isPresent()) {
                 generator.writeNumberField("tenure", put.continuedTenure().get().revision());
@@ -60,8 +61,8 @@ final class LeaseRecord {
             JsonFields.forEach(parser, (name, value) -> {
                 switch (name) {
                     case "holder" -> fields.holder = value.getText();
-                    case "acquired_at" -> fields.acquiredAt = Instant.parse(value.getText());
-                    case "written_at" -> fields.writtenAt = Instant.parse(value.getText());
+                    case "acquired_at" -> fields.acquiredAt = Timestamps.parse(value.getText());
+                    case "written_at" -> fields.writtenAt = Timestamps.parse(value.getText());
                     case "ttl_ms" -> fields.ttlMillis = value.getLongValue();
                     case "tenure" -> fields.tenure = value.getLongValue();
                     default -> { }

@@ -61,6 +61,7 @@ public final class NatsLeaseListing implements LeaseListing {
     private final Connection connection;
     private final LeaseBucket bucket;
     private final Duration timeout;
+    private final JetStreamRequest requests;
     private final JsonFactory json = new JsonFactory();
     private final UnreadableRecords unreadable = new UnreadableRecords();
     private Dispatcher batches;
@@ -70,6 +71,7 @@ public final class NatsLeaseListing implements LeaseListing {
         this.connection = Objects.requireNonNull(connection, "connection");
         this.bucket = Objects.requireNonNull(bucket, "bucket");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
+        this.requests = new JetStreamRequest(connection, timeout);
     }
 
     @Override
@@ -157,7 +159,7 @@ public final class NatsLeaseListing implements LeaseListing {
 
     /** One leader read at a time, each the next message on a key subject, until {@code limit} or the end. */
     private CompletableFuture<StreamScan> throughLeader(long start, int limit, List<StoredMessage> found) {
-        return JetStreamRequest.send(connection, timeout, Subjects.MESSAGE_GET, null,
+        return requests.send(Subjects.MESSAGE_GET, null,
                         request(start, Optional.empty()), "list the leases")
                 .thenCompose(reply -> {
                     MessageGetReply get;

@@ -37,9 +37,8 @@ public final class NatsLeaseStore implements LeaseStore {
 
     private static final byte[] NO_BODY = new byte[0];
 
-    private final Connection connection;
+    private final JetStreamRequest requests;
     private final LeaseBucket bucket;
-    private final Duration timeout;
     private final Clock clock;
     private final JsonFactory json = new JsonFactory();
     private volatile ReadyIdentity lastIdentity;
@@ -49,9 +48,8 @@ public final class NatsLeaseStore implements LeaseStore {
      * @param clock   what the bucket's grace period (no free key granted) is measured on
      */
     public NatsLeaseStore(Connection connection, LeaseBucket bucket, Duration timeout, Clock clock) {
-        this.connection = Objects.requireNonNull(connection, "connection");
+        this.requests = new JetStreamRequest(connection, timeout);
         this.bucket = Objects.requireNonNull(bucket, "bucket");
-        this.timeout = Objects.requireNonNull(timeout, "timeout");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
@@ -134,7 +132,7 @@ public final class NatsLeaseStore implements LeaseStore {
     }
 
     private CompletableFuture<Message> request(String subject, Headers headers, byte[] body, String what) {
-        return JetStreamRequest.send(connection, timeout, subject, headers, body, what);
+        return requests.send(subject, headers, body, what);
     }
 
     /**
