@@ -53,8 +53,8 @@ import org.junit.jupiter.api.Test;
  */
 class RememberedRouteAcceptanceTest {
 
-    /** Renewed every 2 s; a remembered write is routed to for 6 s. */
-    private static final Duration TTL = Duration.ofSeconds(6);
+    /** Renewed every 3 s; a remembered write is routed to for 9 s after it was made. */
+    private static final Duration TTL = Duration.ofSeconds(9);
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     private NatsServerProcess nats;
@@ -67,12 +67,13 @@ class RememberedRouteAcceptanceTest {
 
     /** An owner process: the holder library with a forward handler that records what it served. */
     private final class Owner {
+        final Connection connection;
         final LeaseHolder holder;
         final List<String> served = new CopyOnWriteArrayList<>();
         KeptLease kept;
 
         Owner(String id) throws Exception {
-            Connection connection = Nats.connect(nats.url());
+            connection = Nats.connect(nats.url());
             cleanup.add(connection::close);
             holder = LeaseHolder.builder(connection).holderId(id).forwardHandler((tenure, payload) -> {
                 String request = new String(payload, StandardCharsets.UTF_8);
@@ -91,6 +92,12 @@ class RememberedRouteAcceptanceTest {
         /** Gives the key up (released through dagnats); it stops acting as owner first. */
         void drop() {
             holder.drop(key.value());
+        }
+
+        /** Closes the holder, and waits until the server has its inbox unsubscribed. */
+        void close() throws Exception {
+            holder.close();
+            connection.flush(WAIT);
         }
     }
 
@@ -210,7 +217,7 @@ class RememberedRouteAcceptanceTest {
         Owner bob = new Owner("bob-" + UUID.randomUUID());
         alice.own();
         long remembered = forward("one").owner().revision().revision();
-        alice.holder.close();
+        alice.close();
         bob.own();
 
         ForwardToOwner.Outcome.Delivered delivered = forward("two");

@@ -21,6 +21,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * one ends; every caller's answer then comes from a read the leader served after
  * the caller asked, and before it was answered. At most one read per key is in
  * flight, and at most one is waiting to be sent.
+ *
+ * <p>The store's reads must always end (the NATS store's end by their own
+ * deadline): a read that never ended would hold every later read of its key.
  */
 public final class SharedReads implements LeaseStore {
 
