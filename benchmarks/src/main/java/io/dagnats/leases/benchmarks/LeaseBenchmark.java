@@ -77,8 +77,6 @@ public final class LeaseBenchmark {
         int[] clientCounts = ints(System.getenv().getOrDefault("BENCH_CLIENTS", "1,16,64"));
         int[] leaseCounts = ints(System.getenv().getOrDefault("BENCH_LEASES", "10,10000,100000"));
         Path jsonOut = Path.of(System.getenv().getOrDefault("BENCH_JSON", "benchmarks/target/bench.json"));
-        // owner-hot (every client reads one key) is off by default: it shows what shared reads save.
-        List<String> ops = List.of(System.getenv().getOrDefault("BENCH_OPS", "acquire,renew,owner,forward").split(","));
 
         Connection[] connections = new Connection[8];
         for (int i = 0; i < connections.length; i++) {
@@ -92,7 +90,7 @@ public final class LeaseBenchmark {
 
         // JIT-compile both paths before anything is measured: the first rows would otherwise pay for it.
         System.out.println("warming up (unmeasured): every operation, both paths, 16 clients");
-        for (String op : ops) {
+        for (String op : List.of("acquire", "renew", "owner", "forward")) {
             benchmark.run(16, benchmark.serviceStep(op));
             benchmark.run(16, benchmark.baselineStep(op));
         }
@@ -102,7 +100,7 @@ public final class LeaseBenchmark {
         for (int leases : leaseCounts) {
             live = Filler.fill(connections[0], live, leases);
             for (int clients : clientCounts) {
-                for (String op : ops) {
+                for (String op : List.of("acquire", "renew", "owner", "forward")) {
                     benchmark.compare(op, leases, clients);
                 }
             }
@@ -259,12 +257,6 @@ public final class LeaseBenchmark {
                 Request owner = new Request.Owner(key);
                 return connection -> call(connection, owner, Replies::decodeOwner) instanceof Answers.Owner.Held;
             };
-            case "owner-hot" -> client -> {
-                LeaseKey key = new LeaseKey("owned-hot");
-                call(connections[0], new Request.Acquire(key, HOLDER, LeaseTtl.ofSeconds(600)), Replies::decodeAcquire);
-                Request owner = new Request.Owner(key);
-                return connection -> call(connection, owner, Replies::decodeOwner) instanceof Answers.Owner.Held;
-            };
             case "forward" -> client -> {
                 LeaseKey key = new LeaseKey("fwd-" + unique.incrementAndGet());
                 call(connections[0], new Request.Acquire(key, OWNER, LeaseTtl.ofSeconds(600)), Replies::decodeAcquire);
@@ -309,14 +301,6 @@ public final class LeaseBenchmark {
             };
             case "owner" -> client -> {
                 String key = "raw-owned-" + unique.incrementAndGet();
-                Headers create = new Headers();
-                create.put("Nats-TTL", "600s");
-                publish(connections[0], key, create);
-                return connection -> ok(request(connection, "$JS.API.STREAM.MSG.GET.KV_leases",
-                        "{\"last_by_subj\":\"$KV.leases." + key + "\"}"), "\"message\"");
-            };
-            case "owner-hot" -> client -> {
-                String key = "raw-owned-hot";
                 Headers create = new Headers();
                 create.put("Nats-TTL", "600s");
                 publish(connections[0], key, create);
