@@ -15,6 +15,13 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class SharedReadsTest {
@@ -23,7 +30,7 @@ class SharedReadsTest {
     private static final LeaseKey OTHER = new LeaseKey("shard-2");
 
     /** A store whose reads the test answers one by one, in the order they were sent. */
-    private static final class HeldReads implements LeaseStore {
+    private static class HeldReads implements LeaseStore {
         final List<LeaseKey> sent = new ArrayList<>();
         final List<CompletableFuture<KeyState>> pending = new ArrayList<>();
 
@@ -148,5 +155,48 @@ class SharedReadsTest {
 
         assertEquals(6, sequence(theirs));
         assertSame(KEY, store.sent.get(1));
+    }
+
+    /**
+     * Many threads asking while the leader answers on threads of its own: each answer must come
+     * from a read sent after its caller asked. Each read answers with its own send number; a caller
+     * notes how many reads had been sent when it asked.
+     */
+    @Test
+    void underConcurrencyEveryAnswerComesFromAReadSentAfterItsCallerAsked() throws Exception {
+        AtomicLong sends = new java.util.concurrent.atomic.AtomicLong();
+        ScheduledExecutorService leader = Executors.newScheduledThreadPool(2);
+        LeaseStore slow = new HeldReads() {
+            @Override
+            public CompletionStage<KeyState> read(LeaseKey key) {
+                long number = sends.incrementAndGet();
+                CompletableFuture<KeyState> read = new CompletableFuture<>();
+                leader.schedule(() -> read.complete(new KeyState.Free(key, number)),
+                        ThreadLocalRandom.current().nextInt(200), TimeUnit.MICROSECONDS);
+                return read;
+            }
+        };
+        SharedReads reads = new SharedReads(slow);
+        ExecutorService callers = Executors.newFixedThreadPool(8);
+        List<Future<String>> verdicts = new ArrayList<>();
+        for (int caller = 0; caller < 8; caller++) {
+            verdicts.add(callers.submit(() -> {
+                for (int i = 0; i < 2_000; i++) {
+                    long sentBefore = sends.get();
+                    long answeredBy = reads.read(KEY).toCompletableFuture().join().lastSequence();
+                    if (answeredBy <= sentBefore) {
+                        return "answered by read " + answeredBy + ", but " + sentBefore + " were sent before it asked";
+                    }
+                }
+                return "ok";
+            }));
+        }
+        for (Future<String> verdict : verdicts) {
+            assertEquals("ok", verdict.get());
+        }
+        callers.shutdown();
+        leader.shutdown();
+        assertEquals(0, reads.inFlight());
+        assertTrue(sends.get() < 16_000, "reads were shared: " + sends.get() + " sent for 16000 asked");
     }
 }
