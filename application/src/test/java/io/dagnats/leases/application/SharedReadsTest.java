@@ -164,7 +164,7 @@ class SharedReadsTest {
      */
     @Test
     void underConcurrencyEveryAnswerComesFromAReadSentAfterItsCallerAsked() throws Exception {
-        AtomicLong sends = new java.util.concurrent.atomic.AtomicLong();
+        AtomicLong sends = new AtomicLong();
         ScheduledExecutorService leader = Executors.newScheduledThreadPool(2);
         LeaseStore slow = new HeldReads() {
             @Override
