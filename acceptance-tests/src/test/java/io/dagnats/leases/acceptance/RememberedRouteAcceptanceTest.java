@@ -228,4 +228,29 @@ class RememberedRouteAcceptanceTest {
                 bob.holder.id().value() + "@" + delivered.owner().revision().revision() + " -> Replied"), deliveries);
         assertEquals(1, alice.served.size());
     }
+
+    /**
+     * Revoke is the override the contract allows: the revoked holder acts as owner until it
+     * learns (its revoked event, or its next renew). Once it has, it rejects the remembered route.
+     */
+    @Test
+    void aRevokedOwnerThatHasLearntItRejectsAndTheNewOwnerServes() throws Exception {
+        Owner alice = new Owner("alice-" + UUID.randomUUID());
+        Owner bob = new Owner("bob-" + UUID.randomUUID());
+        alice.own();
+        long remembered = forward("one").owner().revision().revision();
+        try (WireClient operator = new WireClient(nats.url())) {
+            assertTrue(operator.revoke(key.value(), "moving it").path("revoked").asBoolean());
+        }
+        Polling.until(WAIT, "alice to learn of the revoke", alice.kept::isOwner, owner -> !owner);
+        bob.own();
+
+        ForwardToOwner.Outcome.Delivered delivered = forward("two");
+
+        assertEquals(bob.holder.id(), delivered.owner().holder());
+        assertEquals(List.of(alice.holder.id().value() + "@" + remembered + " -> Replied",
+                alice.holder.id().value() + "@" + remembered + " -> Rejected",
+                bob.holder.id().value() + "@" + delivered.owner().revision().revision() + " -> Replied"), deliveries);
+        assertEquals(1, alice.served.size());
+    }
 }
