@@ -78,6 +78,9 @@ class TracingAcceptanceTest {
             Span root = callerTelemetry.getTracer("test").spanBuilder("caller asks the owner").startSpan();
             Answers.Forward answer;
             try (Scope ignored = root.makeCurrent()) {
+                // The forward goes straight to the owner this dagnats saw (ADR-032), so no read under it:
+                // an owner query in the same trace carries the JetStream read.
+                assertInstanceOf(Answers.Owner.Held.class, caller.owner(new LeaseKey("traced")).join());
                 answer = caller.forward(new LeaseKey("traced"), "ping".getBytes(StandardCharsets.UTF_8),
                         Duration.ofSeconds(5)).join();
             } finally {
@@ -91,7 +94,8 @@ class TracingAcceptanceTest {
                             && hasService(trace, "dagnats") && hasService(trace, "caller-service")
                             && find(trace, "dagnats", "process api.leases.forward") != null
                             && find(trace, "owner-service", "process dagnats.lease.inbox") != null
-                            && find(trace, "caller-service", "send api.leases.forward") != null);
+                            && find(trace, "caller-service", "send api.leases.forward") != null
+                            && find(trace, "dagnats", "process api.leases.owner") != null);
 
             Map<String, JsonNode> byId = new HashMap<>();
             spans.forEach(span -> byId.put(span.path("id").asText(), span));
@@ -136,7 +140,8 @@ class TracingAcceptanceTest {
             JsonNode read = find(spans, "dagnats", "get $KV.leases.{key}");
             assertNotNull(read, "the JetStream read is a child span: " + spans.toPrettyString());
             assertEquals("CLIENT", read.path("kind").asText());
-            assertTrue(isUnder(read, forwardSpan, byId));
+            assertTrue(isUnder(read, find(spans, "dagnats", "process api.leases.owner"), byId));
+            assertFalse(isUnder(read, forwardSpan, byId), "the forward was routed from memory, without a read");
             assertServer(read, nats);
 
             for (JsonNode span : spans) {

@@ -112,7 +112,7 @@ final class CompareAndSet {
      * is not the store that answered then (deleted and recreated), and its fences may repeat.
      * Nothing is answered from it until it has checked itself again.
      */
-    private static <O> CompletionStage<O> contradicted(LeaseStore store, LeaseKey key, KeyState state) {
+    static <O> CompletionStage<O> contradicted(LeaseStore store, LeaseKey key, KeyState state) {
         String evidence = "lease " + key + " went back to sequence " + state.lastSequence();
         store.contradicted(evidence);
         return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.UNAVAILABLE,

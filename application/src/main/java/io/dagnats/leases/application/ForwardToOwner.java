@@ -5,8 +5,10 @@ import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.MonotonicClock;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -14,6 +16,15 @@ import java.util.concurrent.CompletionStage;
  * Sends a request to whichever process holds a key. It re-sends only after an
  * outcome that proves the owner did not process the request (no responders, or
  * a reject), and only to a lease that changed since; a timeout is never retried.
+ *
+ * <p>When this instance remembers the key held (ADR-025, only of a store whose
+ * fences never repeat), the first attempt goes to that holder under the
+ * remembered fence at once, without a read (ADR-032). The owner's own check is
+ * the staleness check: a holder accepts a fence only while it acts as owner of
+ * the tenure that fence belongs to, so a remembered holder that lost the key
+ * rejects (or is not listening), and the call reads the leader and goes on as
+ * after any refusal. Only the owner's own answer (its reply, or its silence) is
+ * ever reported from a remembered route; every other answer comes from a read.
  */
 public final class ForwardToOwner {
 
@@ -61,62 +72,104 @@ public final class ForwardToOwner {
     }
 
     private final LeaseStore store;
+    private final KnownLeases known;
     private final OwnerInbox inbox;
     private final MonotonicClock clock;
+    private final Clock wallClock;
 
-    public ForwardToOwner(LeaseStore store, OwnerInbox inbox, MonotonicClock clock) {
+    /** @param wallClock what a remembered lease's advisory expiry is compared with */
+    public ForwardToOwner(LeaseStore store, KnownLeases known, OwnerInbox inbox, MonotonicClock clock, Clock wallClock) {
         this.store = Objects.requireNonNull(store, "store");
+        this.known = Objects.requireNonNull(known, "known");
         this.inbox = Objects.requireNonNull(inbox, "inbox");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
     }
 
     public CompletionStage<Outcome> execute(Command command) {
         long deadline = clock.nanoTime() + command.timeout().toNanos();
-        return attempt(command, deadline, 1, null);
+        KnownLeases.Ticket ticket = known.begin(store.identity());
+        Optional<Lease> remembered = rememberedOwner(ticket, command.key());
+        if (remembered.isEmpty()) {
+            return attempt(command, ticket, deadline, 1, null);
+        }
+        // Sent before any read: the owner's tenure check, not this memory, decides whether it serves.
+        return deliver(command, ticket, deadline, 1, remembered.get(), true);
     }
 
-    /** @param refused the outcome of the previous attempt, which proved the request was not processed */
-    private CompletionStage<Outcome> attempt(Command command, long deadline, int attempt, Outcome refused) {
+    /**
+     * The holder this instance last saw holding the key, while that write's advisory expiry is
+     * still ahead. Past it, the lease was renewed elsewhere or has ended: a read is the better
+     * route, and a process that froze while owner is never chosen from memory after its lease ran out.
+     */
+    private Optional<Lease> rememberedOwner(KnownLeases.Ticket ticket, LeaseKey key) {
+        return known.lastSeen(ticket, key)
+                .filter(KeyState.Held.class::isInstance)
+                .map(state -> ((KeyState.Held) state).lease())
+                .filter(lease -> wallClock.instant().isBefore(lease.expiresAt()));
+    }
+
+    /**
+     * @param refused the outcome of the previous attempt, which proved the request was not
+     *                processed; null on the first attempt, and after a remembered route's refusal,
+     *                whose lease the read must confirm before it can be an answer (see {@code tried})
+     */
+    private CompletionStage<Outcome> attempt(Command command, KnownLeases.Ticket ticket, long deadline, int attempt,
+            Refusal refused) {
         return store.read(command.key()).thenCompose(state -> {
+            if (!known.saw(ticket, state)) {
+                return CompareAndSet.contradicted(store, command.key(), state);
+            }
             if (!(state instanceof KeyState.Held held)) {
-                return done(refused == null ? new Outcome.NoOwner(command.key()) : refused);
+                boolean nothingLearnt = refused == null || refused.remembered();
+                return done(nothingLearnt ? new Outcome.NoOwner(command.key()) : refused.outcome());
             }
             Lease owner = held.lease();
-            if (refused != null && sameLease(lastTried(refused), owner)) {
-                return done(refused);
+            if (refused != null && sameLease(refused.tried(), owner)) {
+                return done(refused.outcome());
             }
-            long left = deadline - clock.nanoTime();
-            if (left <= 0) {
-                return done(refused == null ? new Outcome.OwnerTimeout(owner) : refused);
+            if (refused != null && deadline - clock.nanoTime() <= 0) {
+                return done(refused.outcome());
             }
-            return inbox.deliver(command.key(), owner.holder(), owner.revision(), command.payload(), Duration.ofNanos(left))
-                    .thenCompose(delivery -> {
-                        if (delivery instanceof OwnerInbox.Delivery.Replied replied) {
-                            return done(new Outcome.Delivered(owner, replied.body()));
-                        }
-                        if (delivery instanceof OwnerInbox.Delivery.TimedOut) {
-                            return done(new Outcome.OwnerTimeout(owner));
-                        }
-                        Outcome notProcessed = delivery instanceof OwnerInbox.Delivery.Rejected
-                                ? new Outcome.OwnerRejected(owner)
-                                : new Outcome.OwnerUnavailable(owner);
-                        if (attempt >= MAX_ATTEMPTS) {
-                            return done(notProcessed);
-                        }
-                        return attempt(command, deadline, attempt + 1, notProcessed);
-                    });
+            return deliver(command, ticket, deadline, attempt, owner, false);
         });
+    }
+
+    private CompletionStage<Outcome> deliver(Command command, KnownLeases.Ticket ticket, long deadline, int attempt,
+            Lease owner, boolean remembered) {
+        long left = deadline - clock.nanoTime();
+        if (left <= 0) {
+            return done(new Outcome.OwnerTimeout(owner));
+        }
+        return inbox.deliver(command.key(), owner.holder(), owner.revision(), command.payload(), Duration.ofNanos(left))
+                .thenCompose(delivery -> {
+                    if (delivery instanceof OwnerInbox.Delivery.Replied replied) {
+                        return done(new Outcome.Delivered(owner, replied.body()));
+                    }
+                    if (delivery instanceof OwnerInbox.Delivery.TimedOut) {
+                        return done(new Outcome.OwnerTimeout(owner));
+                    }
+                    Outcome notProcessed = delivery instanceof OwnerInbox.Delivery.Rejected
+                            ? new Outcome.OwnerRejected(owner)
+                            : new Outcome.OwnerUnavailable(owner);
+                    if (attempt >= MAX_ATTEMPTS) {
+                        return done(notProcessed);
+                    }
+                    return attempt(command, ticket, deadline, attempt + 1, new Refusal(owner, notProcessed, remembered));
+                });
+    }
+
+    /**
+     * An attempt that proved the request was not processed.
+     *
+     * @param remembered the attempt went to a remembered holder without a read: its refusal is an
+     *                   answer only once a read shows that same lease (a free key is then {@code no_owner})
+     */
+    private record Refusal(Lease tried, Outcome outcome, boolean remembered) {
     }
 
     private static boolean sameLease(Lease tried, Lease now) {
         return tried.holder().equals(now.holder()) && tried.revision().equals(now.revision());
-    }
-
-    private static Lease lastTried(Outcome refused) {
-        if (refused instanceof Outcome.OwnerRejected rejected) {
-            return rejected.lastTried();
-        }
-        return ((Outcome.OwnerUnavailable) refused).lastTried();
     }
 
     private static CompletionStage<Outcome> done(Outcome outcome) {

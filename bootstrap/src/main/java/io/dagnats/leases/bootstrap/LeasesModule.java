@@ -33,8 +33,9 @@ final class LeasesModule extends AbstractModule {
 
     @Provides
     @Singleton
-    ForwardToOwner forward(LeaseStore store, OwnerInbox inbox, MonotonicClock clock) {
-        return new ForwardToOwner(store, inbox, clock);
+    ForwardToOwner forward(LeaseStore store, KnownLeases known, OwnerInbox inbox, MonotonicClock monotonic,
+            Clock clock) {
+        return new ForwardToOwner(store, known, inbox, monotonic, clock);
     }
 
     /** Keys remembered for one-write renewals; about 300 bytes each. */

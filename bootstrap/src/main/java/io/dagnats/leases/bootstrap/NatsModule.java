@@ -17,6 +17,7 @@ import io.dagnats.leases.application.OwnerInbox;
 import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
 import io.dagnats.leases.application.RevokeLease;
+import io.dagnats.leases.application.SharedReads;
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
 import io.nats.client.Consumer;
@@ -104,7 +105,9 @@ final class NatsModule extends AbstractModule {
     @Provides
     @Singleton
     LeaseStore store(Connection connection, LeaseBucket bucket, LeaseTelemetry telemetry, Clock clock) {
-        return telemetry.observe(new NatsLeaseStore(connection, bucket, settings.service().jetStreamTimeout(), clock));
+        // Concurrent reads of one key share a leader read sent after each of them asked (ADR-032).
+        return telemetry.observe(new SharedReads(
+                new NatsLeaseStore(connection, bucket, settings.service().jetStreamTimeout(), clock)));
     }
 
     @Provides
