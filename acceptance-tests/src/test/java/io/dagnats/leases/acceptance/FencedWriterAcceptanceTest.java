@@ -148,6 +148,28 @@ class FencedWriterAcceptanceTest extends SharedServiceTest {
         assertEquals(List.of("18446744073709551615"), fenceRow(key.value()));
     }
 
+    /**
+     * Review of issue 12 (c): {@code write} rolls back only on SQLException and RuntimeException;
+     * for anything else its {@code finally} puts auto-commit back, which by JDBC's rule (and
+     * pgjdbc's) commits the open transaction: half of the user's write, under a raised fence,
+     * while the caller was told it failed.
+     */
+    @Test
+    void aWriteThatFailsWithAnErrorLeavesNeitherItsRowsNorItsFence() throws SQLException {
+        LeaseKey key = new LeaseKey("pg-write-failing-with-an-error");
+        assertTrue(writer.write(database, key, new Fence(10), save(key.value(), "kept", "a")).written());
+
+        AssertionError failure = assertThrows(AssertionError.class, () -> writer.write(database, key, new Fence(20),
+                connection -> {
+                    save(key.value(), "half done", "b").run(connection);
+                    throw new AssertionError("the user's write failed with an Error");
+                }));
+
+        assertEquals("the user's write failed with an Error", failure.getMessage());
+        assertEquals(List.of("kept", "a"), shardRow(key.value()), "the failed write was committed");
+        assertEquals(List.of("10"), fenceRow(key.value()));
+    }
+
     @Test
     void aWriteThatFailsLeavesNeitherItsRowsNorItsFence() throws SQLException {
         LeaseKey key = new LeaseKey("pg-failing-write");
