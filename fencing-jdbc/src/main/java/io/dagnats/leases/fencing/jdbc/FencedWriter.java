@@ -105,8 +105,13 @@ public final class FencedWriter {
             return raiseFence(connection, key, fence)
                     ? writeAndCommit(connection, key, fence, write)
                     : refuse(connection, key, fence);
-        } catch (SQLException | RuntimeException failed) {
-            connection.rollback();
+        } catch (Throwable failed) {
+            // Anything at all, an Error too: putting auto-commit back below would commit the transaction.
+            try {
+                connection.rollback();
+            } catch (SQLException rollbackFailed) {
+                failed.addSuppressed(rollbackFailed);
+            }
             throw failed;
         } finally {
             connection.setAutoCommit(autoCommit);
