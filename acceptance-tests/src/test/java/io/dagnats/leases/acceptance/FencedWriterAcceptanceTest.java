@@ -86,6 +86,27 @@ class FencedWriterAcceptanceTest extends SharedServiceTest {
         }
     }
 
+    private static int backendPid(java.sql.Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT pg_backend_pid()")) {
+            result.next();
+            return result.getInt(1);
+        }
+    }
+
+    /** What the backend {@code pid} waits on now ({@code Lock} for a row or transaction lock), or "". */
+    private static String waitEvent(int pid) {
+        try (PreparedStatement select = database.prepareStatement(
+                "SELECT coalesce(wait_event_type, '') FROM pg_stat_activity WHERE pid = ?")) {
+            select.setInt(1, pid);
+            try (ResultSet result = select.executeQuery()) {
+                return result.next() ? result.getString(1) : "";
+            }
+        } catch (SQLException failed) {
+            throw new IllegalStateException(failed);
+        }
+    }
+
     private static List<String> shardRow(String shard) throws SQLException {
         return row("SELECT value, written_by FROM shard_state WHERE shard = ?", shard);
     }
@@ -146,6 +167,75 @@ class FencedWriterAcceptanceTest extends SharedServiceTest {
 
         assertEquals(List.of("highest", "c"), shardRow(key.value()));
         assertEquals(List.of("18446744073709551615"), fenceRow(key.value()));
+    }
+
+    /**
+     * Review of issue 12 (c), READ COMMITTED with writers at once: on a fresh row and on an
+     * existing one, whichever of an old and a new owner's transactions takes the fence row
+     * first, the old one's write never lands after the new one's and its refusal names the
+     * new fence. Holds on main (the row lock of ON CONFLICT DO UPDATE serialises them).
+     */
+    @Test
+    void concurrentOldAndNewOwnersNeverLetTheOldWriteLandLast() throws Exception {
+        for (boolean oldFirst : List.of(true, false)) {
+            for (boolean fresh : List.of(true, false)) {
+                LeaseKey key = new LeaseKey("pg-race-" + oldFirst + "-" + fresh);
+                if (!fresh) {
+                    assertTrue(writer.write(database, key, new Fence(2), save(key.value(), "older", "z")).written());
+                }
+                Fence old = new Fence(3);
+                Fence successor = new Fence(5);
+                try (java.sql.Connection first = postgres.connect(); java.sql.Connection second = postgres.connect()) {
+                    int secondPid = backendPid(second);
+                    CountDownLatch inside = new CountDownLatch(1);
+                    CountDownLatch finish = new CountDownLatch(1);
+                    Fence firstFence = oldFirst ? old : successor;
+                    Fence secondFence = oldFirst ? successor : old;
+                    java.util.concurrent.CompletableFuture<FencedWriter.Outcome> firstOutcome =
+                            java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                                try {
+                                    return writer.write(first, key, firstFence, connection -> {
+                                        save(key.value(), "by " + firstFence, "first").run(connection);
+                                        inside.countDown();
+                                        try {
+                                            finish.await();
+                                        } catch (InterruptedException interrupted) {
+                                            throw new SQLException(interrupted);
+                                        }
+                                    });
+                                } catch (SQLException failed) {
+                                    throw new java.util.concurrent.CompletionException(failed);
+                                }
+                            });
+                    inside.await();
+                    java.util.concurrent.CompletableFuture<FencedWriter.Outcome> secondOutcome =
+                            java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                                try {
+                                    return writer.write(second, key, secondFence,
+                                            save(key.value(), "by " + secondFence, "second"));
+                                } catch (SQLException failed) {
+                                    throw new java.util.concurrent.CompletionException(failed);
+                                }
+                            });
+                    // The second waits on the first's lock, whatever it will be told.
+                    Polling.until(Duration.ofSeconds(10), "the second writer to wait on a lock",
+                            () -> waitEvent(secondPid), "Lock"::equals);
+                    assertFalse(secondOutcome.isDone(), "the second writer did not wait for the first");
+                    finish.countDown();
+                    FencedWriter.Outcome one = firstOutcome.get(10, java.util.concurrent.TimeUnit.SECONDS);
+                    FencedWriter.Outcome two = secondOutcome.get(10, java.util.concurrent.TimeUnit.SECONDS);
+                    String what = (oldFirst ? "old first" : "new first") + (fresh ? ", fresh row" : ", existing row");
+                    assertTrue(one.written(), what);
+                    if (oldFirst) {
+                        assertTrue(two.written(), what);
+                    } else {
+                        assertEquals(new FencedWriter.Refused(key, old, successor), two, what);
+                    }
+                    assertEquals(List.of("by " + successor, oldFirst ? "second" : "first"), shardRow(key.value()), what);
+                    assertEquals(List.of("5"), fenceRow(key.value()), what);
+                }
+            }
+        }
     }
 
     /**
