@@ -296,8 +296,8 @@ public final class ShardSet implements AutoCloseable {
     }
 
     /**
-     * Leaves the set: drains and releases every shard owned, stops campaigning, and
-     * releases the member lease. Closing twice does nothing the second time.
+     * Leaves the set: releases the member lease, stops campaigning, then drains and
+     * releases every shard owned. Closing twice does nothing the second time.
      */
     @Override
     public void close() {
@@ -305,11 +305,13 @@ public final class ShardSet implements AutoCloseable {
             return;
         }
         Future<?> left = loop.submit(() -> {
-            for (int shard : new TreeSet<>(kept.keySet())) {
-                giveUp(shard);
-            }
+            // The member lease first: the others' quotas rise now, so each shard released below is
+            // taken as soon as its release event arrives, not only after the last one is drained.
             if (member != null) {
                 member.close();
+            }
+            for (int shard : new TreeSet<>(kept.keySet())) {
+                giveUp(shard);
             }
         });
         try {
