@@ -54,6 +54,9 @@ class ShardSetAcceptanceTest extends SharedServiceTest {
             replicas.add(new Replica(name, set));
         }
         Map<Integer, String> before = settledAt(set, 3, 4);
+        // The listing shows a grant before its holder's confirming renew and listener: wait for those too.
+        Polling.until(SETTLE, "every replica's listener to hold its 4 shards", () -> events(replicas),
+                ignored -> replicas.stream().allMatch(replica -> heldByListener(replica) == 4));
         int assignedBefore = assigned(replicas);
 
         long joined = System.nanoTime();
@@ -173,6 +176,12 @@ class ShardSetAcceptanceTest extends SharedServiceTest {
 
     private static int assigned(List<Replica> replicas) {
         return replicas.stream().mapToInt(replica -> replica.assigned.get()).sum();
+    }
+
+    /** Shards the replica's listener was told it owns and not told it lost. */
+    private static long heldByListener(Replica replica) {
+        return replica.events.stream().filter(event -> event.startsWith("+")).count()
+                - replica.events.stream().filter(event -> event.startsWith("-")).count();
     }
 
     private static String events(List<Replica> replicas) {
