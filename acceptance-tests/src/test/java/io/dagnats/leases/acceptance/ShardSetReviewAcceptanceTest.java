@@ -1,7 +1,6 @@
 package io.dagnats.leases.acceptance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.LeaseHolder;
@@ -50,27 +49,90 @@ class ShardSetReviewAcceptanceTest extends SharedServiceTest {
     @Test
     void noReplicaIsGivenAShardWhileAnotherStillDrainsIt() throws Exception {
         String set = "review-drain";
-        Replica first = new Replica("review-drain-a", set, 2);
+        Replica first = new Replica("review-drain-a", set, 2, DRAIN_BOUND, this::stuck);
         Polling.until(Duration.ofSeconds(20), "the first replica to own both shards", first.set::owned,
                 owned -> owned.equals(Set.of(0, 1)));
 
-        Replica second = new Replica("review-drain-b", set, 2);
+        Replica second = new Replica("review-drain-b", set, 2, DRAIN_BOUND, this::stuck);
         Polling.until(Duration.ofSeconds(20), "the second replica to be given a shard", second.set::owned,
                 owned -> owned.size() == 1);
 
         assertEquals(List.of(), second.overlaps, "given while the first replica was still inside drain(shard)");
     }
 
-    /** One replica in this process; its drain blocks until the test ends (a drain stuck past its bound). */
+    /**
+     * A replica that leaves (close, as on SIGTERM in a rolling restart) drains and releases its
+     * shards one at a time and only then releases its member lease. Until that last release the
+     * others count it as a member, so none of them is under its quota and none takes the shards
+     * it has already released: with k shards and drains of d each, the first one released stays
+     * unowned for about (k - 1) * d while live members could take it (45 s for 4 shards of 15 s
+     * drains, the default bound being the TTL). Releasing the member lease first would let the
+     * others take each shard as its release event arrives, as issue 12 asks.
+     */
+    @Test
+    void aShardReleasedByALeavingReplicaIsTakenAtOnceByALiveOneUnderItsShare() throws Exception {
+        String set = "review-leave";
+        Duration flush = Duration.ofMillis(1_500);
+        Replica leaving = new Replica("review-leave-a", set, 4, Duration.ofSeconds(5), (shard, tenure) -> work(flush));
+        Polling.until(Duration.ofSeconds(20), "the first replica to own every shard", leaving.set::owned,
+                owned -> owned.size() == 4);
+        Replica staying = new Replica("review-leave-b", set, 4, Duration.ofSeconds(5), (shard, tenure) -> work(flush));
+        Polling.until(Duration.ofSeconds(30), "two each", () -> leaving.set.owned().size() + "/" + staying.set.owned().size(),
+                "2/2"::equals);
+
+        Set<Integer> leavingOwned = leaving.set.owned();
+        Thread closer = new Thread(leaving.set::close, "review-leave-close");
+        closer.start();
+        Polling.until(Duration.ofSeconds(30), "the staying replica to own every shard", staying.set::owned,
+                owned -> owned.size() == 4);
+        closer.join(30_000);
+
+        List<String> late = new ArrayList<>();
+        for (int shard : leavingOwned) {
+            long unownedMillis = (staying.assignedAt.get(shard) - leaving.revokedAt.get(shard)) / 1_000_000;
+            if (unownedMillis > 1_000) {
+                late.add("shard " + shard + " unowned for " + unownedMillis + " ms");
+            }
+        }
+        assertEquals(List.of(), late, "released shards left unowned while a live member was under its share");
+    }
+
+    /** The user's flush: takes {@code flush}, as real work would. */
+    private static void work(Duration flush) {
+        try {
+            Thread.sleep(flush.toMillis());
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A drain stuck past its bound: blocks until the test ends. */
+    private void stuck(int shard, Tenure tenure) {
+        try {
+            endOfTest.await();
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private interface DrainWork {
+        void drain(int shard, Tenure tenure);
+    }
+
+    /** One replica in this process, with a drain of its own. */
     private final class Replica implements ShardListener {
         final LeaseHolder holder;
         final ShardSet set;
         /** Shards this replica is inside drain() of, with the tenure drain() was given. */
         final ConcurrentHashMap<Integer, Tenure> draining = new ConcurrentHashMap<>();
         final List<String> overlaps = new CopyOnWriteArrayList<>();
+        final ConcurrentHashMap<Integer, Long> assignedAt = new ConcurrentHashMap<>();
+        final ConcurrentHashMap<Integer, Long> revokedAt = new ConcurrentHashMap<>();
+        final DrainWork drainWork;
         Replica other;
 
-        Replica(String id, String setName, int shards) throws Exception {
+        Replica(String id, String setName, int shards, Duration drainBound, DrainWork drainWork) throws Exception {
+            this.drainWork = drainWork;
             Connection connection = Nats.connect(service.nats.url());
             cleanup.add(connection::close);
             holder = LeaseHolder.builder(connection).holderId(id).build();
@@ -81,11 +143,12 @@ class ShardSetReviewAcceptanceTest extends SharedServiceTest {
                 before.other = this;
                 this.other = before;
             }
-            set = holder.shards(setName, shards, TTL, DRAIN_BOUND, this);
+            set = holder.shards(setName, shards, TTL, drainBound, this);
         }
 
         @Override
         public void shardAssigned(int shard, Tenure tenure) {
+            assignedAt.put(shard, System.nanoTime());
             Replica peer = other;
             if (peer != null) {
                 Tenure drained = peer.draining.get(shard);
@@ -101,9 +164,7 @@ class ShardSetReviewAcceptanceTest extends SharedServiceTest {
         public void drain(int shard, Tenure tenure, Duration bound) {
             draining.put(shard, tenure);
             try {
-                endOfTest.await();
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
+                drainWork.drain(shard, tenure);
             } finally {
                 draining.remove(shard);
             }
@@ -111,6 +172,7 @@ class ShardSetReviewAcceptanceTest extends SharedServiceTest {
 
         @Override
         public void shardRevoked(int shard, OwnershipListener.StopReason why) {
+            revokedAt.put(shard, System.nanoTime());
         }
     }
 
