@@ -5,6 +5,7 @@ import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Tenure;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -75,10 +76,24 @@ public final class KeptLease implements AutoCloseable {
     /** Stops keeping the key: stops acting as owner, and releases the lease if it is held. */
     @Override
     public void close() {
+        end(keeper.beginClose());
+    }
+
+    /**
+     * Stops keeping the key without releasing it: stops acting as owner and renewing
+     * now, and leaves the key to the server's TTL, which runs out only after the
+     * deadline of every tenure this process was given. For work that may still run
+     * under one of those tenures (a drain past its bound).
+     */
+    void abandon() {
+        end(keeper.beginAbandon());
+    }
+
+    private void end(CompletableFuture<Void> ended) {
         try {
-            keeper.beginClose().get(10, TimeUnit.SECONDS);
+            ended.get(10, TimeUnit.SECONDS);
         } catch (TimeoutException | ExecutionException slow) {
-            LOG.log(System.Logger.Level.WARNING, "lease " + key() + " was not released in time; the server's TTL will free it");
+            LOG.log(System.Logger.Level.WARNING, "lease " + key() + " was not closed in time; the server's TTL will free it");
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
         } finally {

@@ -91,6 +91,8 @@ final class LeaseKeeper {
     private int generation;
     /** Completed once a close has released what it could; set by the first close. */
     private CompletableFuture<Void> closing;
+    /** Whether the close releases what is held, or leaves it to the server's TTL; set by the first close. */
+    private boolean releaseOnClose = true;
     /** Bumped by every wake-up scheduled, so only the latest one campaigns. */
     private int wakes;
     /** The key was freed while a call was in flight, whose answer may predate it: ask again after it. */
@@ -354,7 +356,7 @@ final class LeaseKeeper {
 
     /** A call in flight when the lease was closed has come back: release what it left us holding, if anything. */
     private void finishClosing(Optional<Fence> held) {
-        if (held.isPresent()) {
+        if (held.isPresent() && releaseOnClose) {
             releaseAndFinishClosing(held.get());
         } else {
             finishClosing();
@@ -369,6 +371,22 @@ final class LeaseKeeper {
 
     /** Begins closing on the scheduler thread; the stage completes once what was held is released. */
     CompletableFuture<Void> beginClose() {
+        return beginClose(true);
+    }
+
+    /**
+     * Begins closing without releasing: ownership ends now and nothing is renewed
+     * again, so the server's TTL frees the key, and only after the deadline of every
+     * tenure this process was given (each deadline is a margin short of a TTL that
+     * started at the server after its renew was sent). For when this process may
+     * still be acting on the key through a tenure it handed out, which a release
+     * would let another owner in under.
+     */
+    CompletableFuture<Void> beginAbandon() {
+        return beginClose(false);
+    }
+
+    private CompletableFuture<Void> beginClose(boolean release) {
         CompletableFuture<Void> closed = new CompletableFuture<>();
         if (scheduler.isShutdown()) {
             closed.complete(null);
@@ -381,6 +399,7 @@ final class LeaseKeeper {
             }
             this.closed = true;
             closing = closed;
+            releaseOnClose = release;
             Tenure held = tenure();
             if (held != null) {
                 stop(OwnershipListener.StopReason.RELEASED);
@@ -388,7 +407,7 @@ final class LeaseKeeper {
             if (busy) {
                 return; // the call in flight releases whatever it turns out to hold
             }
-            if (held != null) {
+            if (held != null && release) {
                 releaseAndFinishClosing(held.fence());
             } else {
                 finishClosing();

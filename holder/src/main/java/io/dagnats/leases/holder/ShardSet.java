@@ -251,22 +251,33 @@ public final class ShardSet implements AutoCloseable {
         }
     }
 
-    /** Drain, bounded, then release: the shard's work stops before another replica can get the lease. */
+    /**
+     * Drain, bounded, then release: the shard's work stops before another replica can
+     * get the lease. A drain that overruns its bound may still act under the tenure it
+     * was given, so then the lease is not released: ownership ends, the drain is
+     * interrupted, and the server's TTL frees the key after that tenure's deadline.
+     */
     private void giveUp(int shard) {
         KeptLease lease = kept.get(shard);
         if (lease == null) {
             return;
         }
         Optional<Tenure> tenure = lease.tenure();
-        if (tenure.isPresent()) {
-            drain(shard, tenure.get());
-        }
+        Optional<Thread> overran = tenure.isPresent() ? drain(shard, tenure.get()) : Optional.empty();
         kept.remove(shard);
-        lease.close();
+        if (overran.isPresent()) {
+            LOG.log(System.Logger.Level.WARNING, "the drain of " + keys.shard(shard) + " took over "
+                    + drainBound.toMillis() + " ms; it is interrupted and the shard is left to expire by its TTL");
+            lease.abandon();
+            overran.get().interrupt();
+        } else {
+            lease.close();
+        }
         owners.remove(shard);
     }
 
-    private void drain(int shard, Tenure tenure) {
+    /** Runs the listener's drain for at most the bound; the drain's thread when it is still running then. */
+    private Optional<Thread> drain(int shard, Tenure tenure) {
         Thread drainer = new Thread(() -> {
             try {
                 listener.drain(shard, tenure, drainBound);
@@ -281,10 +292,7 @@ public final class ShardSet implements AutoCloseable {
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
         }
-        if (drainer.isAlive()) {
-            LOG.log(System.Logger.Level.WARNING, "the drain of " + keys.shard(shard) + " took over "
-                    + drainBound.toMillis() + " ms; releasing it anyway");
-        }
+        return drainer.isAlive() ? Optional.of(drainer) : Optional.empty();
     }
 
     private void onLoop(Runnable task) {

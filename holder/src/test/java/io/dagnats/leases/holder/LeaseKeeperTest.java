@@ -356,4 +356,31 @@ class LeaseKeeperTest {
         scheduler.runDue();
         assertEquals(new Fence(7), calls.next("release").presented());
     }
+
+    @Test
+    void anAbandonedLeaseStopsOwningAndRenewingAndIsNeverReleased() {
+        becomeOwner(5, 6);
+        keeper.beginAbandon();
+        scheduler.runDue();
+        assertFalse(lease.isOwner(), "stops acting as owner at once");
+        assertEquals("stopped RELEASED", told.get(told.size() - 1));
+
+        scheduler.advance(TTL.duration().multipliedBy(2));
+        assertEquals(List.of("acquire", "renew"), calls.made().stream().map(ScriptedCalls.Call::operation).toList(),
+                "no renew keeps the key alive and no release lets another owner in: the TTL frees it");
+    }
+
+    @Test
+    void anAbandonedLeaseDoesNotReleaseWhatTheRenewInFlightHolds() {
+        becomeOwner(5, 6);
+        scheduler.advance(TTL.duration().dividedBy(3));
+        ScriptedCalls.Call renew = calls.next("renew");
+        keeper.beginAbandon();
+        scheduler.runDue();
+        assertFalse(lease.isOwner());
+
+        renew.answer().complete(renewed(7));
+        scheduler.advance(TTL.duration().multipliedBy(2));
+        assertTrue(calls.nothingPending(), "nothing after the renew in flight: " + calls.made());
+    }
 }
