@@ -23,7 +23,9 @@ import java.util.concurrent.TimeoutException;
  * <p>While another holder has the key, it waits: the key's release, revoke or
  * expiry event makes it ask within 25 ms; the holder's renewals do not. Events
  * are at most once, so it also asks just after the holder's expiry as the last
- * answer gave it (100 to 300 ms after it, and at least once per TTL of its own).
+ * answer gave it (100 to 300 ms after it, and at least once per TTL of its own;
+ * every two thirds of its TTL when its wall clock runs so far ahead of the server's
+ * that the holder's expiry keeps reading as past).
  * Waiting on a key held by a holder that renews every third of its TTL costs at
  * most one acquire per two thirds of a TTL per waiter (measured: one per TTL, 4 a
  * minute at 15 s), however often it renews and however many wait; with every event lost,

@@ -97,6 +97,8 @@ final class LeaseKeeper {
     private int wakes;
     /** The key was freed while a call was in flight, whose answer may predate it: ask again after it. */
     private boolean freedWhileBusy;
+    /** Answers in a row whose holder's expiry read as already past on this process's clock. */
+    private int expiredAnswersInARow;
 
     LeaseKeeper(LeaseKey key, HolderId holder, LeaseTtl ttl, LeaseCalls client, MonotonicClock clock,
             Scheduler scheduler, OwnershipListener listener, HolderTelemetry telemetry) {
@@ -326,11 +328,20 @@ final class LeaseKeeper {
     /**
      * A wake-up just after the holder's advisory expiry, in case the event that frees the key
      * is lost (events are at most once): never sooner than 50 ms, never later than this
-     * keeper's own TTL (a clock far off, a holder with a longer TTL), plus jitter.
+     * keeper's own TTL (a clock far off, a holder with a longer TTL), plus jitter. The expiry
+     * is read on this process's wall clock: an expiry already past is believed once (the
+     * server may free the key a moment late), but a second one in a row means this clock
+     * runs ahead of the server's, and then the wait is two thirds of this keeper's TTL, the
+     * rate a renewing holder allows, rather than a poll every few hundred ms.
      */
     private long fallbackDelay(LeaseView lease) {
         long untilExpiry = Duration.between(Instant.now(), lease.expiresAt()).toNanos();
         long jitter = random.nextInt(FALLBACK_JITTER_MS) * MILLI;
+        if (untilExpiry > 0) {
+            expiredAnswersInARow = 0;
+        } else if (++expiredAnswersInARow > 1) {
+            return ttlNanos * 2 / 3 + jitter;
+        }
         return Math.max(50 * MILLI, Math.min(ttlNanos, untilExpiry + FALLBACK_AFTER_EXPIRY_MS * MILLI)) + jitter;
     }
 
