@@ -60,6 +60,12 @@ public final class ShardSet implements AutoCloseable {
     private final AtomicBoolean decisionQueued = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private KeptLease member;
+    /**
+     * A listing has succeeded once. Until then the replica sees no other member and would
+     * take every shard (a holder without permission to list never would see one), so it
+     * takes none. Loop only.
+     */
+    private boolean listedOnce;
 
     ShardSet(LeaseHolder holder, KeyChanges changes, ShardKeys keys, Duration ttl, Duration drainBound,
             ShardListener listener) {
@@ -143,9 +149,11 @@ public final class ShardSet implements AutoCloseable {
             owners.clear();
             listed.values().forEach(this::saw);
             follow();
+            listedOnce = true;
         } catch (RuntimeException | ExecutionException | TimeoutException unseen) {
             LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + " could not list its leases ("
-                    + unseen.getMessage() + "); it decides from the events it saw");
+                    + unseen.getMessage() + (listedOnce ? "); it decides from the events it saw"
+                            : "); it takes no shard until a listing succeeds (holders need api.leases.list)"));
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             return;
@@ -223,7 +231,7 @@ public final class ShardSet implements AutoCloseable {
     }
 
     private void decide() {
-        if (closed.get()) {
+        if (closed.get() || !listedOnce) {
             return;
         }
         Set<Integer> owned = new HashSet<>();
