@@ -8,6 +8,7 @@ import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseView;
 import io.dagnats.leases.protocol.ListRequest;
+import io.dagnats.leases.protocol.Operation;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -160,7 +161,7 @@ public final class ShardSet implements AutoCloseable {
         } catch (RuntimeException | ExecutionException | TimeoutException unseen) {
             LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + " could not list its leases ("
                     + unseen.getMessage() + (listedOnce ? "); it decides from the events it saw"
-                            : "); it takes no shard until a listing succeeds (holders need api.leases.list)"));
+                            : "); it takes no shard until a listing succeeds (holders need " + Operation.LIST.subject() + ")"));
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             return;
