@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  */
 class OwnershipLogReviewTest {
 
-    private static final Duration TTL = Duration.ofSeconds(3);
+    /** Long, so its margin (700 ms) leaves a loaded machine time to play the scenario out. */
+    private static final Duration TTL = Duration.ofSeconds(60);
     private static final long MARGIN = Tenure.safetyMargin(new LeaseTtl(TTL.toMillis())).toNanos();
     private static final String KEY = "review-log-k";
 
@@ -36,24 +37,24 @@ class OwnershipLogReviewTest {
     @Test
     void anOverlapMadeByAWrongDeadlineIsReportedWhenTheSamplerHasNotSeenTheNewOwnerYet() throws Exception {
         List<String> lines = OwnershipLog.lines();
+        // Both samplers are running before the scenario's clock starts: it has only MARGIN to play out.
+        OwnershipLog oldLog = OwnershipLog.inMemory("old-1", lines);
+        OwnershipLog newLog = OwnershipLog.inMemory("new-1", lines);
         long now = System.nanoTime();
         // The old owner last renewed one TTL ago; the server freed the key just now, but the buggy
         // deadline lets it believe until now + MARGIN. Its process pauses: its log stops here.
         Tenure old = buggyTenure("old", 10, now - TTL.toNanos());
-        OwnershipLog oldLog = OwnershipLog.inMemory("old-1", lines);
         oldLog.watch(KEY, "old", () -> Optional.of(old));
-        Polling.until(Duration.ofSeconds(5), "the old owner's belief to be sampled", () -> List.copyOf(lines),
-                seen -> !seen.isEmpty());
+        // Closing takes one last look, which samples the old owner's belief (a poll would wait 50 ms).
         oldLog.close();
 
         // The new owner's renew went out just now, right after the server freed the key, and
         // confirmed at once: it believes from now on, while the old one still believes.
         AtomicReference<Optional<Tenure>> newBelief = new AtomicReference<>(Optional.empty());
-        OwnershipLog newLog = OwnershipLog.inMemory("new-1", lines);
         newLog.watch(KEY, "new", newBelief::get);
         Tenure successor = buggyTenure("new", 20, now);
         // Its listener tells the log before the sampler's next look sees the tenure.
-        newLog.began(KEY, "new", successor, TTL);
+        newLog.began(KEY, "new", successor);
         newBelief.set(Optional.of(successor));
         newLog.close();
 
