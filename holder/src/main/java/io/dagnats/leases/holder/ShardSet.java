@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -45,6 +46,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class ShardSet implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(ShardSet.class.getName());
+    /** What leaving may take beyond the drains: the member's and the shards' releases. */
+    private static final Duration LEAVE_SLACK = Duration.ofSeconds(30);
 
     private final LeaseHolder holder;
     private final ShardKeys keys;
@@ -61,6 +64,8 @@ public final class ShardSet implements AutoCloseable {
     private final Set<HolderId> followedMembers = new HashSet<>();
     private final AtomicBoolean decisionQueued = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Completed once the first close has left the set. */
+    private final CompletableFuture<Void> left = new CompletableFuture<>();
     private KeptLease member;
     /**
      * A listing has succeeded once. Until then the replica sees no other member and would
@@ -324,14 +329,22 @@ public final class ShardSet implements AutoCloseable {
 
     /**
      * Leaves the set: releases the member lease, stops campaigning, then drains and
-     * releases every shard owned. Closing twice does nothing the second time.
+     * releases every shard owned. A second close, from any thread, waits for the first
+     * to finish, so a holder closed meanwhile never releases a shard still being drained.
+     * An interrupt does not cut the drains short: it is kept for the caller afterwards.
      */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
+        if (closed.compareAndSet(false, true)) {
+            leave();
         }
-        Future<?> left = loop.submit(() -> {
+        if (!Waiting.uninterruptibly(left, drainBound.plus(LEAVE_SLACK).plus(LEAVE_SLACK))) {
+            LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + " is still leaving");
+        }
+    }
+
+    private void leave() {
+        Future<?> leaving = loop.submit(() -> {
             // The member lease first: the others' quotas rise now, so each shard released below is
             // taken as soon as its release event arrives, not only after the last one is drained.
             if (member != null) {
@@ -340,14 +353,16 @@ public final class ShardSet implements AutoCloseable {
             giveUp(new TreeSet<>(kept.keySet()));
         });
         try {
-            left.get(drainBound.toMillis() + 30_000, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException slow) {
-            LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + " did not leave in time: " + slow);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
+            if (!Waiting.uninterruptibly(leaving, drainBound.plus(LEAVE_SLACK))) {
+                LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + " did not leave in time");
+            }
         } finally {
+            // A drain cut short here reads as overrun: its shard is abandoned to its TTL, not
+            // released, and that is done before the holder goes on to release what it keeps.
             loop.shutdownNow();
+            Waiting.uninterruptibly(loop, LEAVE_SLACK);
             changes.close();
+            left.complete(null);
         }
     }
 
