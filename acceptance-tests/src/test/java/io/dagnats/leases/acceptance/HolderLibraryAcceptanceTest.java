@@ -95,8 +95,7 @@ class HolderLibraryAcceptanceTest {
             }
             holder = builder.build();
             cleanup.add(holder);
-            lease = holder.keep(key, TTL, this);
-            ownership.watch(lease);
+            lease = ownership.keep(key, holder.id().value(), () -> holder.keep(key, TTL, this));
         }
 
         String holderName() {

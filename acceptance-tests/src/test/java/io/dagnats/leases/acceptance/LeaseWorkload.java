@@ -75,7 +75,8 @@ final class LeaseWorkload implements AutoCloseable {
                 Connection connection = connect(urls);
                 LeaseHolder holder = LeaseHolder.builder(connection).holderPrefix("keeper-" + k + "-" + r).build();
                 keepers.add(holder);
-                ownership.watch(holder.keep("kept-" + k, ttl, OwnershipListener.NONE));
+                String key = "kept-" + k;
+                ownership.keep(key, holder.id().value(), () -> holder.keep(key, ttl, OwnershipListener.NONE));
             }
         }
         return this;

@@ -15,16 +15,18 @@ import java.util.TreeMap;
 /**
  * The safety checker: builds, from {@link OwnershipLog} lines alone, the
  * windows in which each holder believed it owned each key, and fails on two
- * holders' windows overlapping on one key, or on a later owner's fence not above
- * every fence of an earlier one.
+ * holders' windows overlapping on one key, on a later owner's fence not above
+ * every fence of an earlier one, or on a holder seen owning past its own deadline.
  *
- * <p>A window runs from the first sample that saw a tenure (dated from the look
- * before it, the earliest the belief can have begun) to the first sample that no
- * longer did, but never past the last deadline the holder knew of:
- * {@code isOwner()} turns false at the deadline on the holder's own clock, however
- * late its threads run. A process that was killed, or whose log just stops, is
- * counted as owner until that deadline, the latest moment a paused process could
- * still act.
+ * <p>A window runs from the look before the first one that saw a tenure (the
+ * earliest the belief can have begun) to the first look that no longer saw it.
+ * Between that look and the last one that still saw it, the record is silent; if
+ * the holder's own deadline falls there, the window ends at it: the holder promised
+ * to stop then, and its log checks that promise at every look ({@code late} lines).
+ * A process that was killed, or whose log just stops, is counted as owner until
+ * its last deadline, the latest moment a paused process could still act. No time
+ * is computed from the holder library's arithmetic: a deadline set wrong moves the
+ * end of its own window, never another holder's start.
  */
 final class OwnershipHistory {
 
@@ -43,6 +45,12 @@ final class OwnershipHistory {
     }
 
     private final List<Window> windows = new ArrayList<>();
+    /** Looks that saw a tenure held at or past its own deadline. */
+    private final List<String> late = new ArrayList<>();
+    private long longestGap;
+    private int gaps;
+    /** Windows whose end is their holder's deadline, inside a sampler gap. */
+    private int endsInGaps;
 
     static OwnershipHistory fromFiles(Collection<Path> files) {
         List<String> lines = new ArrayList<>();
@@ -66,6 +74,11 @@ final class OwnershipHistory {
                 continue;
             }
             String[] fields = line.trim().split(" ");
+            if (fields[4].equals("gap")) {
+                history.gaps++;
+                history.longestGap = Math.max(history.longestGap, Long.parseLong(fields[0]) - Long.parseLong(fields[5]));
+                continue;
+            }
             // One holder process's samples of one key: incarnation, holder id, key.
             byBelief.computeIfAbsent(fields[3] + " " + fields[2] + " " + fields[1], ignored -> new ArrayList<>())
                     .add(fields);
@@ -84,13 +97,21 @@ final class OwnershipHistory {
         long firstFence = 0;
         long lastFence = 0;
         long deadline = 0;
+        long lastAt = 0;
         String[] last = null;
         for (String[] fields : samples) {
             last = fields;
             long at = Long.parseLong(fields[0]);
+            lastAt = Math.max(lastAt, at);
+            if (fields[4].equals("late")) {
+                late.add(fields[2] + "/" + fields[3] + " still owned " + fields[1] + " "
+                        + (at - Long.parseLong(fields[5])) / 1_000_000 + " ms past its own deadline");
+                continue;
+            }
             boolean own = fields[4].equals("own");
             if (from != null && (!own || Long.parseLong(fields[5]) != tenureStart)) {
-                windows.add(window(fields, from, Math.min(at, deadline), firstFence, lastFence));
+                long lastSeenOwning = own ? at : Long.parseLong(fields[5]);
+                windows.add(window(fields, from, end(lastSeenOwning, at, deadline), firstFence, lastFence));
                 from = null;
             }
             if (own) {
@@ -104,8 +125,22 @@ final class OwnershipHistory {
             }
         }
         if (from != null) {
-            windows.add(window(last, from, deadline, firstFence, lastFence));
+            windows.add(window(last, from, Math.max(deadline, lastAt), firstFence, lastFence));
         }
+    }
+
+    /**
+     * The end of a belief last seen at {@code lastSeenOwning} and seen over at {@code seenOver}:
+     * the holder's own deadline if it falls between those looks, else the look that saw it over.
+     */
+    private long end(long lastSeenOwning, long seenOver, long deadline) {
+        if (deadline - lastSeenOwning <= 0 || seenOver - deadline <= 0) {
+            return seenOver;
+        }
+        if (seenOver - lastSeenOwning > OwnershipLog.GAP_NANOS) {
+            endsInGaps++;
+        }
+        return deadline;
     }
 
     private static Window window(String[] fields, long from, long to, long firstFence, long lastFence) {
@@ -122,6 +157,9 @@ final class OwnershipHistory {
      * key. Returns a one-line summary for the report.
      */
     String assertSafe() {
+        if (!late.isEmpty()) {
+            throw new AssertionError("a holder kept owning past its own deadline: " + late);
+        }
         Map<String, List<Window>> byKey = new HashMap<>();
         for (Window window : windows) {
             byKey.computeIfAbsent(window.key(), ignored -> new ArrayList<>()).add(window);
@@ -150,7 +188,9 @@ final class OwnershipHistory {
             }
         }
         return windows.size() + " ownership windows, " + handovers + " handovers between holders"
-                + (handovers > 0 ? ", smallest gap between two holders " + smallestGap / 1_000_000 + " ms" : "");
+                + (handovers > 0 ? ", smallest gap between two holders " + smallestGap / 1_000_000 + " ms" : "")
+                + "; " + gaps + " sampler gaps over " + OwnershipLog.GAP_NANOS / 1_000_000 + " ms (longest "
+                + longestGap / 1_000_000 + " ms), " + endsInGaps + " window ends dated by the holder's deadline in one";
     }
 
     /** One holder id's tenure seen by two of its incarnations (a restart that kept the lease). */

@@ -1,6 +1,5 @@
 package io.dagnats.leases.acceptance;
 
-import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.KeptLease;
 import java.io.IOException;
@@ -16,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -28,13 +28,24 @@ import java.util.function.Supplier;
  *
  * <pre>
  * &lt;nanos&gt; &lt;key&gt; &lt;holder&gt; &lt;incarnation&gt; own &lt;tenure-start&gt; &lt;fence&gt; &lt;deadline-nanos&gt;
- * &lt;nanos&gt; &lt;key&gt; &lt;holder&gt; &lt;incarnation&gt; free
+ * &lt;nanos&gt; &lt;key&gt; &lt;holder&gt; &lt;incarnation&gt; free &lt;last-look-that-saw-it-own&gt;
+ * &lt;nanos&gt; &lt;key&gt; &lt;holder&gt; &lt;incarnation&gt; late &lt;deadline-nanos&gt;
+ * &lt;nanos&gt; - - &lt;incarnation&gt; gap &lt;previous-look&gt;
  * </pre>
  *
- * It never looks at the service or at any other holder: {@link OwnershipHistory}
- * judges safety from these lines alone.
+ * {@code late}: a look saw a tenure still held at or past its own deadline (the
+ * holder broke its promise to stop there). {@code gap}: a look came more than
+ * {@link #GAP_NANOS} after the one before (a GC, a starved or stopped process), so
+ * every boundary the sampler dated across it is that much wider.
+ *
+ * <p>It never looks at the service or at any other holder, and computes no time from
+ * the holder library's own arithmetic: {@link OwnershipHistory} judges safety from
+ * these lines alone.
  */
 final class OwnershipLog implements AutoCloseable {
+
+    /** A look later than this after the previous one is written down as a gap. */
+    static final long GAP_NANOS = 10_000_000;
 
     private final String incarnation;
     private final Consumer<String> sink;
@@ -49,13 +60,24 @@ final class OwnershipLog implements AutoCloseable {
     private final Map<Belief, Seen> watched = new ConcurrentHashMap<>();
     private final Thread sampler;
     private volatile boolean running = true;
+    private volatile long looks;
+    private long lastLookNanos;
 
+    /** Returns once the sampler is looking, so a holder started next has a previous look to date from. */
     private OwnershipLog(String incarnation, Consumer<String> sink) {
         this.incarnation = incarnation;
         this.sink = sink;
         this.sampler = new Thread(this::sample, "ownership-log-" + incarnation);
         sampler.setDaemon(true);
         sampler.start();
+        long giveUp = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (looks < 2) {
+            if (System.nanoTime() - giveUp > 0) {
+                throw new IllegalStateException("the ownership sampler " + incarnation + " did not start looking");
+            }
+            // Polling's 50 ms pause is long next to a look; this wait is short and bounded.
+            LockSupport.parkNanos(100_000);
+        }
     }
 
     /** Lines appended to {@code file} and flushed one by one, so a killed process leaves every line it wrote. */
@@ -87,11 +109,21 @@ final class OwnershipLog implements AutoCloseable {
         return new CopyOnWriteArrayList<>();
     }
 
-    void watch(KeptLease lease) {
-        watch(lease.key().value(), lease.holder().value(), lease::tenure);
+    /**
+     * Watches the lease {@code keeping} starts, from before it starts: a belief that began
+     * before {@link #watch} would be dated from the watch, after its real start.
+     */
+    KeptLease keep(String key, String holder, Supplier<KeptLease> keeping) {
+        AtomicReference<KeptLease> lease = new AtomicReference<>();
+        watch(key, holder, () -> Optional.ofNullable(lease.get()).flatMap(KeptLease::tenure));
+        lease.set(keeping.get());
+        return lease.get();
     }
 
-    /** A key whose tenure {@code tenure} reads, as a shard set's {@code tenure(shard)} does. */
+    /**
+     * A key whose tenure {@code tenure} reads, as a shard set's {@code tenure(shard)} does;
+     * watched before the holder could own it, since a belief is dated from the look before.
+     */
     void watch(String key, String holder, Supplier<Optional<Tenure>> tenure) {
         watched.put(new Belief(key, holder, tenure), new Seen(Optional.empty(), System.nanoTime()));
     }
@@ -99,8 +131,9 @@ final class OwnershipLog implements AutoCloseable {
     /**
      * Times are stretched to the conservative side: a tenure that appears is dated
      * from when the previous look, which did not see it, began (it cannot have begun
-     * earlier); one that disappears is dated after the look that no longer saw it.
-     * A sampler that stalls therefore widens windows, never hides an overlap.
+     * earlier); one that disappears is dated after the look that no longer saw it,
+     * with the last look that still did. A sampler that stalls therefore widens
+     * windows, never hides an overlap, and writes the stall down as a gap.
      */
     private void sample() {
         while (running) {
@@ -110,6 +143,11 @@ final class OwnershipLog implements AutoCloseable {
     }
 
     private void lookOnce() {
+        long started = System.nanoTime();
+        if (looks > 0 && started - lastLookNanos > GAP_NANOS) {
+            sink.accept(started + " - - " + incarnation + " gap " + lastLookNanos);
+        }
+        lastLookNanos = started;
         for (Map.Entry<Belief, Seen> entry : watched.entrySet()) {
             synchronized (entry.getKey()) {
                 Belief lease = entry.getKey();
@@ -118,32 +156,36 @@ final class OwnershipLog implements AutoCloseable {
                 Seen before = entry.getValue();
                 if (!now.equals(before.tenure())) {
                     long at = now.isPresent() && before.tenure().isEmpty() ? before.lookedAtNanos() : System.nanoTime();
-                    sink.accept(line(at, lease, now));
+                    sink.accept(line(at, lease, now, before.lookedAtNanos()));
+                }
+                if (heldPast(now, lookedAt) && !(now.equals(before.tenure()) && heldPast(now, before.lookedAtNanos()))) {
+                    sink.accept(prefix(lookedAt, lease) + " late " + now.get().deadlineNanos());
                 }
                 entry.setValue(new Seen(now, lookedAt));
             }
         }
+        looks++;
+    }
+
+    /** Whether {@code tenure} was still given out at {@code lookedAt}, at or past its own deadline. */
+    private static boolean heldPast(Optional<Tenure> tenure, long lookedAt) {
+        return tenure.isPresent() && lookedAt - tenure.get().deadlineNanos() >= 0;
     }
 
     /**
      * The holder said it began owning {@code key} under {@code confirmed}, the tenure its
-     * listener's {@code becameOwner} (or a shard set's {@code shardAssigned}) was given,
-     * kept with {@code ttl}. The belief cannot have begun before the renew that confirmed
-     * the grant was sent, which that tenure's deadline names (deadline − TTL + margin,
-     * {@link Tenure#begin}); so when the sampler has not seen it yet, it is written now,
-     * dated no earlier than that: a sampler stalled in a JVM that just started cannot
-     * stretch the start back over the previous owner's release.
+     * listener's {@code becameOwner} (or a shard set's {@code shardAssigned}) was given.
+     * When the sampler has not seen it yet, it is written now, dated from the sampler's
+     * previous look, which saw the key not owned: the belief began after that look.
      */
-    void began(String key, String holder, Tenure confirmed, Duration ttl) {
-        long sent = confirmed.deadlineNanos() - ttl.toNanos()
-                + Tenure.safetyMargin(new LeaseTtl(ttl.toMillis())).toNanos();
+    void began(String key, String holder, Tenure confirmed) {
         for (Map.Entry<Belief, Seen> entry : watched.entrySet()) {
             Belief lease = entry.getKey();
             if (lease.key().equals(key) && lease.holder().equals(holder)) {
                 synchronized (lease) {
                     Seen before = entry.getValue();
                     if (before.tenure().isEmpty()) {
-                        sink.accept(line(Math.max(before.lookedAtNanos(), sent), lease, Optional.of(confirmed)));
+                        sink.accept(line(before.lookedAtNanos(), lease, Optional.of(confirmed), 0));
                         entry.setValue(new Seen(Optional.of(confirmed), System.nanoTime()));
                     }
                 }
@@ -163,8 +205,9 @@ final class OwnershipLog implements AutoCloseable {
             if (lease.key().equals(key) && lease.holder().equals(holder)) {
                 synchronized (lease) {
                     long now = System.nanoTime();
-                    if (entry.getValue().tenure().isPresent()) {
-                        sink.accept(line(now, lease, Optional.empty()));
+                    Seen before = entry.getValue();
+                    if (before.tenure().isPresent()) {
+                        sink.accept(line(now, lease, Optional.empty(), before.lookedAtNanos()));
                     }
                     entry.setValue(new Seen(Optional.empty(), now));
                 }
@@ -172,10 +215,15 @@ final class OwnershipLog implements AutoCloseable {
         }
     }
 
-    private String line(long atNanos, Belief lease, Optional<Tenure> tenure) {
-        String prefix = atNanos + " " + lease.key() + " " + lease.holder() + " " + incarnation;
-        return tenure.map(held -> prefix + " own " + held.start().revision() + " " + held.fence().revision() + " "
-                + held.deadlineNanos()).orElse(prefix + " free");
+    /** An {@code own} line, or a {@code free} line naming {@code lastSeenOwning}, the last look that saw it held. */
+    private String line(long atNanos, Belief lease, Optional<Tenure> tenure, long lastSeenOwning) {
+        return tenure.map(held -> prefix(atNanos, lease) + " own " + held.start().revision() + " "
+                + held.fence().revision() + " " + held.deadlineNanos())
+                .orElse(prefix(atNanos, lease) + " free " + lastSeenOwning);
+    }
+
+    private String prefix(long atNanos, Belief lease) {
+        return atNanos + " " + lease.key() + " " + lease.holder() + " " + incarnation;
     }
 
     /** Stops sampling after one last look, so a belief that ended just now is written as ended. */

@@ -48,20 +48,21 @@ public final class ReplicaMain {
         LeaseHolder.Builder builder = LeaseHolder.builder(connection)
                 .forwardHandler((tenure, payload) -> ("served by " + name).getBytes(StandardCharsets.UTF_8));
         LeaseHolder holder = (exact ? builder.holderId(name) : builder.holderPrefix(name)).build();
+        // Sampling from before the holder can own anything, so its first belief has a previous look.
+        String incarnation = name + "@" + ManagementFactory.getRuntimeMXBean().getPid();
+        OwnershipLog log = OwnershipLog.toFile(logFile, incarnation);
         if (hasFlag(args, "wait")) {
             Subscription go = connection.subscribe("test.go." + name);
             connection.flush(Duration.ofSeconds(5));
             connection.publish("test.replica." + name, "ready".getBytes(StandardCharsets.UTF_8));
             go.nextMessage(Duration.ZERO);
         }
-        String incarnation = name + "@" + ManagementFactory.getRuntimeMXBean().getPid();
-        OwnershipLog log = OwnershipLog.toFile(logFile, incarnation);
         Optional<String> shards = flagValue(args, "shards=");
         if (shards.isPresent()) {
             keepShards(connection, holder, name, key, Integer.parseInt(shards.get()), ttl, log);
             return;
         }
-        KeptLease lease = holder.keep(key, ttl, new OwnershipListener() {
+        KeptLease lease = log.keep(key, holder.id().value(), () -> holder.keep(key, ttl, new OwnershipListener() {
             @Override
             public void becameOwner(Tenure tenure) {
                 connection.publish("test.replica." + name, ("owner " + holder.id() + " " + tenure.start())
@@ -72,8 +73,7 @@ public final class ReplicaMain {
             public void stoppedOwning(StopReason reason) {
                 connection.publish("test.replica." + name, ("stopped " + reason).getBytes(StandardCharsets.UTF_8));
             }
-        });
-        log.watch(lease);
+        }));
         while (true) {
             Optional<Fence> fence = lease.fence();
             if (fence.isEmpty()) {
@@ -104,7 +104,7 @@ public final class ReplicaMain {
         shards.set(holder.shards(set, count, ttl, Duration.ofMillis(200), new ShardListener() {
             @Override
             public void shardAssigned(int shard, Tenure tenure) {
-                log.began(ShardSet.shardKey(set, shard), holder.id().value(), tenure, ttl);
+                log.began(ShardSet.shardKey(set, shard), holder.id().value(), tenure);
                 connection.publish("test.replica." + name, ("assigned " + shard).getBytes(StandardCharsets.UTF_8));
             }
 

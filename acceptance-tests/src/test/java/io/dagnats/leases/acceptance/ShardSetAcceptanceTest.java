@@ -218,7 +218,7 @@ class ShardSetAcceptanceTest extends SharedServiceTest {
 
         @Override
         public void shardAssigned(int shard, Tenure tenure) {
-            log.began(ShardSet.shardKey(setName, shard), holder.id().value(), tenure, TTL);
+            log.began(ShardSet.shardKey(setName, shard), holder.id().value(), tenure);
             assigned.incrementAndGet();
             events.add("+" + shard);
         }

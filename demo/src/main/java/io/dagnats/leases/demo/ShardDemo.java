@@ -47,8 +47,10 @@ final class ShardDemo {
         LeaseHolder holder = LeaseHolder.builder(connection).holderPrefix(name).build();
         String id = holder.id().value();
         AtomicReference<ShardSet> set = new AtomicReference<>();
-        ShardLog log = new ShardLog(logFile, id, TTL, shard -> set.get() == null ? Optional.empty()
+        ShardLog log = new ShardLog(logFile, id, shard -> set.get() == null ? Optional.empty()
                 : set.get().tenure(shard));
+        // Looking before the replica joins, so its first shard's start is dated from a look.
+        log.start(SHARDS);
         set.set(holder.shards(SET, SHARDS, TTL, Duration.ofMillis(500), new ShardListener() {
             @Override
             public void shardAssigned(int shard, Tenure tenure) {
@@ -68,7 +70,6 @@ final class ShardDemo {
             }
         }));
         say(name, "joined set " + SET + " as " + id);
-        log.start(SHARDS);
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             say(name, "leaving: draining and releasing my shards");

@@ -1,6 +1,5 @@
 package io.dagnats.leases.demo;
 
-import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.Tenure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,10 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.IntFunction;
 
 /**
@@ -25,21 +25,23 @@ import java.util.function.IntFunction;
  * &lt;nanos&gt; &lt;shard&gt; &lt;holder&gt; free
  * </pre>
  *
- * A start is dated when the confirming renew was sent (deadline − TTL + margin;
- * the belief cannot be older), an end when the listener heard it (before any
- * release is sent). Every 20 ms it also writes a renewed deadline, so a killed
- * replica's belief is counted up to its last known deadline.
+ * A sampler looks at every shard every 5 ms. A start is dated at its last look
+ * that saw the shard not owned (the belief cannot be older; nothing is computed
+ * from the holder library's deadline arithmetic), an end when the listener heard
+ * it (before any release is sent). The sampler also writes each renewed deadline,
+ * so a killed replica's belief is counted up to its last known deadline.
  */
 final class ShardLog implements AutoCloseable {
 
     private final Writer writer;
     private final String holder;
-    private final Duration ttl;
     private final IntFunction<Optional<Tenure>> tenure;
     private final Map<Integer, Tenure> seen = new HashMap<>();
+    /** Per shard, when the last look that saw it not owned began. */
+    private long[] lastSeenFree = new long[0];
     private volatile Thread sampler;
 
-    ShardLog(Path file, String holder, Duration ttl, IntFunction<Optional<Tenure>> tenure) {
+    ShardLog(Path file, String holder, IntFunction<Optional<Tenure>> tenure) {
         try {
             this.writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND);
@@ -47,14 +49,11 @@ final class ShardLog implements AutoCloseable {
             throw new UncheckedIOException(cannotOpen);
         }
         this.holder = holder;
-        this.ttl = ttl;
         this.tenure = tenure;
     }
 
     synchronized void began(int shard, Tenure confirmed) {
-        long sent = confirmed.deadlineNanos() - ttl.toNanos()
-                + Tenure.safetyMargin(new LeaseTtl(ttl.toMillis())).toNanos();
-        write(sent + " " + shard + " " + holder + " own " + confirmed.start().revision() + " "
+        write(lastSeenFree[shard] + " " + shard + " " + holder + " own " + confirmed.start().revision() + " "
                 + confirmed.deadlineNanos());
         seen.put(shard, confirmed);
     }
@@ -65,15 +64,24 @@ final class ShardLog implements AutoCloseable {
         }
     }
 
-    /** Samples the deadlines of the shards owned, every 20 ms. */
-    void start(int shards) {
+    /**
+     * Starts looking at every shard every 5 ms, and returns after the first look: call it
+     * before the replica joins, so its first start is dated from a look, not from here.
+     */
+    void start(int shards) throws InterruptedException {
+        synchronized (this) {
+            lastSeenFree = new long[shards];
+            Arrays.fill(lastSeenFree, System.nanoTime());
+        }
+        CountDownLatch looked = new CountDownLatch(1);
         sampler = new Thread(() -> {
             while (!Thread.currentThread().isInterrupted()) {
                 for (int shard = 0; shard < shards; shard++) {
-                    renewed(shard);
+                    look(shard);
                 }
+                looked.countDown();
                 try {
-                    Thread.sleep(20);
+                    Thread.sleep(5);
                 } catch (InterruptedException stopped) {
                     return;
                 }
@@ -81,11 +89,21 @@ final class ShardLog implements AutoCloseable {
         }, "shard-log");
         sampler.setDaemon(true);
         sampler.start();
+        looked.await();
     }
 
-    private synchronized void renewed(int shard) {
-        Tenure known = seen.get(shard);
+    private void look(int shard) {
+        long lookedAt = System.nanoTime();
+        // Asked outside this log's lock: the shard set may hold its own while it calls began.
         Optional<Tenure> now = tenure.apply(shard);
+        record(shard, lookedAt, now);
+    }
+
+    private synchronized void record(int shard, long lookedAt, Optional<Tenure> now) {
+        if (now.isEmpty()) {
+            lastSeenFree[shard] = lookedAt;
+        }
+        Tenure known = seen.get(shard);
         if (known != null && now.isPresent() && now.get().start().equals(known.start())
                 && now.get().deadlineNanos() > known.deadlineNanos()) {
             write(System.nanoTime() + " " + shard + " " + holder + " own " + now.get().start().revision() + " "
