@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -193,12 +194,14 @@ public final class LeaseBenchmark {
         }
     }
 
-    /** The threads that spent at least 1 us per request, most first. */
+    /** The threads that spent at least 1 us per request, most first, each with its time in the kernel. */
     private static String byThread(ProcessCost.Reading cost, long requests) {
         return cost.byThread().entrySet().stream()
                 .filter(spent -> requests > 0 && spent.getValue() / 1_000.0 / requests >= 1)
                 .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
-                .map(spent -> String.format(Locale.ROOT, "%s %.0f us", spent.getKey(), spent.getValue() / 1_000.0 / requests))
+                .map(spent -> String.format(Locale.ROOT, "%s %.0f us (kernel %.0f)", spent.getKey(),
+                        spent.getValue() / 1_000.0 / requests,
+                        cost.kernelByThread().getOrDefault(spent.getKey(), 0L) / 1_000.0 / requests))
                 .collect(java.util.stream.Collectors.joining(", "));
     }
 
@@ -281,14 +284,15 @@ public final class LeaseBenchmark {
         }
         ready.await();
         Thread.sleep(Math.min(1_000, runFor.toMillis() / 3)); // warm-up, not measured
-        ProcessCost.Reading serviceBefore = service.read();
+        Map<Long, String> jnatsThreads = recorded != null ? recording.jnatsThreads() : Map.of();
+        ProcessCost.Reading serviceBefore = service.read(jnatsThreads);
         ProcessCost.Reading serverBefore = server.read();
         long started = System.nanoTime();
         measuring.set(true);
         Thread.sleep(runFor.toMillis());
         measuring.set(false);
         run.nanos = System.nanoTime() - started;
-        run.serviceCost = service.read().minus(serviceBefore);
+        run.serviceCost = service.read(jnatsThreads).minus(serviceBefore);
         run.serverCost = server.read().minus(serverBefore);
         going.set(false);
         for (Thread thread : threads) {
