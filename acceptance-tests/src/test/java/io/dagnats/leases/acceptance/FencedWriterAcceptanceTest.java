@@ -135,8 +135,8 @@ class FencedWriterAcceptanceTest extends SharedServiceTest {
             KeptLease successorsLease = successor.keep(key, TTL, OwnershipListener.NONE);
             Polling.until(TTL.plusSeconds(5), "the successor to take over", successorsLease::isOwner, owner -> owner);
             Tenure successorsTenure = successorsLease.tenure().orElseThrow();
-            assertTrue(sleepersTenure.fence().isBelow(successorsTenure.fence()));
-            assertEquals(new FencedWriter.Written(new LeaseKey(key), successorsTenure.fence()),
+            assertTrue(sleepersTenure.fence().isBelow(successorsTenure.start()), "a new tenure begins above every revision of the old");
+            assertEquals(new FencedWriter.Written(new LeaseKey(key), successorsTenure.start()),
                     writer.write(database, successorsTenure, save(key, "after the takeover", "successor")));
 
             wake.countDown();
@@ -144,10 +144,10 @@ class FencedWriterAcceptanceTest extends SharedServiceTest {
                     save(key, "the write it held through the pause", "sleeper"));
 
             assertFalse(sleepersLease.isOwner());
-            assertEquals(new FencedWriter.Refused(new LeaseKey(key), sleepersTenure.fence(), successorsTenure.fence()),
+            assertEquals(new FencedWriter.Refused(new LeaseKey(key), sleepersTenure.start(), successorsTenure.start()),
                     late);
             assertEquals(List.of("after the takeover", "successor"), shardRow(key));
-            assertEquals(List.of(successorsTenure.fence().toString()), fenceRow(key));
+            assertEquals(List.of(successorsTenure.start().toString()), fenceRow(key));
         } finally {
             pausable.shutdownNow();
         }
@@ -167,6 +167,30 @@ class FencedWriterAcceptanceTest extends SharedServiceTest {
 
         assertEquals(List.of("highest", "c"), shardRow(key.value()));
         assertEquals(List.of("18446744073709551615"), fenceRow(key.value()));
+    }
+
+    /**
+     * Review of issue 12 (c): the writer fenced with {@link Tenure#fence()}, which every renew
+     * raises, so one owner's two writes under one tenure (a worker that read the tenure before a
+     * renew, another after it) refuse each other, and the answer tells a live owner it is stale.
+     * The holder library's own rule for forwards ({@link Tenure#judgeForward}) accepts any fence at
+     * or above the tenure's start; fencing the store with {@code start()} would too, and still
+     * refuses every earlier owner (a new tenure's start is above all of their revisions).
+     */
+    @Test
+    void twoWritesUnderOneTenureAcrossARenewAreBothWritten() throws SQLException {
+        LeaseKey key = new LeaseKey("pg-one-tenure");
+        io.dagnats.leases.domain.HolderId owner = new io.dagnats.leases.domain.HolderId("owner");
+        Tenure beforeRenew = new Tenure(key, owner, new Fence(5), new Fence(6), System.nanoTime() + 10_000_000_000L);
+        Tenure afterRenew = beforeRenew.renewed(new Fence(9), System.nanoTime(),
+                new io.dagnats.leases.domain.LeaseTtl(15_000));
+
+        assertTrue(writer.write(database, afterRenew, save(key.value(), "from the worker that asked last", "w2"))
+                .written());
+        FencedWriter.Outcome earlier = writer.write(database, beforeRenew,
+                save(key.value(), "from the worker that asked first", "w1"));
+
+        assertTrue(earlier.written(), "the same tenure's write was refused as stale: " + earlier);
     }
 
     /**

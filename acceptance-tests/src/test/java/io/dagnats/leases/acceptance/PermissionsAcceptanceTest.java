@@ -14,9 +14,12 @@ import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.RevokeReason;
+import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
+import io.dagnats.leases.holder.ShardListener;
+import io.dagnats.leases.holder.ShardSet;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseView;
 import io.dagnats.leases.protocol.ListRequest;
@@ -37,6 +40,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -72,11 +76,11 @@ class PermissionsAcceptanceTest {
         return Nats.connect(new Options.Builder().server(url).userInfo(user, password).errorListener(violations).build());
     }
 
-    @Test
-    void theLeastPrivilegeConfigurationLetsEachPartyDoItsJobAndNothingElse() throws Exception {
+    /** The shipped least-privilege configuration, its placeholders filled in for a server of its own. */
+    private static String leastPrivilegeConfig() throws Exception {
         int port = NatsServerProcess.freePort();
         Path store = Files.createTempDirectory("nats-perms-");
-        String config = Files.readString(Path.of(System.getProperty("least.privilege.conf",
+        return Files.readString(Path.of(System.getProperty("least.privilege.conf",
                         "../docs/examples/least-privilege.conf")))
                 .replace("{{PORT}}", Integer.toString(port))
                 .replace("{{STORE}}", store.toString())
@@ -84,6 +88,11 @@ class PermissionsAcceptanceTest {
                 .replace("{{ALICE_PASSWORD}}", "a-secret")
                 .replace("{{OPERATOR_PASSWORD}}", "op-secret")
                 .replace("{{OUTSIDER_PASSWORD}}", "o-secret");
+    }
+
+    @Test
+    void theLeastPrivilegeConfigurationLetsEachPartyDoItsJobAndNothingElse() throws Exception {
+        String config = leastPrivilegeConfig();
         // The test harness picks the port on the command line, which wins over the file's listen line.
         try (NatsServerProcess nats = serverWithConfig(config);
                 DagnatsServer dagnats = DagnatsServer.start(Settings.fromEnvironment(Map.of(
@@ -178,6 +187,47 @@ class PermissionsAcceptanceTest {
         operator.flush(Duration.ofSeconds(5));
         Polling.until(Duration.ofSeconds(5), "the operator's violation on acquire", () -> operatorViolations.errors,
                 errors -> operatorViolations.seen(Operation.ACQUIRE.subject()));
+    }
+
+    /**
+     * A holder whose credentials may not list (the configuration's comment says to drop
+     * {@code api.leases.list} where no replica uses shard sets) sees no other member of a
+     * shard set. It must not take every shard as if alone: it takes none, and says why.
+     */
+    @Test
+    void aShardSetWhoseHolderMayNotListTakesNoShard() throws Exception {
+        String withoutList = "\"api.leases.owner\", \"api.leases.forward\", \"api.leases.list\"";
+        String config = leastPrivilegeConfig();
+        assertTrue(config.contains(withoutList), "alice's publish list as the test expects it");
+        config = config.replace(withoutList, "\"api.leases.owner\", \"api.leases.forward\"");
+        try (NatsServerProcess nats = serverWithConfig(config);
+                DagnatsServer dagnats = DagnatsServer.start(Settings.fromEnvironment(Map.of(
+                        "NATS_URL", nats.url(), "NATS_USER", "dagnats", "NATS_PASSWORD", "d-secret")))) {
+            Violations aliceViolations = new Violations();
+            try (Connection alice = connect(nats.url(), "alice", "a-secret", aliceViolations);
+                    Connection operator = connect(nats.url(), "operator", "op-secret", new Violations());
+                    LeaseHolder holder = LeaseHolder.builder(alice).holderId("alice").build();
+                    ShardSet set = holder.shards("unlisted", 4, Duration.ofSeconds(3), new ShardListener() {
+                        @Override
+                        public void shardAssigned(int shard, Tenure tenure) {
+                        }
+
+                        @Override
+                        public void shardRevoked(int shard, OwnershipListener.StopReason why) {
+                        }
+                    })) {
+                // Three refused listings: the set has decided after each of the first two, a second or more ago.
+                Polling.until(Duration.ofSeconds(30), "three refused listings", () -> aliceViolations.errors,
+                        errors -> errors.stream().filter(error -> error.contains("Permissions Violation")
+                                && error.contains(Operation.LIST.subject())).count() >= 3);
+
+                assertEquals(Set.of(), set.owned(), "a replica that cannot see the set took shards as if alone");
+                Answers.Listing shards = Replies.decodeList(operator.request(Operation.LIST.subject(),
+                        Requests.encode(ListRequest.first(new KeyPrefix("unlisted-shard-"), 10)),
+                        Duration.ofSeconds(5)).getData());
+                assertEquals(List.of(), shards.leases(), "no shard key is held on the server");
+            }
+        }
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Tenure;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -22,7 +23,9 @@ import java.util.concurrent.TimeoutException;
  * <p>While another holder has the key, it waits: the key's release, revoke or
  * expiry event makes it ask within 25 ms; the holder's renewals do not. Events
  * are at most once, so it also asks just after the holder's expiry as the last
- * answer gave it (100 to 300 ms after it, and at least once per TTL of its own).
+ * answer gave it (100 to 300 ms after it, and at least once per TTL of its own;
+ * every two thirds of its TTL when its wall clock runs so far ahead of the server's
+ * that the holder's expiry reads as 2 s past, or past in more than 4 answers in a row).
  * Waiting on a key held by a holder that renews every third of its TTL costs at
  * most one acquire per two thirds of a TTL per waiter (measured: one per TTL, 4 a
  * minute at 15 s), however often it renews and however many wait; with every event lost,
@@ -75,10 +78,24 @@ public final class KeptLease implements AutoCloseable {
     /** Stops keeping the key: stops acting as owner, and releases the lease if it is held. */
     @Override
     public void close() {
+        end(keeper.beginClose());
+    }
+
+    /**
+     * Stops keeping the key without releasing it: stops acting as owner and renewing
+     * now, and leaves the key to the server's TTL, which runs out only after the
+     * deadline of every tenure this process was given. For work that may still run
+     * under one of those tenures (a drain past its bound).
+     */
+    void abandon() {
+        end(keeper.beginAbandon());
+    }
+
+    private void end(CompletableFuture<Void> ended) {
         try {
-            keeper.beginClose().get(10, TimeUnit.SECONDS);
+            ended.get(10, TimeUnit.SECONDS);
         } catch (TimeoutException | ExecutionException slow) {
-            LOG.log(System.Logger.Level.WARNING, "lease " + key() + " was not released in time; the server's TTL will free it");
+            LOG.log(System.Logger.Level.WARNING, "lease " + key() + " was not closed in time; the server's TTL will free it");
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
         } finally {

@@ -69,6 +69,14 @@ final class LeaseKeeper {
     static final int FALLBACK_AFTER_EXPIRY_MS = 100;
     /** ...spread over this much more, so the waiters of one key do not ask at once. */
     static final int FALLBACK_JITTER_MS = 200;
+    /**
+     * An expiry read as past by less than this, in fewer than {@link #EXPIRED_ANSWERS_BELIEVED}
+     * answers in a row, is believed: the server frees an expired key a little late (about
+     * 150 to 300 ms measured on nats-server 2.15.1). Past that, this process's wall clock runs
+     * ahead of the server's, and the fallback waits two thirds of the TTL instead.
+     */
+    static final Duration EXPIRED_BELIEVED = Duration.ofSeconds(2);
+    static final int EXPIRED_ANSWERS_BELIEVED = 4;
 
     private final LeaseKey key;
     private final HolderId holder;
@@ -91,10 +99,14 @@ final class LeaseKeeper {
     private int generation;
     /** Completed once a close has released what it could; set by the first close. */
     private CompletableFuture<Void> closing;
+    /** Whether the close releases what is held, or leaves it to the server's TTL; set by the first close. */
+    private boolean releaseOnClose = true;
     /** Bumped by every wake-up scheduled, so only the latest one campaigns. */
     private int wakes;
     /** The key was freed while a call was in flight, whose answer may predate it: ask again after it. */
     private boolean freedWhileBusy;
+    /** Answers in a row whose holder's expiry read as already past on this process's clock. */
+    private int expiredAnswersInARow;
 
     LeaseKeeper(LeaseKey key, HolderId holder, LeaseTtl ttl, LeaseCalls client, MonotonicClock clock,
             Scheduler scheduler, OwnershipListener listener, HolderTelemetry telemetry) {
@@ -324,11 +336,21 @@ final class LeaseKeeper {
     /**
      * A wake-up just after the holder's advisory expiry, in case the event that frees the key
      * is lost (events are at most once): never sooner than 50 ms, never later than this
-     * keeper's own TTL (a clock far off, a holder with a longer TTL), plus jitter.
+     * keeper's own TTL (a clock far off, a holder with a longer TTL), plus jitter. The expiry
+     * is read on this process's wall clock: one already past is believed while it is past by
+     * less than {@link #EXPIRED_BELIEVED} and for at most {@link #EXPIRED_ANSWERS_BELIEVED}
+     * answers in a row (the server frees an expired key a little late); beyond that this
+     * clock runs ahead of the server's, and the wait is two thirds of this keeper's TTL, the
+     * rate a renewing holder allows, rather than a poll every few hundred ms.
      */
     private long fallbackDelay(LeaseView lease) {
         long untilExpiry = Duration.between(Instant.now(), lease.expiresAt()).toNanos();
         long jitter = random.nextInt(FALLBACK_JITTER_MS) * MILLI;
+        if (untilExpiry > 0) {
+            expiredAnswersInARow = 0;
+        } else if (++expiredAnswersInARow > EXPIRED_ANSWERS_BELIEVED || -untilExpiry >= EXPIRED_BELIEVED.toNanos()) {
+            return ttlNanos * 2 / 3 + jitter;
+        }
         return Math.max(50 * MILLI, Math.min(ttlNanos, untilExpiry + FALLBACK_AFTER_EXPIRY_MS * MILLI)) + jitter;
     }
 
@@ -354,7 +376,7 @@ final class LeaseKeeper {
 
     /** A call in flight when the lease was closed has come back: release what it left us holding, if anything. */
     private void finishClosing(Optional<Fence> held) {
-        if (held.isPresent()) {
+        if (held.isPresent() && releaseOnClose) {
             releaseAndFinishClosing(held.get());
         } else {
             finishClosing();
@@ -369,6 +391,22 @@ final class LeaseKeeper {
 
     /** Begins closing on the scheduler thread; the stage completes once what was held is released. */
     CompletableFuture<Void> beginClose() {
+        return beginClose(true);
+    }
+
+    /**
+     * Begins closing without releasing: ownership ends now and nothing is renewed
+     * again, so the server's TTL frees the key, and only after the deadline of every
+     * tenure this process was given (each deadline is a margin short of a TTL that
+     * started at the server after its renew was sent). For when this process may
+     * still be acting on the key through a tenure it handed out, which a release
+     * would let another owner in under.
+     */
+    CompletableFuture<Void> beginAbandon() {
+        return beginClose(false);
+    }
+
+    private CompletableFuture<Void> beginClose(boolean release) {
         CompletableFuture<Void> closed = new CompletableFuture<>();
         if (scheduler.isShutdown()) {
             closed.complete(null);
@@ -381,6 +419,7 @@ final class LeaseKeeper {
             }
             this.closed = true;
             closing = closed;
+            releaseOnClose = release;
             Tenure held = tenure();
             if (held != null) {
                 stop(OwnershipListener.StopReason.RELEASED);
@@ -388,7 +427,7 @@ final class LeaseKeeper {
             if (busy) {
                 return; // the call in flight releases whatever it turns out to hold
             }
-            if (held != null) {
+            if (held != null && release) {
                 releaseAndFinishClosing(held.fence());
             } else {
                 finishClosing();

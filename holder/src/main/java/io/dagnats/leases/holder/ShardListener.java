@@ -20,8 +20,11 @@ public interface ShardListener {
     /**
      * The set gives {@code shard} to another replica: stop its work and flush what
      * it has, then return, within {@code bound}. This process still owns the shard
-     * while draining (it renews the lease); after {@code bound}, returned or not, the
-     * lease is released and {@link #shardRevoked} follows with {@link StopReason#RELEASED}.
+     * while draining (it renews the lease); once it returns, the lease is released and
+     * {@link #shardRevoked} follows with {@link StopReason#RELEASED}. A drain still
+     * running after {@code bound} is interrupted once ownership has ended, and the
+     * lease is not released: the server's TTL frees it only after {@code tenure}'s
+     * deadline, so work that checks {@code tenure} (or sends its fence) stays safe.
      */
     default void drain(int shard, Tenure tenure, Duration bound) {
     }

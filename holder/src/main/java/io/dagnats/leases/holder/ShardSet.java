@@ -9,13 +9,16 @@ import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseView;
 import io.dagnats.leases.protocol.ListRequest;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -43,6 +46,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class ShardSet implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(ShardSet.class.getName());
+    /** What leaving may take beyond the drains: the member's and the shards' releases. */
+    private static final Duration LEAVE_SLACK = Duration.ofSeconds(30);
 
     private final LeaseHolder holder;
     private final ShardKeys keys;
@@ -59,7 +64,15 @@ public final class ShardSet implements AutoCloseable {
     private final Set<HolderId> followedMembers = new HashSet<>();
     private final AtomicBoolean decisionQueued = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Completed once the first close has left the set. */
+    private final CompletableFuture<Void> left = new CompletableFuture<>();
     private KeptLease member;
+    /**
+     * A listing has succeeded once. Until then the replica sees no other member and would
+     * take every shard (a holder without permission to list never would see one), so it
+     * takes none. Loop only.
+     */
+    private boolean listedOnce;
 
     ShardSet(LeaseHolder holder, KeyChanges changes, ShardKeys keys, Duration ttl, Duration drainBound,
             ShardListener listener) {
@@ -143,9 +156,11 @@ public final class ShardSet implements AutoCloseable {
             owners.clear();
             listed.values().forEach(this::saw);
             follow();
+            listedOnce = true;
         } catch (RuntimeException | ExecutionException | TimeoutException unseen) {
             LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + " could not list its leases ("
-                    + unseen.getMessage() + "); it decides from the events it saw");
+                    + unseen.getMessage() + (listedOnce ? "); it decides from the events it saw"
+                            : "); it takes no shard until a listing succeeds (holders need api.leases.list)"));
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             return;
@@ -223,7 +238,7 @@ public final class ShardSet implements AutoCloseable {
     }
 
     private void decide() {
-        if (closed.get()) {
+        if (closed.get() || !listedOnce) {
             return;
         }
         Set<Integer> owned = new HashSet<>();
@@ -243,30 +258,45 @@ public final class ShardSet implements AutoCloseable {
                 kept.remove(shard).close();
             }
         }
-        for (int shard : plan.release()) {
-            giveUp(shard);
-        }
+        giveUp(plan.release());
         for (int shard : plan.campaign()) {
             kept.put(shard, holder.keep(keys.shard(shard).value(), ttl, new ShardOwnership(shard)));
         }
     }
 
-    /** Drain, bounded, then release: the shard's work stops before another replica can get the lease. */
-    private void giveUp(int shard) {
-        KeptLease lease = kept.get(shard);
-        if (lease == null) {
-            return;
+    /**
+     * Drain, bounded, then release: the shards' work stops before another replica can
+     * get their leases. The drains run at once, and each shard is released as soon as
+     * its own drain returns. A drain that overruns the bound may still act under the
+     * tenure it was given, so its lease is not released: ownership ends, the drain is
+     * interrupted, and the server's TTL frees the key after that tenure's deadline.
+     */
+    private void giveUp(Collection<Integer> shards) {
+        Map<Integer, Thread> drains = new TreeMap<>();
+        for (int shard : shards) {
+            KeptLease lease = kept.get(shard);
+            if (lease != null) {
+                drains.put(shard, lease.tenure().map(tenure -> drain(shard, tenure)).orElse(null));
+            }
         }
-        Optional<Tenure> tenure = lease.tenure();
-        if (tenure.isPresent()) {
-            drain(shard, tenure.get());
-        }
-        kept.remove(shard);
-        lease.close();
-        owners.remove(shard);
+        long deadline = System.nanoTime() + drainBound.toNanos();
+        drains.forEach((shard, drainer) -> {
+            boolean overran = drainer != null && !joined(drainer, deadline);
+            KeptLease lease = kept.remove(shard);
+            if (overran) {
+                LOG.log(System.Logger.Level.WARNING, "the drain of " + keys.shard(shard) + " took over "
+                        + drainBound.toMillis() + " ms; it is interrupted and the shard is left to expire by its TTL");
+                lease.abandon();
+                drainer.interrupt();
+            } else {
+                lease.close();
+            }
+            owners.remove(shard);
+        });
     }
 
-    private void drain(int shard, Tenure tenure) {
+    /** Starts the listener's drain of {@code shard} on a thread of its own. */
+    private Thread drain(int shard, Tenure tenure) {
         Thread drainer = new Thread(() -> {
             try {
                 listener.drain(shard, tenure, drainBound);
@@ -276,15 +306,17 @@ public final class ShardSet implements AutoCloseable {
         }, "dagnats-drain-" + keys.shard(shard));
         drainer.setDaemon(true);
         drainer.start();
+        return drainer;
+    }
+
+    /** Whether {@code drainer} ended by {@code deadline} (System.nanoTime). */
+    private static boolean joined(Thread drainer, long deadline) {
         try {
-            drainer.join(Math.max(1, drainBound.toMillis()));
+            drainer.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
         }
-        if (drainer.isAlive()) {
-            LOG.log(System.Logger.Level.WARNING, "the drain of " + keys.shard(shard) + " took over "
-                    + drainBound.toMillis() + " ms; releasing it anyway");
-        }
+        return !drainer.isAlive();
     }
 
     private void onLoop(Runnable task) {
@@ -297,32 +329,40 @@ public final class ShardSet implements AutoCloseable {
 
     /**
      * Leaves the set: releases the member lease, stops campaigning, then drains and
-     * releases every shard owned. Closing twice does nothing the second time.
+     * releases every shard owned. A second close, from any thread, waits for the first
+     * to finish, so a holder closed meanwhile never releases a shard still being drained.
+     * An interrupt does not cut the drains short: it is kept for the caller afterwards.
      */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
+        if (closed.compareAndSet(false, true)) {
+            leave();
         }
-        Future<?> left = loop.submit(() -> {
+        if (!Waiting.uninterruptibly(left, drainBound.plus(LEAVE_SLACK).plus(LEAVE_SLACK))) {
+            LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + " is still leaving");
+        }
+    }
+
+    private void leave() {
+        Future<?> leaving = loop.submit(() -> {
             // The member lease first: the others' quotas rise now, so each shard released below is
             // taken as soon as its release event arrives, not only after the last one is drained.
             if (member != null) {
                 member.close();
             }
-            for (int shard : new TreeSet<>(kept.keySet())) {
-                giveUp(shard);
-            }
+            giveUp(new TreeSet<>(kept.keySet()));
         });
         try {
-            left.get(drainBound.multipliedBy(kept.size() + 1).toMillis() + 30_000, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException slow) {
-            LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + " did not leave in time: " + slow);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
+            if (!Waiting.uninterruptibly(leaving, drainBound.plus(LEAVE_SLACK))) {
+                LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + " did not leave in time");
+            }
         } finally {
+            // A drain cut short here reads as overrun: its shard is abandoned to its TTL, not
+            // released, and that is done before the holder goes on to release what it keeps.
             loop.shutdownNow();
+            Waiting.uninterruptibly(loop, LEAVE_SLACK);
             changes.close();
+            left.complete(null);
         }
     }
 

@@ -299,6 +299,23 @@ class LeaseKeeperTest {
     }
 
     @Test
+    void aWaiterWhoseWallClockRunsAheadOfTheServersStillAsksAtMostOncePerTwoThirdsOfATtl() {
+        // Review of issue 12: the fallback is dated from the answer's advisory expiresAt on this
+        // process's wall clock. Here that clock runs 15 s (one TTL) ahead of the server's: a holder
+        // renewing every 5 s is answered with an expiry 10 s on, which reads as 5 s past. The
+        // documented bound (KeptLease, LeaseKeeper) is one acquire per two thirds of a TTL per waiter.
+        waitBehindAnotherHolder(Duration.ofSeconds(-5));
+        for (int step = 0; step < 300; step++) { // 30 s in steps of 100 ms
+            scheduler.advance(Duration.ofMillis(100));
+            if (!calls.nothingPending()) {
+                answerHeldByOther(Duration.ofSeconds(-5));
+            }
+        }
+        assertTrue(calls.made().size() <= 4, "30 s behind a held key cost " + calls.made().size()
+                + " acquires, not the 3 or 4 of one per 10 s");
+    }
+
+    @Test
     void aWakeReplacesTheOneBeforeSoTimersNeverPileUp() {
         waitBehindAnotherHolder(Duration.ofSeconds(10));
         scheduler.advance(Duration.ofSeconds(1));
@@ -355,5 +372,32 @@ class LeaseKeeperTest {
         renew.answer().complete(renewed(7));
         scheduler.runDue();
         assertEquals(new Fence(7), calls.next("release").presented());
+    }
+
+    @Test
+    void anAbandonedLeaseStopsOwningAndRenewingAndIsNeverReleased() {
+        becomeOwner(5, 6);
+        keeper.beginAbandon();
+        scheduler.runDue();
+        assertFalse(lease.isOwner(), "stops acting as owner at once");
+        assertEquals("stopped RELEASED", told.get(told.size() - 1));
+
+        scheduler.advance(TTL.duration().multipliedBy(2));
+        assertEquals(List.of("acquire", "renew"), calls.made().stream().map(ScriptedCalls.Call::operation).toList(),
+                "no renew keeps the key alive and no release lets another owner in: the TTL frees it");
+    }
+
+    @Test
+    void anAbandonedLeaseDoesNotReleaseWhatTheRenewInFlightHolds() {
+        becomeOwner(5, 6);
+        scheduler.advance(TTL.duration().dividedBy(3));
+        ScriptedCalls.Call renew = calls.next("renew");
+        keeper.beginAbandon();
+        scheduler.runDue();
+        assertFalse(lease.isOwner());
+
+        renew.answer().complete(renewed(7));
+        scheduler.advance(TTL.duration().multipliedBy(2));
+        assertTrue(calls.nothingPending(), "nothing after the renew in flight: " + calls.made());
     }
 }

@@ -85,9 +85,14 @@ public final class FencedWriter {
         }
     }
 
-    /** {@link #write(Connection, LeaseKey, Fence, Write)} with the tenure's key and current fence. */
+    /**
+     * {@link #write(Connection, LeaseKey, Fence, Write)} with the tenure's key and the fence
+     * it began with. Every write of one tenure presents the same fence, so two workers
+     * that read the tenure on either side of a renew never refuse each other; any later
+     * tenure began above every revision of this one, so its writes still refuse this one's.
+     */
     public Outcome write(Connection connection, Tenure tenure, Write write) throws SQLException {
-        return write(connection, tenure.key(), tenure.fence(), write);
+        return write(connection, tenure.key(), tenure.start(), write);
     }
 
     /**

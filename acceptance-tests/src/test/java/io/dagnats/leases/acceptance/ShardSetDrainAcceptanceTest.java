@@ -16,14 +16,16 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review of issue 12's shard sets: faults the merged acceptance tests do not make.
- * Each test states what it shows; a failure here is a finding, not flakiness.
+ * Drains and departures of shard sets, the faults {@link ShardSetAcceptanceTest} does not make:
+ * a drain stuck past its bound, a leaving replica's shards, drains at once. Found by the review
+ * of issue 12; each test states what it shows.
  */
-class ShardSetReviewAcceptanceTest extends SharedServiceTest {
+class ShardSetDrainAcceptanceTest extends SharedServiceTest {
 
     private static final Duration TTL = Duration.ofSeconds(3);
     private static final Duration DRAIN_BOUND = Duration.ofMillis(300);
@@ -95,6 +97,35 @@ class ShardSetReviewAcceptanceTest extends SharedServiceTest {
             }
         }
         assertEquals(List.of(), late, "released shards left unowned while a live member was under its share");
+    }
+
+    /**
+     * A replica that leaves drains its shards at once, not one after the other: with k
+     * shards and drains of d each, the last shard would otherwise wait (k - 1) * d before
+     * its drain even began. Each drain here waits (up to 4 s) for the other to be running.
+     */
+    @Test
+    void aLeavingReplicaDrainsItsShardsAtOnce() throws Exception {
+        CountDownLatch bothDraining = new CountDownLatch(2);
+        List<String> alone = new CopyOnWriteArrayList<>();
+        Replica leaving = new Replica("review-parallel-a", "review-parallel", 2, Duration.ofSeconds(8),
+                (shard, tenure) -> {
+                    bothDraining.countDown();
+                    try {
+                        if (!bothDraining.await(4, TimeUnit.SECONDS)) {
+                            alone.add("shard " + shard + " drained while the other shard's drain was not running");
+                        }
+                    } catch (InterruptedException interrupted) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+        Polling.until(Duration.ofSeconds(20), "the replica to own both shards", leaving.set::owned,
+                owned -> owned.equals(Set.of(0, 1)));
+
+        leaving.set.close();
+
+        assertEquals(0, bothDraining.getCount(), "both shards were drained");
+        assertEquals(List.of(), alone);
     }
 
     /** The user's flush: takes {@code flush}, as real work would. */
