@@ -2,6 +2,7 @@ package io.dagnats.leases.acceptance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.adapters.nats.NatsOwnerInbox;
 import io.dagnats.leases.application.LeaseTelemetry;
@@ -115,23 +116,32 @@ class OwnerInboxOutcomesAcceptanceTest {
         Set<String> received = silentOwner(silent);
         OwnerInbox inbox = new NatsOwnerInbox(dagnats, LeaseTelemetry.NONE);
 
-        // The adapter's own deadline (orTimeout) fires on the JVM's one
-        // CompletableFuture delay thread, which also runs the dependents of every
-        // timeout inline; occupy it, as a busy or paused JVM would, so that
-        // jnats's sweeper ends every request first.
+        // The adapter's own deadlines are swept by one timer thread for the process,
+        // which also runs the dependents of every timeout inline; occupy it, as a busy
+        // or paused JVM would, so that jnats's sweeper ends every request first. A
+        // delivery on a connection whose own sweeper never runs in this test can only
+        // be ended by that timer: its dependent holds the timer until resumed.
+        HolderId timerHolder = new HolderId("timer-holder");
+        silentOwner(timerHolder);
         CountDownLatch stalled = new CountDownLatch(1);
         CountDownLatch resume = new CountDownLatch(1);
-        CompletableFuture.delayedExecutor(0, TimeUnit.MILLISECONDS, Runnable::run).execute(() -> {
-            stalled.countDown();
-            try {
-                resume.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        Connection unswept = Nats.connect(new Options.Builder().server(server.url())
+                .reportNoResponders()
+                .requestCleanupInterval(Duration.ofHours(1))
+                .build());
+        new NatsOwnerInbox(unswept, LeaseTelemetry.NONE)
+                .deliver(KEY, timerHolder, FENCE, new byte[0], Duration.ofMillis(100))
+                .whenComplete((outcome, failure) -> {
+                    stalled.countDown();
+                    try {
+                        resume.await(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException interrupted) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
         List<CompletableFuture<Delivery>> outcomes = new ArrayList<>();
         try {
-            stalled.await(10, TimeUnit.SECONDS);
+            assertTrue(stalled.await(10, TimeUnit.SECONDS), "the deadline timer to be held");
             for (int i = 0; i < 50; i++) {
                 byte[] payload = ("request-" + i).getBytes(StandardCharsets.UTF_8);
                 outcomes.add(inbox.deliver(KEY, silent, FENCE, payload, Duration.ofMillis(100)).toCompletableFuture());
@@ -140,6 +150,7 @@ class OwnerInboxOutcomesAcceptanceTest {
                     () -> outcomes.stream().filter(CompletableFuture::isDone).count(), done -> done == outcomes.size());
         } finally {
             resume.countDown();
+            unswept.close();
         }
 
         Map<String, Long> byOutcome = outcomes.stream().map(CompletableFuture::join)

@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -105,10 +106,17 @@ public final class LeaseBenchmark {
         connections[0].flush(Duration.ofSeconds(5));
 
         // JIT-compile both paths before anything is measured: the first rows would otherwise pay for it.
-        System.out.println("warming up (unmeasured): every operation, both paths, 16 clients");
-        for (String op : ops) {
-            benchmark.run(16, benchmark.serviceStep(op), null);
-            benchmark.run(16, benchmark.baselineStep(op), null);
+        // One client is warmed up on its own when measured: its shapes (every thread parks between
+        // requests) are compiled apart from the loaded ones, and the first one-client row used to carry
+        // a few hundred us of C2 compiler CPU per request.
+        int[] warmUps = Arrays.stream(clientCounts).anyMatch(clients -> clients == 1) ? new int[] {16, 1} : new int[] {16};
+        System.out.println("warming up (unmeasured): every operation, both paths, at " + Arrays.toString(warmUps)
+                + " clients");
+        for (int clients : warmUps) {
+            for (String op : ops) {
+                benchmark.run(clients, benchmark.serviceStep(op), null);
+                benchmark.run(clients, benchmark.baselineStep(op), null);
+            }
         }
         System.out.printf(Locale.ROOT, "%-8s %6s %7s | %28s | %28s | %6s | %13s | %5s | %11s | %6s | %s%n", "op", "leases",
                 "clients", "dagnats  ops/s   p50   p99  p99.9", "baseline ops/s   p50   p99  p99.9", "ratio",
@@ -186,12 +194,14 @@ public final class LeaseBenchmark {
         }
     }
 
-    /** The threads that spent at least 1 us per request, most first. */
+    /** The threads that spent at least 1 us per request, most first, each with its time in the kernel. */
     private static String byThread(ProcessCost.Reading cost, long requests) {
         return cost.byThread().entrySet().stream()
                 .filter(spent -> requests > 0 && spent.getValue() / 1_000.0 / requests >= 1)
                 .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
-                .map(spent -> String.format(Locale.ROOT, "%s %.0f us", spent.getKey(), spent.getValue() / 1_000.0 / requests))
+                .map(spent -> String.format(Locale.ROOT, "%s %.0f us (kernel %.0f)", spent.getKey(),
+                        spent.getValue() / 1_000.0 / requests,
+                        cost.kernelByThread().getOrDefault(spent.getKey(), 0L) / 1_000.0 / requests))
                 .collect(java.util.stream.Collectors.joining(", "));
     }
 
@@ -274,14 +284,15 @@ public final class LeaseBenchmark {
         }
         ready.await();
         Thread.sleep(Math.min(1_000, runFor.toMillis() / 3)); // warm-up, not measured
-        ProcessCost.Reading serviceBefore = service.read();
+        Map<Long, String> jnatsThreads = recorded != null ? recording.jnatsThreads() : Map.of();
+        ProcessCost.Reading serviceBefore = service.read(jnatsThreads);
         ProcessCost.Reading serverBefore = server.read();
         long started = System.nanoTime();
         measuring.set(true);
         Thread.sleep(runFor.toMillis());
         measuring.set(false);
         run.nanos = System.nanoTime() - started;
-        run.serviceCost = service.read().minus(serviceBefore);
+        run.serviceCost = service.read(jnatsThreads).minus(serviceBefore);
         run.serverCost = server.read().minus(serverBefore);
         going.set(false);
         for (Thread thread : threads) {

@@ -1,5 +1,6 @@
 package io.dagnats.leases.adapters.nats;
 
+import io.dagnats.leases.application.ForwardToOwner;
 import io.dagnats.leases.application.LeaseFailure;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.OwnerInbox;
@@ -19,7 +20,6 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -31,6 +31,8 @@ public final class NatsOwnerInbox implements OwnerInbox {
 
     private final Connection connection;
     private final LeaseTelemetry telemetry;
+    /** Ticks of 5 ms, a twentieth of the shortest forward; a delivery given less time is at most that late. */
+    private final RequestDeadlines deadlines = new RequestDeadlines(ForwardToOwner.MIN_TIMEOUT);
 
     /**
      * @param connection must report no responders ({@link io.nats.client.Options#isReportNoResponders()}):
@@ -59,14 +61,13 @@ public final class NatsOwnerInbox implements OwnerInbox {
                             .subject(LeaseSubjects.inbox(owner, key))
                             .headers(headers)
                             .data(payload)
-                            .build(), timeout)
-                    // jnats sweeps expired requests only every few seconds: hold the deadline here.
-                    .orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
+                            .build(), timeout);
         } catch (RuntimeException closed) {
             return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.INTERNAL,
                     "could not forward to " + owner + ": " + closed.getMessage(), closed));
         }
-        return reply.handle((message, failure) -> {
+        // jnats sweeps expired requests only every few seconds: the deadline is held here.
+        return deadlines.watch(reply, timeout).handle((message, failure) -> {
             if (failure == null) {
                 if (message.isStatusMessage() && message.getStatus().getCode() == 503) {
                     return new Delivery.NoResponders();

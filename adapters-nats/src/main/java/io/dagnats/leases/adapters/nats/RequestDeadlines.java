@@ -38,6 +38,10 @@ final class RequestDeadlines {
     private final ConcurrentLinkedQueue<Watched> watched = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean armed = new AtomicBoolean();
 
+    /**
+     * @param timeout every request's timeout, unless {@link #watch(CompletableFuture, Duration)} names
+     *                its own; a tick is a twentieth of it (1 to 50 ms), so give the shortest one expected
+     */
     RequestDeadlines(Duration timeout) {
         this.timeoutNanos = timeout.toNanos();
         this.tickNanos = Math.max(MIN_TICK, Math.min(MAX_TICK, timeoutNanos / 20));
@@ -45,7 +49,16 @@ final class RequestDeadlines {
 
     /** Fails {@code request} with a {@link TimeoutException} if it is not complete by the timeout from now. */
     <T> CompletableFuture<T> watch(CompletableFuture<T> request) {
-        watched.add(new Watched(request, System.nanoTime() + timeoutNanos));
+        return watch(request, timeoutNanos);
+    }
+
+    /** Fails {@code request} with a {@link TimeoutException} if it is not complete by {@code timeout} from now. */
+    <T> CompletableFuture<T> watch(CompletableFuture<T> request, Duration timeout) {
+        return watch(request, timeout.toNanos());
+    }
+
+    private <T> CompletableFuture<T> watch(CompletableFuture<T> request, long nanos) {
+        watched.add(new Watched(request, System.nanoTime() + nanos));
         arm();
         return request;
     }

@@ -64,4 +64,20 @@ class RequestDeadlinesTest {
         ExecutionException failed = assertThrows(ExecutionException.class, () -> later.get(5, TimeUnit.SECONDS));
         assertInstanceOf(TimeoutException.class, failed.getCause());
     }
+
+    @Test
+    void aRequestWatchedWithItsOwnTimeoutFailsNoEarlierThanThatDeadlineNotTheDefaultOne() throws Exception {
+        RequestDeadlines deadlines = new RequestDeadlines(TIMEOUT);
+        long started = System.nanoTime();
+        CompletableFuture<String> shorter = deadlines.watch(new CompletableFuture<>(), Duration.ofMillis(20));
+        CompletableFuture<String> longer = deadlines.watch(new CompletableFuture<>(), Duration.ofMillis(600));
+
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> shorter.get(5, TimeUnit.SECONDS));
+        long shorterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        assertInstanceOf(TimeoutException.class, failed.getCause());
+        assertTrue(shorterMillis >= 20, "failed after " + shorterMillis + " ms, before its deadline");
+        assertThrows(ExecutionException.class, () -> longer.get(5, TimeUnit.SECONDS));
+        long longerMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        assertTrue(longerMillis >= 600, "failed after " + longerMillis + " ms, before its own deadline");
+    }
 }
