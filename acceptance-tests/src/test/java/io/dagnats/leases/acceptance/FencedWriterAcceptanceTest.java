@@ -135,8 +135,8 @@ class FencedWriterAcceptanceTest extends SharedServiceTest {
             KeptLease successorsLease = successor.keep(key, TTL, OwnershipListener.NONE);
             Polling.until(TTL.plusSeconds(5), "the successor to take over", successorsLease::isOwner, owner -> owner);
             Tenure successorsTenure = successorsLease.tenure().orElseThrow();
-            assertTrue(sleepersTenure.fence().isBelow(successorsTenure.start()), "a new tenure begins above every revision of the old");
-            assertEquals(new FencedWriter.Written(new LeaseKey(key), successorsTenure.start()),
+            assertTrue(sleepersTenure.fence().isBelow(successorsTenure.fence()));
+            assertEquals(new FencedWriter.Written(new LeaseKey(key), successorsTenure.fence()),
                     writer.write(database, successorsTenure, save(key, "after the takeover", "successor")));
 
             wake.countDown();
@@ -144,10 +144,10 @@ class FencedWriterAcceptanceTest extends SharedServiceTest {
                     save(key, "the write it held through the pause", "sleeper"));
 
             assertFalse(sleepersLease.isOwner());
-            assertEquals(new FencedWriter.Refused(new LeaseKey(key), sleepersTenure.start(), successorsTenure.start()),
+            assertEquals(new FencedWriter.Refused(new LeaseKey(key), sleepersTenure.fence(), successorsTenure.fence()),
                     late);
             assertEquals(List.of("after the takeover", "successor"), shardRow(key));
-            assertEquals(List.of(successorsTenure.start().toString()), fenceRow(key));
+            assertEquals(List.of(successorsTenure.fence().toString()), fenceRow(key));
         } finally {
             pausable.shutdownNow();
         }
@@ -170,7 +170,7 @@ class FencedWriterAcceptanceTest extends SharedServiceTest {
     }
 
     /**
-     * Review of issue 12 (c): the writer fenced with {@link Tenure#fence()}, which every renew
+     * Review of issue 12 (c): the writer fences with {@link Tenure#fence()}, which every renew
      * raises, so one owner's two writes under one tenure (a worker that read the tenure before a
      * renew, another after it) refuse each other, and the answer tells a live owner it is stale.
      * The holder library's own rule for forwards ({@link Tenure#judgeForward}) accepts any fence at

@@ -85,14 +85,9 @@ public final class FencedWriter {
         }
     }
 
-    /**
-     * {@link #write(Connection, LeaseKey, Fence, Write)} with the tenure's key and the fence
-     * it began with. Every write of one tenure presents the same fence, so two workers
-     * that read the tenure on either side of a renew never refuse each other; any later
-     * tenure began above every revision of this one, so its writes still refuse this one's.
-     */
+    /** {@link #write(Connection, LeaseKey, Fence, Write)} with the tenure's key and current fence. */
     public Outcome write(Connection connection, Tenure tenure, Write write) throws SQLException {
-        return write(connection, tenure.key(), tenure.start(), write);
+        return write(connection, tenure.key(), tenure.fence(), write);
     }
 
     /**
