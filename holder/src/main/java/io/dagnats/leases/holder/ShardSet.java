@@ -289,10 +289,13 @@ public final class ShardSet implements AutoCloseable {
                         + drainBound.toMillis() + " ms; it is interrupted and the shard is left to expire by its TTL");
                 lease.abandon();
                 drainer.interrupt();
+                // Still ours on the server until its TTL runs out, and an acquire under our own id would
+                // be granted that very write, the drain's: no campaign for it until it is seen freed.
+                owners.put(shard, holder.id());
             } else {
                 lease.close();
+                owners.remove(shard);
             }
-            owners.remove(shard);
         });
     }
 

@@ -69,7 +69,10 @@ public final class FencedWriter {
 
     /**
      * Nothing was written: the database had seen {@code highest}, above the fence
-     * presented. The writer is a stale owner and must stop acting as one.
+     * presented. Either a newer owner has written, and the writer is a stale owner
+     * that must stop acting as one, or (when this process still acts as owner with a
+     * fence at or above {@code highest}) a write of its own under a fence from a later
+     * renew got there first: read the tenure again and write with it.
      */
     public record Refused(LeaseKey key, Fence presented, Fence highest) implements Outcome {
         @Override
@@ -85,7 +88,12 @@ public final class FencedWriter {
         }
     }
 
-    /** {@link #write(Connection, LeaseKey, Fence, Write)} with the tenure's key and current fence. */
+    /**
+     * {@link #write(Connection, LeaseKey, Fence, Write)} with the tenure's key and current
+     * fence. Not its start: a process restarted with its own holder id is granted its old
+     * self's last write, so only its current fence (a renew of its own) is above every
+     * revision the old process could still present.
+     */
     public Outcome write(Connection connection, Tenure tenure, Write write) throws SQLException {
         return write(connection, tenure.key(), tenure.fence(), write);
     }
