@@ -109,6 +109,13 @@ final class LeaseKeeper {
     private boolean freedWhileBusy;
     /** Answers in a row whose holder's expiry read as already past on this process's clock. */
     private int expiredAnswersInARow;
+    /** The last answer, if its holder's expiry read as already past on this process's clock. */
+    private LeaseView lastReadAsExpired;
+    /**
+     * A holder renewed a lease whose expiry this process had read as past: the server had not
+     * freed it, so this process's wall clock runs ahead of the server's. Sticky.
+     */
+    private boolean clockAhead;
 
     LeaseKeeper(LeaseKey key, HolderId holder, LeaseTtl ttl, LeaseCalls client, MonotonicClock clock,
             Scheduler scheduler, OwnershipListener listener, HolderTelemetry telemetry) {
@@ -350,16 +357,23 @@ final class LeaseKeeper {
      * keeper's own TTL (a clock far off, a holder with a longer TTL), plus jitter. The expiry
      * is read on this process's wall clock: one already past is believed while it is past by
      * less than {@link #EXPIRED_BELIEVED} and for at most {@link #EXPIRED_ANSWERS_BELIEVED}
-     * answers in a row (the server frees an expired key a little late); beyond that this
-     * clock runs ahead of the server's, and the wait is two thirds of this keeper's TTL, the
-     * rate a renewing holder allows, rather than a poll every few hundred ms.
+     * answers in a row (the server frees an expired key a little late); beyond that, or once
+     * the holder was seen renewing a lease whose expiry read as past, this clock runs ahead of
+     * the server's, and the wait is two thirds of this keeper's TTL, the rate a renewing holder
+     * allows, rather than a poll every few hundred ms.
      */
     private long fallbackDelay(LeaseView lease) {
         long untilExpiry = Duration.between(Instant.now(), lease.expiresAt()).toNanos();
         long jitter = random.nextInt(FALLBACK_JITTER_MS) * MILLI;
+        if (lastReadAsExpired != null && lastReadAsExpired.holder().equals(lease.holder())
+                && lastReadAsExpired.revision().isBelow(lease.revision())) {
+            clockAhead = true;
+        }
+        lastReadAsExpired = untilExpiry > 0 ? null : lease;
         if (untilExpiry > 0) {
             expiredAnswersInARow = 0;
-        } else if (++expiredAnswersInARow > EXPIRED_ANSWERS_BELIEVED || -untilExpiry >= EXPIRED_BELIEVED.toNanos()) {
+        } else if (clockAhead || ++expiredAnswersInARow > EXPIRED_ANSWERS_BELIEVED
+                || -untilExpiry >= EXPIRED_BELIEVED.toNanos()) {
             return ttlNanos * 2 / 3 + jitter;
         }
         return Math.max(50 * MILLI, Math.min(ttlNanos, untilExpiry + FALLBACK_AFTER_EXPIRY_MS * MILLI)) + jitter;

@@ -342,9 +342,14 @@ public final class ShardSet implements AutoCloseable {
         if (closed.compareAndSet(false, true)) {
             leave();
         }
-        if (!Waiting.uninterruptibly(left, drainBound.plus(LEAVE_SLACK).plus(LEAVE_SLACK))) {
+        if (!Waiting.uninterruptibly(left, leaveBound().plus(LEAVE_SLACK))) {
             LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + " is still leaving");
         }
+    }
+
+    /** A rebalance's drains may be ahead of the leave on the loop, then the leave's own, then the releases. */
+    private Duration leaveBound() {
+        return drainBound.multipliedBy(2).plus(LEAVE_SLACK);
     }
 
     private void leave() {
@@ -357,7 +362,7 @@ public final class ShardSet implements AutoCloseable {
             giveUp(new TreeSet<>(kept.keySet()));
         });
         try {
-            if (!Waiting.uninterruptibly(leaving, drainBound.plus(LEAVE_SLACK))) {
+            if (!Waiting.uninterruptibly(leaving, leaveBound())) {
                 LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + " did not leave in time");
             }
         } finally {

@@ -71,4 +71,53 @@ class LeaseKeeperFallbackTest {
         }
         return 30_000;
     }
+
+    private static final Duration RENEW_EVERY = Duration.ofSeconds(5);
+    private static final Duration WINDOW = Duration.ofSeconds(60);
+
+    /**
+     * A waiter whose wall clock runs ahead of the server's, behind a live holder renewing every
+     * third of its TTL: the holder's expiry reads sometimes as future and sometimes as past by a
+     * little. Found by the review of issue 12 (review12b fefb84c): with skews of 10.5 to 11.5 s
+     * the waiter believed each short past reading and polled every 50 to 250 ms after every
+     * renewal (38 to 44 acquires a minute). Asserted: at most one per renewal (12 in 60 s).
+     */
+    @Test
+    void aWaiterWhoseClockRunsAheadAsksAtMostOncePerRenewalWhileTheKeyIsRenewed() {
+        List<String> over = new ArrayList<>();
+        long bound = WINDOW.toMillis() / RENEW_EVERY.toMillis();
+        for (long skewMillis = 0; skewMillis <= 20_000; skewMillis += 500) {
+            int acquires = acquiresBehindARenewingHolder(Duration.ofMillis(skewMillis));
+            if (acquires > bound) {
+                over.add("clock ahead by " + skewMillis + " ms: " + acquires + " acquires in 60 s");
+            }
+        }
+        assertEquals(List.of(), over, "at most " + bound + " acquires in 60 s");
+    }
+
+    /** Acquires in {@link #WINDOW} by a waiter whose wall clock runs {@code skew} ahead of the server's. */
+    private static int acquiresBehindARenewingHolder(Duration skew) {
+        ManualScheduler scheduler = new ManualScheduler();
+        ScriptedCalls calls = new ScriptedCalls();
+        LeaseKeeper keeper = new LeaseKeeper(new LeaseKey("k"), new HolderId("me"), TTL, calls, scheduler, scheduler,
+                OwnershipListener.NONE, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null));
+        long origin = scheduler.nanoTime();
+        keeper.start();
+        scheduler.runDue();
+        for (long elapsed = 0; elapsed < WINDOW.toNanos(); elapsed += STEP.toNanos()) {
+            if (!calls.nothingPending()) {
+                long serverNow = scheduler.nanoTime() - origin;
+                long renewals = serverNow / RENEW_EVERY.toNanos();
+                long serverExpiry = renewals * RENEW_EVERY.toNanos() + TTL.duration().toNanos();
+                // What this process reads: the server's expiry against its own wall clock, skew ahead.
+                Instant expiresAt = Instant.now().plusNanos(serverExpiry - serverNow - skew.toNanos());
+                calls.next("acquire").answer().complete(new Answers.Acquire.HeldByOther(new LeaseView(
+                        new LeaseKey("k"), new HolderId("other"), new Fence(5 + renewals),
+                        expiresAt.minus(TTL.duration()), expiresAt, TTL)));
+                scheduler.runDue();
+            }
+            scheduler.advance(STEP);
+        }
+        return calls.made().size();
+    }
 }
