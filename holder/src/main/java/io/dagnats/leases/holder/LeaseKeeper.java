@@ -101,8 +101,6 @@ final class LeaseKeeper {
     private CompletableFuture<Void> closing;
     /** Whether the close releases what is held, or leaves it to the server's TTL; set by the first close. */
     private boolean releaseOnClose = true;
-    /** The highest fence of any tenure confirmed here: what this process may be acting under. */
-    private Fence highestHandedOut;
     /** Bumped by every wake-up scheduled, so only the latest one campaigns. */
     private int wakes;
     /** The key was freed while a call was in flight, whose answer may predate it: ask again after it. */
@@ -212,16 +210,8 @@ final class LeaseKeeper {
     private void onAcquired(Answers.Acquire answer, Throwable failure) {
         busy = false;
         if (closed) {
-            Optional<Fence> grant = failure == null && answer instanceof Answers.Acquire.Granted granted
-                    ? Optional.of(granted.lease().revision()) : Optional.empty();
-            // Abandoned: a write above every tenure handed out is one nobody acts under, so release
-            // it; an earlier write (our own id is granted it again) is left to its TTL.
-            boolean unused = grant.isPresent() && (highestHandedOut == null || highestHandedOut.isBelow(grant.get()));
-            if (unused && !releaseOnClose) {
-                releaseAndFinishClosing(grant.get());
-            } else {
-                finishClosing(grant);
-            }
+            finishClosing(failure == null && answer instanceof Answers.Acquire.Granted granted
+                    ? Optional.of(granted.lease().revision()) : Optional.empty());
             return;
         }
         if (failure != null) {
@@ -295,7 +285,6 @@ final class LeaseKeeper {
             telemetry.renewed(key.value(), previous.nanosLeft(clock.nanoTime()));
         }
         ownership.confirm(next);
-        highestHandedOut = next.fence();
         generation++;
         scheduleRenewAndDeadline(next, sentAt);
         if (previous == null) {

@@ -400,35 +400,4 @@ class LeaseKeeperTest {
         scheduler.advance(TTL.duration().multipliedBy(2));
         assertTrue(calls.nothingPending(), "nothing after the renew in flight: " + calls.made());
     }
-
-    /** Owner under 5..6, the renew answered lost (a revoke), and abandoned while the acquire that follows is in flight. */
-    private ScriptedCalls.Call abandonWhileReacquiring() {
-        becomeOwner(5, 6);
-        scheduler.advance(TTL.duration().dividedBy(3));
-        answer("renew", new Answers.Renew.Lost("revoked by an operator"));
-        scheduler.advance(Duration.ofMillis(50));
-        ScriptedCalls.Call acquire = calls.next("acquire");
-        keeper.beginAbandon();
-        scheduler.runDue();
-        return acquire;
-    }
-
-    @Test
-    void aFreshGrantThatArrivesAfterAnAbandonIsReleasedForNoTenureWasGivenUnderIt() {
-        // Review of issue 12 (review12b eca828d): left to the TTL, it held the key for 15 s with no owner.
-        abandonWhileReacquiring().answer().complete(granted(9));
-        scheduler.runDue();
-
-        assertFalse(lease.isOwner());
-        assertEquals(new Fence(9), calls.next("release").presented());
-    }
-
-    @Test
-    void anEarlierWriteGrantedAfterAnAbandonIsNotReleasedForATenureMayStillActUnderIt() {
-        abandonWhileReacquiring().answer().complete(granted(6));
-        scheduler.runDue();
-        scheduler.advance(TTL.duration().multipliedBy(2));
-
-        assertTrue(calls.nothingPending(), "the write a drain may act under is left to its TTL: " + calls.made());
-    }
 }
