@@ -110,8 +110,8 @@ final class LeaseKeeper {
     /** The last answer, if its holder's expiry read as already past on this process's clock. */
     private LeaseView lastReadAsExpired;
     /**
-     * A holder renewed a lease whose expiry this process had read as past: the server had not
-     * freed it, so this process's wall clock runs ahead of the server's. Sticky.
+     * A holder renewed (same acquired_at) a lease whose expiry this process had read as past:
+     * the server had not freed it, so this process's wall clock runs ahead of the server's. Sticky.
      */
     private boolean clockAhead;
 
@@ -354,7 +354,10 @@ final class LeaseKeeper {
     private long fallbackDelay(LeaseView lease) {
         long untilExpiry = Duration.between(Instant.now(), lease.expiresAt()).toNanos();
         long jitter = random.nextInt(FALLBACK_JITTER_MS) * MILLI;
+        // A renewal (same holder, same acquired_at, a higher revision) of a lease read as expired:
+        // the server had not freed it. A fresh acquire (a new acquired_at) proves nothing.
         if (lastReadAsExpired != null && lastReadAsExpired.holder().equals(lease.holder())
+                && lastReadAsExpired.acquiredAt().equals(lease.acquiredAt())
                 && lastReadAsExpired.revision().isBelow(lease.revision())) {
             clockAhead = true;
         }

@@ -1,6 +1,7 @@
 package io.dagnats.leases.holder;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
@@ -102,6 +103,7 @@ class LeaseKeeperFallbackTest {
         LeaseKeeper keeper = new LeaseKeeper(new LeaseKey("k"), new HolderId("me"), TTL, calls, scheduler, scheduler,
                 OwnershipListener.NONE, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null));
         long origin = scheduler.nanoTime();
+        Instant acquiredAt = Instant.now().minus(skew).minusSeconds(60);
         keeper.start();
         scheduler.runDue();
         for (long elapsed = 0; elapsed < WINDOW.toNanos(); elapsed += STEP.toNanos()) {
@@ -111,13 +113,64 @@ class LeaseKeeperFallbackTest {
                 long serverExpiry = renewals * RENEW_EVERY.toNanos() + TTL.duration().toNanos();
                 // What this process reads: the server's expiry against its own wall clock, skew ahead.
                 Instant expiresAt = Instant.now().plusNanos(serverExpiry - serverNow - skew.toNanos());
+                // A renewal keeps acquired_at (contract): the holder acquired once, at the start.
                 calls.next("acquire").answer().complete(new Answers.Acquire.HeldByOther(new LeaseView(
                         new LeaseKey("k"), new HolderId("other"), new Fence(5 + renewals),
-                        expiresAt.minus(TTL.duration()), expiresAt, TTL)));
+                        acquiredAt, expiresAt, TTL)));
                 scheduler.runDue();
             }
             scheduler.advance(STEP);
         }
         return calls.made().size();
+    }
+
+    /** The server's answer: held by {@code holder} under {@code revision}, expiring at {@code expiry} (scheduler nanos; same clock as ours). */
+    private static Answers.Acquire heldBy(ManualScheduler scheduler, String holder, long revision, long expiry) {
+        Instant expiresAt = Instant.now().plusNanos(expiry - scheduler.nanoTime());
+        return new Answers.Acquire.HeldByOther(new LeaseView(new LeaseKey("k"), new HolderId(holder),
+                new Fence(revision), expiresAt.minus(TTL.duration()), expiresAt, TTL));
+    }
+
+    /**
+     * A holder paused past its TTL comes back with a fresh acquire (a new acquired_at) at a
+     * higher revision after a waiter with a correct clock read its expiry as past. Found by the
+     * review of issue 12 (review12c 6daf292): that marked the waiter's clock as running ahead for
+     * good, and the holder's real death later was taken over 10 s after its expiry.
+     */
+    @Test
+    void aHolderThatExpiredAndCameBackDoesNotSlowTheNextFailoverOfAWaiterWithACorrectClock() {
+        ManualScheduler scheduler = new ManualScheduler();
+        ScriptedCalls calls = new ScriptedCalls();
+        LeaseKeeper keeper = new LeaseKeeper(new LeaseKey("k"), new HolderId("me"), TTL, calls, scheduler, scheduler,
+                OwnershipListener.NONE, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null));
+        keeper.start();
+        scheduler.runDue();
+        // h was paused past its TTL: its expiry is 100 ms past, the server has not freed the key yet.
+        calls.next("acquire").answer().complete(heldBy(scheduler, "h", 5, scheduler.nanoTime() - Duration.ofMillis(100).toNanos()));
+        scheduler.runDue();
+        // h wakes, its renew is lost (expired), it acquires again first: revision 7, a fresh TTL.
+        // It then dies for good: nothing renews revision 7, whose expiry is 15 s from its acquire.
+        long reacquiredAt = scheduler.nanoTime() + Duration.ofMillis(40).toNanos();
+        long expiry = reacquiredAt + TTL.duration().toNanos();
+        long freedAt = expiry + SERVER_LAG.toNanos();
+        long grantedAfterExpiry = -1;
+        for (int step = 0; step < 6_000 && grantedAfterExpiry < 0; step++) { // 60 s
+            scheduler.advance(STEP);
+            if (calls.nothingPending()) {
+                continue;
+            }
+            ScriptedCalls.Call call = calls.next("acquire");
+            if (scheduler.nanoTime() >= freedAt) {
+                grantedAfterExpiry = (scheduler.nanoTime() - expiry) / 1_000_000;
+            } else if (scheduler.nanoTime() < reacquiredAt) {
+                call.answer().complete(heldBy(scheduler, "h", 5, scheduler.nanoTime() - Duration.ofMillis(100).toNanos()));
+            } else {
+                call.answer().complete(heldBy(scheduler, "h", 7, expiry));
+            }
+            scheduler.runDue();
+        }
+        assertTrue(grantedAfterExpiry >= 0 && grantedAfterExpiry <= SERVER_LAG.toMillis() + 300,
+                "with every event lost, h's key was taken " + grantedAfterExpiry
+                        + " ms after its expiry (server frees it after " + SERVER_LAG.toMillis() + " ms)");
     }
 }
