@@ -19,11 +19,13 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -273,54 +275,64 @@ public final class ShardSet implements AutoCloseable {
      * interrupted, and the server's TTL frees the key after that tenure's deadline.
      */
     private void giveUp(Collection<Integer> shards) {
-        Map<Integer, Thread> drains = new TreeMap<>();
+        BlockingQueue<Integer> drained = new LinkedBlockingQueue<>();
+        Map<Integer, Thread> draining = new TreeMap<>();
         for (int shard : shards) {
             KeptLease lease = kept.get(shard);
-            if (lease != null) {
-                drains.put(shard, lease.tenure().map(tenure -> drain(shard, tenure)).orElse(null));
+            if (lease == null) {
+                continue;
+            }
+            Optional<Tenure> tenure = lease.tenure();
+            if (tenure.isPresent()) {
+                draining.put(shard, drain(shard, tenure.get(), drained));
+            } else {
+                release(shard);
             }
         }
         long deadline = System.nanoTime() + drainBound.toNanos();
-        drains.forEach((shard, drainer) -> {
-            boolean overran = drainer != null && !joined(drainer, deadline);
-            KeptLease lease = kept.remove(shard);
-            if (overran) {
-                LOG.log(System.Logger.Level.WARNING, "the drain of " + keys.shard(shard) + " took over "
-                        + drainBound.toMillis() + " ms; it is interrupted and the shard is left to expire by its TTL");
-                lease.abandon();
-                drainer.interrupt();
-                // Still ours on the server until its TTL runs out, and an acquire under our own id would
-                // be granted that very write, the drain's: no campaign for it until it is seen freed.
-                owners.put(shard, holder.id());
-            } else {
-                lease.close();
-                owners.remove(shard);
+        while (!draining.isEmpty()) {
+            Integer done = null;
+            try {
+                done = drained.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
             }
+            if (done == null) {
+                break; // the bound has passed, or the set is being shut down: the rest overran
+            }
+            draining.remove(done);
+            release(done);
+        }
+        draining.forEach((shard, drainer) -> {
+            LOG.log(System.Logger.Level.WARNING, "the drain of " + keys.shard(shard) + " took over "
+                    + drainBound.toMillis() + " ms; it is interrupted and the shard is left to expire by its TTL");
+            kept.remove(shard).abandon();
+            drainer.interrupt();
+            // Still ours on the server until its TTL runs out, and an acquire under our own id would
+            // be granted that very write, the drain's: no campaign for it until it is seen freed.
+            owners.put(shard, holder.id());
         });
     }
 
-    /** Starts the listener's drain of {@code shard} on a thread of its own. */
-    private Thread drain(int shard, Tenure tenure) {
+    private void release(int shard) {
+        kept.remove(shard).close();
+        owners.remove(shard);
+    }
+
+    /** Starts the listener's drain of {@code shard} on a thread of its own, which puts the shard in {@code drained} when done. */
+    private Thread drain(int shard, Tenure tenure, BlockingQueue<Integer> drained) {
         Thread drainer = new Thread(() -> {
             try {
                 listener.drain(shard, tenure, drainBound);
             } catch (RuntimeException failed) {
                 LOG.log(System.Logger.Level.WARNING, "the drain of " + keys.shard(shard) + " failed: " + failed);
+            } finally {
+                drained.add(shard);
             }
         }, "dagnats-drain-" + keys.shard(shard));
         drainer.setDaemon(true);
         drainer.start();
         return drainer;
-    }
-
-    /** Whether {@code drainer} ended by {@code deadline} (System.nanoTime). */
-    private static boolean joined(Thread drainer, long deadline) {
-        try {
-            drainer.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        return !drainer.isAlive();
     }
 
     private void onLoop(Runnable task) {
