@@ -25,7 +25,9 @@ import java.util.concurrent.TimeoutException;
  * are at most once, so it also asks just after the holder's expiry as the last
  * answer gave it (100 to 300 ms after it, and at least once per TTL of its own;
  * every two thirds of its TTL when its wall clock runs so far ahead of the server's
- * that the holder's expiry reads as 2 s past, or past in more than 4 answers in a row).
+ * that the holder's expiry reads as 2 s past, or past in more than 4 answers in a row;
+ * a renewal the server accepted after an expiry read as past teaches it how far ahead
+ * its clock runs at least, and later expiries are read corrected by that).
  * Waiting on a key held by a holder that renews every third of its TTL costs at
  * most one acquire per two thirds of a TTL per waiter (measured: one per TTL, 4 a
  * minute at 15 s), however often it renews and however many wait; with every event lost,

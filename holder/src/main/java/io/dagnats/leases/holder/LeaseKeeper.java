@@ -107,13 +107,19 @@ final class LeaseKeeper {
     private boolean freedWhileBusy;
     /** Answers in a row whose holder's expiry read as already past on this process's clock. */
     private int expiredAnswersInARow;
-    /** The last answer, if its holder's expiry read as already past on this process's clock. */
+    /** The last answer, if its holder's expiry read as already past (after {@link #clockAheadNanos}). */
     private LeaseView lastReadAsExpired;
+    /** How far past that expiry read, and when (monotonic). */
+    private long lastPastByNanos;
+    private long lastReadAtNanos;
     /**
-     * A holder renewed (same acquired_at) a lease whose expiry this process had read as past:
-     * the server had not freed it, so this process's wall clock runs ahead of the server's. Sticky.
+     * How far this process's wall clock is known to run ahead of the server's: grown by how far
+     * past an expiry read when the server then accepted a renewal of that very acquisition
+     * (same holder, same acquired_at, a higher revision), plus the time until this process
+     * heard of it: the server held the key at least that much longer than this clock said. A
+     * correct clock that read into the server's own lag (150 to 300 ms) gains about that much.
      */
-    private boolean clockAhead;
+    private long clockAheadNanos;
 
     LeaseKeeper(LeaseKey key, HolderId holder, LeaseTtl ttl, LeaseCalls client, MonotonicClock clock,
             Scheduler scheduler, OwnershipListener listener, HolderTelemetry telemetry) {
@@ -346,26 +352,28 @@ final class LeaseKeeper {
      * keeper's own TTL (a clock far off, a holder with a longer TTL), plus jitter. The expiry
      * is read on this process's wall clock: one already past is believed while it is past by
      * less than {@link #EXPIRED_BELIEVED} and for at most {@link #EXPIRED_ANSWERS_BELIEVED}
-     * answers in a row (the server frees an expired key a little late); beyond that, or once
-     * the holder was seen renewing a lease whose expiry read as past, this clock runs ahead of
-     * the server's, and the wait is two thirds of this keeper's TTL, the rate a renewing holder
-     * allows, rather than a poll every few hundred ms.
+     * answers in a row (the server frees an expired key a little late); beyond that this clock
+     * runs ahead of the server's, and the wait is two thirds of this keeper's TTL, the rate a
+     * renewing holder allows, rather than a poll every few hundred ms. Expiries are read
+     * corrected by {@link #clockAheadNanos}, learnt from renewals the server accepted after an
+     * expiry that read as past.
      */
     private long fallbackDelay(LeaseView lease) {
-        long untilExpiry = Duration.between(Instant.now(), lease.expiresAt()).toNanos();
+        long untilExpiry = Duration.between(Instant.now(), lease.expiresAt()).toNanos() + clockAheadNanos;
         long jitter = random.nextInt(FALLBACK_JITTER_MS) * MILLI;
-        // A renewal (same holder, same acquired_at, a higher revision) of a lease read as expired:
-        // the server had not freed it. A fresh acquire (a new acquired_at) proves nothing.
         if (lastReadAsExpired != null && lastReadAsExpired.holder().equals(lease.holder())
                 && lastReadAsExpired.acquiredAt().equals(lease.acquiredAt())
                 && lastReadAsExpired.revision().isBelow(lease.revision())) {
-            clockAhead = true;
+            // Still held then, and at least until the renewal, which came after that reading.
+            clockAheadNanos += lastPastByNanos + (clock.nanoTime() - lastReadAtNanos);
+            untilExpiry = Duration.between(Instant.now(), lease.expiresAt()).toNanos() + clockAheadNanos;
         }
         lastReadAsExpired = untilExpiry > 0 ? null : lease;
+        lastPastByNanos = Math.max(0, -untilExpiry);
+        lastReadAtNanos = clock.nanoTime();
         if (untilExpiry > 0) {
             expiredAnswersInARow = 0;
-        } else if (clockAhead || ++expiredAnswersInARow > EXPIRED_ANSWERS_BELIEVED
-                || -untilExpiry >= EXPIRED_BELIEVED.toNanos()) {
+        } else if (++expiredAnswersInARow > EXPIRED_ANSWERS_BELIEVED || -untilExpiry >= EXPIRED_BELIEVED.toNanos()) {
             return ttlNanos * 2 / 3 + jitter;
         }
         return Math.max(50 * MILLI, Math.min(ttlNanos, untilExpiry + FALLBACK_AFTER_EXPIRY_MS * MILLI)) + jitter;
