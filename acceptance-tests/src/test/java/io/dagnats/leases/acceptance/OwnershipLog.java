@@ -46,15 +46,6 @@ final class OwnershipLog implements AutoCloseable {
 
     /** A look later than this after the previous one is written down as a gap. */
     static final long GAP_NANOS = 10_000_000;
-    /**
-     * How long before its listener's call a belief may have begun. The holder library tells
-     * {@code becameOwner} (and a shard set {@code shardAssigned}) on the thread that confirmed
-     * the tenure, in the same task, microseconds after; this covers that thread being
-     * preempted in between. Without it, a sampler starved on a loaded machine (a replica's
-     * JVM just started) dated such starts back over the previous owner's handover, which
-     * takes 10 to 60 ms: a false overlap, seen in CI.
-     */
-    static final long LISTENER_SLACK_NANOS = 2_000_000;
 
     private final String incarnation;
     private final Consumer<String> sink;
@@ -185,9 +176,7 @@ final class OwnershipLog implements AutoCloseable {
      * The holder said it began owning {@code key} under {@code confirmed}, the tenure its
      * listener's {@code becameOwner} (or a shard set's {@code shardAssigned}) was given.
      * When the sampler has not seen it yet, it is written now, dated from the sampler's
-     * previous look, which saw the key not owned (the belief began after that look), or
-     * {@link #LISTENER_SLACK_NANOS} before this call if that is later (it began just before
-     * the listener was told).
+     * previous look, which saw the key not owned: the belief began after that look.
      */
     void began(String key, String holder, Tenure confirmed) {
         for (Map.Entry<Belief, Seen> entry : watched.entrySet()) {
@@ -196,8 +185,7 @@ final class OwnershipLog implements AutoCloseable {
                 synchronized (lease) {
                     Seen before = entry.getValue();
                     if (before.tenure().isEmpty()) {
-                        long at = Math.max(before.lookedAtNanos(), System.nanoTime() - LISTENER_SLACK_NANOS);
-                        sink.accept(line(at, lease, Optional.of(confirmed), 0));
+                        sink.accept(line(before.lookedAtNanos(), lease, Optional.of(confirmed), 0));
                         entry.setValue(new Seen(Optional.of(confirmed), System.nanoTime()));
                     }
                 }

@@ -26,8 +26,7 @@ import java.util.function.IntFunction;
  * </pre>
  *
  * A sampler looks at every shard every 5 ms. A start is dated at its last look
- * that saw the shard not owned, or 2 ms before the listener heard it if later
- * (the belief cannot be older; nothing is computed
+ * that saw the shard not owned (the belief cannot be older; nothing is computed
  * from the holder library's deadline arithmetic), an end when the listener heard
  * it (before any release is sent). The sampler also writes each renewed deadline,
  * so a killed replica's belief is counted up to its last known deadline.
@@ -53,15 +52,8 @@ final class ShardLog implements AutoCloseable {
         this.tenure = tenure;
     }
 
-    /**
-     * Dated at the last look that saw the shard free, or 2 ms before this call if later: the
-     * holder library tells the listener on the thread that confirmed the tenure, just after,
-     * so the belief began at most a preemption earlier (a starved sampler would otherwise
-     * date it back over the previous owner's handover).
-     */
     synchronized void began(int shard, Tenure confirmed) {
-        long at = Math.max(lastSeenFree[shard], System.nanoTime() - 2_000_000);
-        write(at + " " + shard + " " + holder + " own " + confirmed.start().revision() + " "
+        write(lastSeenFree[shard] + " " + shard + " " + holder + " own " + confirmed.start().revision() + " "
                 + confirmed.deadlineNanos());
         seen.put(shard, confirmed);
     }
