@@ -24,15 +24,16 @@ import java.util.TreeMap;
  * the holder's own deadline falls there, the window ends at it: the holder promised
  * to stop then, and its log checks that promise at every look ({@code late} lines).
  * A process that was killed, or whose log just stops, is counted as owner until
- * its last deadline, the latest moment a paused process could still act. No time
- * is computed from the holder library's arithmetic: a deadline set wrong moves the
+ * its last deadline, the latest moment a paused process could still act. Given the
+ * server's write times ({@link WriteTimes}), a start is also dated no earlier than the
+ * write of its tenure's start revision. No time is computed from the holder library's arithmetic: a deadline set wrong moves the
  * end of its own window, never another holder's start.
  */
 final class OwnershipHistory {
 
     /** One holder process's belief that it owned {@code key}, on System.nanoTime. */
-    record Window(String key, String holder, String incarnation, long fromNanos, long toNanos, long firstFence,
-            long lastFence) {
+    record Window(String key, String holder, String incarnation, long fromNanos, long toNanos, long tenureStart,
+            long firstFence, long lastFence) {
         boolean overlaps(Window other) {
             return fromNanos < other.toNanos && other.fromNanos < toNanos;
         }
@@ -51,6 +52,8 @@ final class OwnershipHistory {
     private int gaps;
     /** Windows whose end is their holder's deadline, inside a sampler gap. */
     private int endsInGaps;
+    /** Windows whose start the server's write of their start revision dated later than the sampler. */
+    private int startsByWrites;
 
     static OwnershipHistory fromFiles(Collection<Path> files) {
         List<String> lines = new ArrayList<>();
@@ -111,7 +114,7 @@ final class OwnershipHistory {
             boolean own = fields[4].equals("own");
             if (from != null && (!own || Long.parseLong(fields[5]) != tenureStart)) {
                 long lastSeenOwning = own ? at : Long.parseLong(fields[5]);
-                windows.add(window(fields, from, end(lastSeenOwning, at, deadline), firstFence, lastFence));
+                windows.add(window(fields, from, end(lastSeenOwning, at, deadline), tenureStart, firstFence, lastFence));
                 from = null;
             }
             if (own) {
@@ -125,7 +128,7 @@ final class OwnershipHistory {
             }
         }
         if (from != null) {
-            windows.add(window(last, from, Math.max(deadline, lastAt), firstFence, lastFence));
+            windows.add(window(last, from, Math.max(deadline, lastAt), tenureStart, firstFence, lastFence));
         }
     }
 
@@ -143,8 +146,29 @@ final class OwnershipHistory {
         return deadline;
     }
 
-    private static Window window(String[] fields, long from, long to, long firstFence, long lastFence) {
-        return new Window(fields[1], fields[2], fields[3], from, Math.max(from, to), firstFence, lastFence);
+    private static Window window(String[] fields, long from, long to, long tenureStart, long firstFence,
+            long lastFence) {
+        return new Window(fields[1], fields[2], fields[3], from, Math.max(from, to), tenureStart, firstFence,
+                lastFence);
+    }
+
+    /**
+     * Starts no earlier than the server's write of each tenure's start revision, where
+     * {@code times} saw it: a holder's sampler dates a start back to its last look before a
+     * stall, which on a loaded machine reaches back over the previous owner's handover.
+     */
+    OwnershipHistory startingNoEarlierThanWrites(WriteTimes times) {
+        for (int i = 0; i < windows.size(); i++) {
+            Window window = windows.get(i);
+            long written = times.writtenAt(window.tenureStart()).orElse(window.fromNanos());
+            if (written - window.fromNanos() > 0 && window.toNanos() - written > 0) {
+                windows.set(i, new Window(window.key(), window.holder(), window.incarnation(), written,
+                        window.toNanos(), window.tenureStart(), window.firstFence(), window.lastFence()));
+                startsByWrites++;
+            }
+        }
+        windows.sort(Comparator.comparingLong(Window::fromNanos));
+        return this;
     }
 
     List<Window> windows() {
@@ -190,7 +214,8 @@ final class OwnershipHistory {
         return windows.size() + " ownership windows, " + handovers + " handovers between holders"
                 + (handovers > 0 ? ", smallest gap between two holders " + smallestGap / 1_000_000 + " ms" : "")
                 + "; " + gaps + " sampler gaps over " + OwnershipLog.GAP_NANOS / 1_000_000 + " ms (longest "
-                + longestGap / 1_000_000 + " ms), " + endsInGaps + " window ends dated by the holder's deadline in one";
+                + longestGap / 1_000_000 + " ms), " + endsInGaps + " window ends dated by the holder's deadline in one, "
+                + startsByWrites + " starts dated by the server's write of their start revision";
     }
 
     /** One holder id's tenure seen by two of its incarnations (a restart that kept the lease). */

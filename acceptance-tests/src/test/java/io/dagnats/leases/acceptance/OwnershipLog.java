@@ -46,6 +46,12 @@ final class OwnershipLog implements AutoCloseable {
 
     /** A look later than this after the previous one is written down as a gap. */
     static final long GAP_NANOS = 10_000_000;
+    /**
+     * A new log returns once its sampler has looked this long without a gap (or after 10 s):
+     * a just-started JVM compiling its code starves threads, and a start dated at a look
+     * before such a gap is dated that much earlier (safe, but a false overlap).
+     */
+    static final long STEADY_NANOS = 300_000_000;
 
     private final String incarnation;
     private final Consumer<String> sink;
@@ -62,6 +68,7 @@ final class OwnershipLog implements AutoCloseable {
     private volatile boolean running = true;
     private volatile long looks;
     private long lastLookNanos;
+    private volatile long lastGapNanos = System.nanoTime();
 
     /** Returns once the sampler is looking, so a holder started next has a previous look to date from. */
     private OwnershipLog(String incarnation, Consumer<String> sink) {
@@ -71,9 +78,12 @@ final class OwnershipLog implements AutoCloseable {
         sampler.setDaemon(true);
         sampler.start();
         long giveUp = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (looks < 2) {
+        while (looks < 2 || System.nanoTime() - lastGapNanos < STEADY_NANOS) {
             if (System.nanoTime() - giveUp > 0) {
-                throw new IllegalStateException("the ownership sampler " + incarnation + " did not start looking");
+                if (looks < 2) {
+                    throw new IllegalStateException("the ownership sampler " + incarnation + " did not start looking");
+                }
+                break; // looking, if not steadily: its gaps are written down and widen nothing
             }
             // Polling's 50 ms pause is long next to a look; this wait is short and bounded.
             LockSupport.parkNanos(100_000);
@@ -146,6 +156,7 @@ final class OwnershipLog implements AutoCloseable {
         long started = System.nanoTime();
         if (looks > 0 && started - lastLookNanos > GAP_NANOS) {
             sink.accept(started + " - - " + incarnation + " gap " + lastLookNanos);
+            lastGapNanos = started;
         }
         lastLookNanos = started;
         for (Map.Entry<Belief, Seen> entry : watched.entrySet()) {

@@ -22,9 +22,11 @@ final class ReplicaProcesses implements AutoCloseable {
     private final String natsUrl;
     private final Path directory;
     private final List<Process> processes = new ArrayList<>();
+    private final WriteTimes writeTimes;
 
     ReplicaProcesses(String natsUrl) {
         this.natsUrl = natsUrl;
+        this.writeTimes = WriteTimes.follow(natsUrl);
         try {
             this.directory = Files.createTempDirectory("dagnats-replicas");
         } catch (IOException failed) {
@@ -37,6 +39,9 @@ final class ReplicaProcesses implements AutoCloseable {
         int number = COUNT.incrementAndGet();
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                // C1 only and a serial GC: a starting replica competes less with the others for the
+                // 2 cores, so its ownership sampler is starved less (each gap widens its windows).
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-cp", System.getProperty("java.class.path"), ReplicaMain.class.getName(),
                 natsUrl, holder, key, Long.toString(ttl.toMillis()),
                 directory.resolve("ownership-" + number + ".log").toString()));
@@ -78,7 +83,8 @@ final class ReplicaProcesses implements AutoCloseable {
     /** What every replica believed, judged by the checker alone. */
     OwnershipHistory history() {
         try (var files = Files.list(directory)) {
-            return OwnershipHistory.fromFiles(files.filter(file -> file.getFileName().toString().endsWith(".log")).toList());
+            return OwnershipHistory.fromFiles(files.filter(file -> file.getFileName().toString().endsWith(".log")).toList())
+                    .startingNoEarlierThanWrites(writeTimes);
         } catch (IOException failed) {
             throw new UncheckedIOException(failed);
         }
@@ -100,6 +106,11 @@ final class ReplicaProcesses implements AutoCloseable {
 
     @Override
     public void close() {
+        try {
+            writeTimes.close();
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
         for (Process process : processes) {
             signal(process, "CONT");
             process.destroyForcibly();
