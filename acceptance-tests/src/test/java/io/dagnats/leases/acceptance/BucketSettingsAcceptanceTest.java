@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -53,6 +54,10 @@ class BucketSettingsAcceptanceTest {
         admin.close();
         nats.close();
     }
+
+    private static final AtomicInteger OTHERS = new AtomicInteger();
+    /** The stream a "sources" or "mirror" case points the bucket at; read when the case's change is applied. */
+    private static volatile String otherStream = "OTHER";
 
     @AfterEach
     void deleteBuckets() throws Exception {
@@ -93,10 +98,10 @@ class BucketSettingsAcceptanceTest {
                 unsafe("republish", bucket -> bucket.republish(null)),
                 unsafe("republish", bucket -> bucket.republish(Republish.builder()
                         .source("$KV.leases.>").destination("dagnats.lease.changed.>").headersOnly(true).build())),
-                unsafe("sources", bucket -> bucket.sources(Source.builder().name("OTHER").build())),
+                unsafe("sources", bucket -> bucket.sources(Source.builder().name(otherStream).build())),
                 // A mirror may have neither subjects nor delete markers nor republish: it is judged a mirror first.
                 unsafe("mirror", bucket -> bucket.subjects().subjectDeleteMarkerTtl(0).republish(null)
-                        .mirror(Mirror.builder().name("OTHER").build())));
+                        .mirror(Mirror.builder().name(otherStream).build())));
     }
 
     private static Arguments unsafe(String setting, UnaryOperator<StreamConfiguration.Builder> change) {
@@ -108,7 +113,10 @@ class BucketSettingsAcceptanceTest {
     void aPremadeBucketWithAnUnsafeSettingAnswersUnsupportedNamingItAndChangesNothing(
             String setting, UnaryOperator<StreamConfiguration.Builder> change) throws Exception {
         JetStreamManagement management = admin.connection().jetStreamManagement();
-        management.addStream(StreamConfiguration.builder().name("OTHER").subjects("other.>").build());
+        // A name of its own per case: recreating a stream just deleted can race the server's removal
+        // of its store ("error creating store for stream", seen once in CI).
+        otherStream = "OTHER-" + OTHERS.incrementAndGet();
+        management.addStream(StreamConfiguration.builder().name(otherStream).subjects("other.>").build());
         management.addStream(change.apply(safeBucket()).build());
         StreamInfo before = management.getStreamInfo("KV_leases");
         String key = "k-" + UUID.randomUUID();
