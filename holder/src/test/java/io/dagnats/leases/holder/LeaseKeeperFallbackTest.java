@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -127,11 +128,46 @@ class LeaseKeeperFallbackTest {
         return calls.made().size();
     }
 
-    /** The server's answer: held by {@code holder} under {@code revision}, expiring at {@code expiry} (scheduler nanos; same clock as ours). */
-    private static Answers.Acquire heldBy(ManualScheduler scheduler, String holder, long revision, long expiry) {
+    /** The server's answer: held by h under {@code revision}, expiring at {@code expiry} (scheduler nanos; same clock as ours). */
+    private static Answers.Acquire heldBy(ManualScheduler scheduler, long revision, Instant acquiredAt, long expiry) {
         Instant expiresAt = Instant.now().plusNanos(expiry - scheduler.nanoTime());
-        return new Answers.Acquire.HeldByOther(new LeaseView(new LeaseKey("k"), new HolderId(holder),
-                new Fence(revision), expiresAt.minus(TTL.duration()), expiresAt, TTL));
+        return new Answers.Acquire.HeldByOther(new LeaseView(new LeaseKey("k"), new HolderId("h"),
+                new Fence(revision), acquiredAt, expiresAt, TTL));
+    }
+
+    /**
+     * A fresh waiter whose events are all lost, its acquires answered by {@code heldAt} (given the
+     * scheduler's time) until the server frees the key {@link #SERVER_LAG} after {@code expiry}.
+     * Returns the ms from {@code expiry} to its grant, or -1 if none within 60 s.
+     */
+    private static long grantedAfterExpiry(ManualScheduler scheduler, long expiry, LongFunction<Answers.Acquire> heldAt) {
+        ScriptedCalls calls = new ScriptedCalls();
+        LeaseKeeper keeper = new LeaseKeeper(new LeaseKey("k"), new HolderId("me"), TTL, calls, scheduler, scheduler,
+                OwnershipListener.NONE, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null));
+        keeper.start();
+        scheduler.runDue();
+        calls.next("acquire").answer().complete(heldAt.apply(scheduler.nanoTime()));
+        scheduler.runDue();
+        long freedAt = expiry + SERVER_LAG.toNanos();
+        for (int step = 0; step < 6_000; step++) { // 60 s
+            scheduler.advance(STEP);
+            if (calls.nothingPending()) {
+                continue;
+            }
+            ScriptedCalls.Call call = calls.next("acquire");
+            if (scheduler.nanoTime() >= freedAt) {
+                return (scheduler.nanoTime() - expiry) / 1_000_000;
+            }
+            call.answer().complete(heldAt.apply(scheduler.nanoTime()));
+            scheduler.runDue();
+        }
+        return -1;
+    }
+
+    private static void assertTakenSoonAfterTheServerFreesIt(long grantedAfterExpiry) {
+        assertTrue(grantedAfterExpiry >= 0 && grantedAfterExpiry <= SERVER_LAG.toMillis() + 300,
+                "with every event lost, h's key was taken " + grantedAfterExpiry
+                        + " ms after its expiry (server frees it after " + SERVER_LAG.toMillis() + " ms)");
     }
 
     /**
@@ -143,44 +179,16 @@ class LeaseKeeperFallbackTest {
     @Test
     void aHolderThatExpiredAndCameBackDoesNotSlowTheNextFailoverOfAWaiterWithACorrectClock() {
         ManualScheduler scheduler = new ManualScheduler();
-        ScriptedCalls calls = new ScriptedCalls();
-        LeaseKeeper keeper = new LeaseKeeper(new LeaseKey("k"), new HolderId("me"), TTL, calls, scheduler, scheduler,
-                OwnershipListener.NONE, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null));
-        keeper.start();
-        scheduler.runDue();
+        Instant firstAcquired = Instant.now().minusSeconds(60);
         // h was paused past its TTL: its expiry is 100 ms past, the server has not freed the key yet.
-        calls.next("acquire").answer().complete(heldBy(scheduler, "h", 5, scheduler.nanoTime() - Duration.ofMillis(100).toNanos()));
-        scheduler.runDue();
         // h wakes, its renew is lost (expired), it acquires again first: revision 7, a fresh TTL.
         // It then dies for good: nothing renews revision 7, whose expiry is 15 s from its acquire.
         long reacquiredAt = scheduler.nanoTime() + Duration.ofMillis(40).toNanos();
+        Instant reacquired = Instant.now().plusNanos(reacquiredAt - scheduler.nanoTime());
         long expiry = reacquiredAt + TTL.duration().toNanos();
-        long freedAt = expiry + SERVER_LAG.toNanos();
-        long grantedAfterExpiry = -1;
-        for (int step = 0; step < 6_000 && grantedAfterExpiry < 0; step++) { // 60 s
-            scheduler.advance(STEP);
-            if (calls.nothingPending()) {
-                continue;
-            }
-            ScriptedCalls.Call call = calls.next("acquire");
-            if (scheduler.nanoTime() >= freedAt) {
-                grantedAfterExpiry = (scheduler.nanoTime() - expiry) / 1_000_000;
-            } else if (scheduler.nanoTime() < reacquiredAt) {
-                call.answer().complete(heldBy(scheduler, "h", 5, scheduler.nanoTime() - Duration.ofMillis(100).toNanos()));
-            } else {
-                call.answer().complete(heldBy(scheduler, "h", 7, expiry));
-            }
-            scheduler.runDue();
-        }
-        assertTrue(grantedAfterExpiry >= 0 && grantedAfterExpiry <= SERVER_LAG.toMillis() + 300,
-                "with every event lost, h's key was taken " + grantedAfterExpiry
-                        + " ms after its expiry (server frees it after " + SERVER_LAG.toMillis() + " ms)");
-    }
-
-    private static Answers.Acquire heldByH(ManualScheduler scheduler, long revision, Instant acquiredAt, long expiry) {
-        Instant expiresAt = Instant.now().plusNanos(expiry - scheduler.nanoTime());
-        return new Answers.Acquire.HeldByOther(new LeaseView(new LeaseKey("k"), new HolderId("h"),
-                new Fence(revision), acquiredAt, expiresAt, TTL));
+        assertTakenSoonAfterTheServerFreesIt(grantedAfterExpiry(scheduler, expiry, now -> now < reacquiredAt
+                ? heldBy(scheduler, 5, firstAcquired, now - Duration.ofMillis(100).toNanos())
+                : heldBy(scheduler, 7, reacquired, expiry)));
     }
 
     /**
@@ -192,39 +200,15 @@ class LeaseKeeperFallbackTest {
     @Test
     void aHolderThatRenewsInsideTheServersExpiryLagDoesNotSlowTheNextFailoverOfAWaiterWithACorrectClock() {
         ManualScheduler scheduler = new ManualScheduler();
-        ScriptedCalls calls = new ScriptedCalls();
-        LeaseKeeper keeper = new LeaseKeeper(new LeaseKey("k"), new HolderId("me"), TTL, calls, scheduler, scheduler,
-                OwnershipListener.NONE, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null));
         Instant acquiredAt = Instant.now().minusSeconds(60);
-        keeper.start();
-        scheduler.runDue();
         // h was paused: its expiry is 100 ms past; the server has not swept the key (it does so 270 ms after).
         long firstExpiry = scheduler.nanoTime() - Duration.ofMillis(100).toNanos();
-        calls.next("acquire").answer().complete(heldByH(scheduler, 5, acquiredAt, firstExpiry));
-        scheduler.runDue();
         // h wakes 40 ms later (140 ms past its expiry, inside the lag): its acquire is granted its own
         // write 5, its renew writes 6 and keeps acquired_at. Then h dies for good.
         long renewedAt = scheduler.nanoTime() + Duration.ofMillis(40).toNanos();
         long expiry = renewedAt + TTL.duration().toNanos();
-        long freedAt = expiry + SERVER_LAG.toNanos();
-        long grantedAfterExpiry = -1;
-        for (int step = 0; step < 6_000 && grantedAfterExpiry < 0; step++) { // 60 s
-            scheduler.advance(STEP);
-            if (calls.nothingPending()) {
-                continue;
-            }
-            ScriptedCalls.Call call = calls.next("acquire");
-            if (scheduler.nanoTime() >= freedAt) {
-                grantedAfterExpiry = (scheduler.nanoTime() - expiry) / 1_000_000;
-            } else if (scheduler.nanoTime() < renewedAt) {
-                call.answer().complete(heldByH(scheduler, 5, acquiredAt, firstExpiry));
-            } else {
-                call.answer().complete(heldByH(scheduler, 6, acquiredAt, expiry));
-            }
-            scheduler.runDue();
-        }
-        assertTrue(grantedAfterExpiry >= 0 && grantedAfterExpiry <= SERVER_LAG.toMillis() + 300,
-                "with every event lost, h's key was taken " + grantedAfterExpiry
-                        + " ms after its expiry (server frees it after " + SERVER_LAG.toMillis() + " ms)");
+        assertTakenSoonAfterTheServerFreesIt(grantedAfterExpiry(scheduler, expiry, now -> now < renewedAt
+                ? heldBy(scheduler, 5, acquiredAt, firstExpiry)
+                : heldBy(scheduler, 6, acquiredAt, expiry)));
     }
 }
