@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.fencing.jdbc.FencedWriter;
 import io.dagnats.leases.holder.KeptLease;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,6 +34,9 @@ import org.junit.jupiter.api.Test;
 class FencedWriterAcceptanceTest extends SharedServiceTest {
 
     private static final Duration TTL = Duration.ofSeconds(2);
+    /** The restart case's TTL: long enough for a second process to start and own before the first's deadline. */
+    private static final Duration RESTART_TTL = Duration.ofSeconds(4);
+    private static final String HOLDER = "review12b-restarted";
 
     private static PostgresProcess postgres;
     private static java.sql.Connection database;
@@ -275,5 +280,71 @@ class FencedWriterAcceptanceTest extends SharedServiceTest {
         assertEquals(List.of("kept", "a"), shardRow(key.value()));
         assertEquals(List.of("10"), fenceRow(key.value()));
         assertTrue(database.getAutoCommit(), "the connection's auto-commit is put back");
+    }
+
+    /**
+     * A process restarted with its own holder id is granted its old self's last write, so the
+     * tenure it begins starts at that revision: only its confirming renew's fence is above every
+     * revision of the old process. Here the old process pauses (GC) just after a renew, holding a
+     * write prepared with its current fence, as a forward handler is told to; the new process is
+     * granted the earlier write, renews, and writes through the tenure overload; the old one wakes
+     * past its own deadline and writes. FencedWriter presents the tenure's current fence, so that
+     * write is refused; presenting the start (tried during the review of issue 12) let it through.
+     */
+    @Test
+    void aPausedProcessRestartedUnderItsOwnHolderIdCannotWriteAfterItsSuccessor() throws Exception {
+        String key = "review12b-restart";
+        CountDownLatch wake = new CountDownLatch(1);
+        AtomicReference<Tenure> held = new AtomicReference<>();
+        try (Connection oldNats = Nats.connect(service.nats.url());
+                LeaseHolder old = LeaseHolder.builder(oldNats).holderId(HOLDER).build()) {
+            KeptLease oldLease = old.keep(key, RESTART_TTL, new OwnershipListener() {
+                @Override
+                public void becameOwner(Tenure tenure) {
+                }
+
+                @Override
+                public void stoppedOwning(StopReason reason) {
+                }
+
+                @Override
+                public void renewed(Tenure tenure) {
+                    // A GC pause on the holder's thread right after a renew: nothing is renewed after this.
+                    if (held.compareAndSet(null, tenure)) {
+                        try {
+                            wake.await();
+                        } catch (InterruptedException interrupted) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                }
+            });
+            try {
+                Tenure stale = Polling.until(Duration.ofSeconds(20), "the old process to renew once", held::get,
+                        tenure -> tenure != null);
+
+                Tenure successors;
+                try (Connection newNats = Nats.connect(service.nats.url());
+                        LeaseHolder restarted = LeaseHolder.builder(newNats).holderId(HOLDER).build()) {
+                    KeptLease newLease = restarted.keep(key, RESTART_TTL, OwnershipListener.NONE);
+                    Polling.until(Duration.ofSeconds(20), "the restarted process to own", newLease::isOwner, owner -> owner);
+                    successors = newLease.tenure().orElseThrow();
+                    assertEquals(FencedWriter.Written.class,
+                            writer.write(database, successors, save(key, "by the restarted process", HOLDER)).getClass());
+
+                    Polling.until(RESTART_TTL.plusSeconds(5), "the old process's own deadline to pass",
+                            () -> stale.actingAsOwner(MonotonicClock.SYSTEM.nanoTime()), acting -> !acting);
+                    FencedWriter.Outcome late = writer.write(database, stale.key(), stale.fence(),
+                            save(key, "by the old process, held through its pause", HOLDER));
+
+                    assertFalse(late.written(), "the old process, past its own deadline, wrote with fence " + stale.fence()
+                            + " after its successor (start " + successors.start() + ", fence " + successors.fence()
+                            + ") wrote with its start: " + late);
+                }
+            } finally {
+                wake.countDown();
+                oldLease.close();
+            }
+        }
     }
 }
