@@ -35,6 +35,13 @@ dagnats_pid=$!
 pids+=($dagnats_pid)
 for _ in $(seq 1 200); do grep -q "serving" "$work/dagnats.log" 2>/dev/null && break; sleep 0.1; done
 echo "started: dagnats (pid $dagnats_pid, heap 256 MiB): $(grep serving "$work/dagnats.log" | sed 's/.*serving/serving/')"
+# The jnats floor beside it (JnatsRelay): the service's messages and threads, none of its work.
+java -Xms256m -Xmx256m -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.JnatsRelay \
+  >"$work/relay.log" 2>&1 &
+relay_pid=$!
+pids+=($relay_pid)
+for _ in $(seq 1 200); do grep -q "relaying" "$work/relay.log" 2>/dev/null && break; sleep 0.1; done
+echo "started: the jnats relay (pid $relay_pid, heap 256 MiB): $(cat "$work/relay.log")"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -sr)"
 echo
 
@@ -52,12 +59,12 @@ elif [ "${1:-}" = profile ]; then
   java_home=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
   sed -e '/jdk.ExecutionSample/,/<\/event>/s/>10 ms</>1 ms</' -e 's/>300\/s</>5000\/s</' \
     "$java_home/lib/jfr/profile.jfc" >"$work/profile.jfc"
-  DAGNATS_PID=$dagnats_pid NATS_PID=$nats_pid BENCH_PROFILE=$profile BENCH_JFC=$work/profile.jfc BENCH_OPS=${BENCH_OPS:-renew,acquire,owner} \
+  DAGNATS_PID=$dagnats_pid NATS_PID=$nats_pid RELAY_PID=$relay_pid BENCH_PROFILE=$profile BENCH_JFC=$work/profile.jfc BENCH_OPS=${BENCH_OPS:-renew,acquire,owner} \
     BENCH_CLIENTS=${BENCH_CLIENTS:-1,64} BENCH_LEASES=${BENCH_LEASES:-10} \
     java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.LeaseBenchmark | tee "$profile.txt"
   for recording in "$profile"/*.jfr; do
     scripts/jfr-report.py "$recording" "$(grep -o "recorded $(basename "$recording" .jfr): [0-9]*" "$profile.txt" | awk '{print $3}')"
   done
 else
-  DAGNATS_PID=$dagnats_pid NATS_PID=$nats_pid java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.LeaseBenchmark
+  DAGNATS_PID=$dagnats_pid NATS_PID=$nats_pid RELAY_PID=$relay_pid java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.LeaseBenchmark
 fi

@@ -47,12 +47,17 @@ import java.util.function.Function;
  * (acquire: the create; renew: the compare-and-set write alone; owner and
  * forward: the leader read) and the <b>hop</b>, one core NATS request/reply to an
  * echo responder at the same number of clients, so a row shows how far the
- * service is above "raw + one hop".
+ * service is above "raw + one hop". And the <b>relay</b>: that raw operation (for
+ * forward: the owner hop) sent through {@link JnatsRelay}, a jnats process that
+ * passes each request on and its answer back with the service's messages and
+ * threads but none of its work, so a row shows the service's CPU and latency
+ * next to the floor jnats itself sets.
  *
  * <p>Starts nothing. NATS_URL names the nats-server; a dagnats must already
  * serve on it (scripts/bench.sh starts both). DAGNATS_PID and NATS_PID, when
  * given, let the report show each process's CPU time and thread context
- * switches per service request, over the measured window only. BENCH_OPS
+ * switches per service request, over the measured window only; RELAY_PID names
+ * the running relay (none: no relay rows), and its CPU per request. BENCH_OPS
  * narrows the operations; BENCH_PROFILE names a folder to record the service
  * with JFR during each service run (scripts/bench.sh profile). Writes a table
  * to stdout and JSON to the path in BENCH_JSON (default benchmarks/target/bench.json).
@@ -72,15 +77,18 @@ public final class LeaseBenchmark {
     private final Duration runFor;
     private final ProcessCost service;
     private final ProcessCost server;
+    private final ProcessCost relay;
     private final Recording recording;
     private final AtomicLong unique = new AtomicLong();
     private final ArrayNode results = JSON.createArrayNode();
 
-    private LeaseBenchmark(Connection[] connections, Duration runFor, long dagnatsPid, long natsPid, Path profile) {
+    private LeaseBenchmark(Connection[] connections, Duration runFor, long dagnatsPid, long natsPid, long relayPid,
+            Path profile) {
         this.connections = connections;
         this.runFor = runFor;
         this.service = new ProcessCost(dagnatsPid);
         this.server = new ProcessCost(natsPid);
+        this.relay = new ProcessCost(relayPid);
         this.recording = new Recording(dagnatsPid, profile);
     }
 
@@ -89,6 +97,7 @@ public final class LeaseBenchmark {
         Duration runFor = Duration.ofMillis(Long.parseLong(System.getenv().getOrDefault("BENCH_RUN_MS", "3000")));
         long pid = Long.parseLong(System.getenv().getOrDefault("DAGNATS_PID", "0"));
         long natsPid = Long.parseLong(System.getenv().getOrDefault("NATS_PID", "0"));
+        long relayPid = Long.parseLong(System.getenv().getOrDefault("RELAY_PID", "0"));
         List<String> ops = List.of(System.getenv().getOrDefault("BENCH_OPS", "acquire,renew,owner,forward").split(","));
         Path profile = Optional.ofNullable(System.getenv("BENCH_PROFILE")).map(Path::of).orElse(null);
         int[] clientCounts = ints(System.getenv().getOrDefault("BENCH_CLIENTS", "1,16,64"));
@@ -99,7 +108,7 @@ public final class LeaseBenchmark {
         for (int i = 0; i < connections.length; i++) {
             connections[i] = Nats.connect(new Options.Builder().server(url).reportNoResponders().build());
         }
-        LeaseBenchmark benchmark = new LeaseBenchmark(connections, runFor, pid, natsPid, profile);
+        LeaseBenchmark benchmark = new LeaseBenchmark(connections, runFor, pid, natsPid, relayPid, profile);
         Dispatcher echo = connections[0].createDispatcher(message -> connections[0].publish(message.getReplyTo(), message.getData()));
         echo.subscribe(LeaseSubjects.inboxes(OWNER));
         echo.subscribe("bench.echo");
@@ -115,17 +124,21 @@ public final class LeaseBenchmark {
         for (int clients : warmUps) {
             for (String op : ops) {
                 benchmark.run(clients, benchmark.serviceStep(op), null);
-                benchmark.run(clients, benchmark.baselineStep(op), null);
+                benchmark.run(clients, benchmark.baselineStep(op, DIRECT), null);
+                if (benchmark.relay.known()) {
+                    benchmark.run(clients, benchmark.relayStep(op), null);
+                }
             }
         }
         System.out.printf(Locale.ROOT, "%-8s %6s %7s | %28s | %28s | %6s | %13s | %5s | %11s | %6s | %s%n", "op", "leases",
                 "clients", "dagnats  ops/s   p50   p99  p99.9", "baseline ops/s   p50   p99  p99.9", "ratio",
-                "raw ops/s p50", "hop", "p50/raw+hop", "/raw", "per request: dagnats cpu, switches | nats-server cpu");
+                "raw ops/s p50", "hop", "p50/raw+hop", "/raw", "per request: dagnats cpu, switches | nats-server cpu | "
+                        + "relay ops/s p50 cpu | dagnats over relay: ops/s p50 cpu");
         int live = 0;
         for (int leases : leaseCounts) {
             live = Filler.fill(connections[0], live, leases);
             for (int clients : clientCounts) {
-                Run hop = benchmark.run(clients, benchmark.echoStep(), null);
+                Run hop = benchmark.run(clients, benchmark.echoStep(DIRECT), null);
                 for (String op : ops) {
                     benchmark.compare(op, leases, clients, hop);
                 }
@@ -163,18 +176,19 @@ public final class LeaseBenchmark {
     private void compare(String op, int leases, int clients, Run hop) throws Exception {
         String name = op + "-" + leases + "-" + clients;
         Run dagnats = run(clients, serviceStep(op), name);
-        Run baseline = run(clients, baselineStep(op), null);
-        StepFactory rawStep = rawStep(op);
+        Run baseline = run(clients, baselineStep(op, DIRECT), null);
+        StepFactory rawStep = rawStep(op, DIRECT);
         Run raw = rawStep == null ? baseline : run(clients, rawStep, null);
+        Run relayed = relay.known() ? run(clients, relayStep(op), null) : null;
         double rawPlusHop = raw.latencies.micros(0.5) + hop.latencies.micros(0.5);
         System.out.printf(Locale.ROOT,
-                "%-8s %6d %7d | %7.0f %6.0f %5.0f %6.0f | %7.0f %6.0f %5.0f %6.0f | %5.2fx | %7.0f %5.0f | %5.0f | %5.0f %4.2fx | %5.2fx | %s%n",
+                "%-8s %6d %7d | %7.0f %6.0f %5.0f %6.0f | %7.0f %6.0f %5.0f %6.0f | %5.2fx | %7.0f %5.0f | %5.0f | %5.0f %4.2fx | %5.2fx | %s | %s%n",
                 op, leases, clients, dagnats.throughput(), dagnats.latencies.micros(0.5), dagnats.latencies.micros(0.99),
                 dagnats.latencies.micros(0.999), baseline.throughput(), baseline.latencies.micros(0.5),
                 baseline.latencies.micros(0.99), baseline.latencies.micros(0.999),
                 dagnats.throughput() / baseline.throughput(), raw.throughput(), raw.latencies.micros(0.5),
                 hop.latencies.micros(0.5), rawPlusHop, dagnats.latencies.micros(0.5) / rawPlusHop,
-                dagnats.throughput() / raw.throughput(), costs(dagnats));
+                dagnats.throughput() / raw.throughput(), costs(dagnats), relayed == null ? "-" : overRelay(dagnats, relayed));
         ObjectNode result = results.addObject();
         result.put("op", op).put("leases", leases).put("clients", clients);
         result.set("dagnats", dagnats.json());
@@ -185,6 +199,13 @@ public final class LeaseBenchmark {
         result.put("throughput_ratio_to_raw", dagnats.throughput() / raw.throughput());
         result.put("p50_ratio", dagnats.latencies.micros(0.5) / baseline.latencies.micros(0.5));
         result.put("p50_ratio_to_raw_plus_hop", dagnats.latencies.micros(0.5) / rawPlusHop);
+        if (relayed != null) {
+            result.set("relay", relayed.json());
+            result.put("p50_ratio_to_relay", dagnats.latencies.micros(0.5) / relayed.latencies.micros(0.5));
+            if (relayed.ops > 0) {
+                result.put("relay_cpu_us_per_request", relayed.relayCost.cpuNanos() / 1_000.0 / relayed.ops);
+            }
+        }
         if (service.known() && dagnats.ops > 0) {
             result.put("dagnats_cpu_us_per_request", dagnats.serviceCost.cpuNanos() / 1_000.0 / dagnats.ops);
             result.put("dagnats_context_switches_per_request", (double) dagnats.serviceCost.switches() / dagnats.ops);
@@ -217,6 +238,19 @@ public final class LeaseBenchmark {
         return dagnats + " | " + nats;
     }
 
+    /** The relay's p50 and CPU per request, and the service's over them. */
+    private String overRelay(Run dagnats, Run relayed) {
+        if (relayed.ops == 0 || dagnats.ops == 0) {
+            return "-";
+        }
+        double relayCpu = relayed.relayCost.cpuNanos() / 1_000.0 / relayed.ops;
+        double dagnatsCpu = dagnats.serviceCost.cpuNanos() / 1_000.0 / dagnats.ops;
+        return String.format(Locale.ROOT, "%7.0f %5.0f %4.0f us | %4.2fx %4.2fx %4.2fx", relayed.throughput(),
+                relayed.latencies.micros(0.5), relayCpu, dagnats.throughput() / relayed.throughput(),
+                dagnats.latencies.micros(0.5) / relayed.latencies.micros(0.5),
+                service.known() ? dagnatsCpu / relayCpu : Double.NaN);
+    }
+
     private static final class Run {
         final Latencies latencies = new Latencies();
         long ops;
@@ -224,6 +258,7 @@ public final class LeaseBenchmark {
         long nanos;
         ProcessCost.Reading serviceCost;
         ProcessCost.Reading serverCost;
+        ProcessCost.Reading relayCost;
 
         double throughput() {
             return ops * 1e9 / nanos;
@@ -287,6 +322,7 @@ public final class LeaseBenchmark {
         Map<Long, String> jnatsThreads = recorded != null ? recording.jnatsThreads() : Map.of();
         ProcessCost.Reading serviceBefore = service.read(jnatsThreads);
         ProcessCost.Reading serverBefore = server.read();
+        ProcessCost.Reading relayBefore = relay.read();
         long started = System.nanoTime();
         measuring.set(true);
         Thread.sleep(runFor.toMillis());
@@ -294,6 +330,7 @@ public final class LeaseBenchmark {
         run.nanos = System.nanoTime() - started;
         run.serviceCost = service.read(jnatsThreads).minus(serviceBefore);
         run.serverCost = server.read().minus(serverBefore);
+        run.relayCost = relay.read().minus(relayBefore);
         going.set(false);
         for (Thread thread : threads) {
             thread.join(10_000);
@@ -355,39 +392,39 @@ public final class LeaseBenchmark {
 
     // ---- the same JetStream operations, directly ----
 
-    private StepFactory baselineStep(String op) {
+    private StepFactory baselineStep(String op, Route route) {
         return switch (op) {
             case "acquire" -> client -> connection -> {
                 String key = "raw-fresh-" + unique.incrementAndGet();
                 Headers headers = new Headers();
                 headers.put("Nats-Expected-Last-Subject-Sequence", "0");
                 headers.put("Nats-TTL", "1s");
-                return ok(publish(connection, key, headers), "\"seq\"");
+                return ok(publish(route, connection, key, headers), "\"seq\"");
             };
             case "renew" -> client -> {
                 String key = "raw-renew-" + unique.incrementAndGet();
                 Headers create = new Headers();
                 create.put("Nats-TTL", "60s");
-                publish(connections[0], key, create);
+                publish(DIRECT, connections[0], key, create);
                 return connection -> {
-                    String get = request(connection, "$JS.API.STREAM.MSG.GET.KV_leases",
+                    String get = request(route, connection, "$JS.API.STREAM.MSG.GET.KV_leases",
                             "{\"last_by_subj\":\"$KV.leases." + key + "\"}");
                     long seq = JSON.readTree(get).path("message").path("seq").asLong();
                     Headers headers = new Headers();
                     headers.put("Nats-Expected-Last-Subject-Sequence", Long.toString(seq));
                     headers.put("Nats-TTL", "60s");
-                    return ok(publish(connection, key, headers), "\"seq\"");
+                    return ok(publish(route, connection, key, headers), "\"seq\"");
                 };
             };
             case "owner" -> client -> {
                 String key = "raw-owned-" + unique.incrementAndGet();
                 Headers create = new Headers();
                 create.put("Nats-TTL", "600s");
-                publish(connections[0], key, create);
-                return connection -> ok(request(connection, "$JS.API.STREAM.MSG.GET.KV_leases",
+                publish(DIRECT, connections[0], key, create);
+                return connection -> ok(request(route, connection, "$JS.API.STREAM.MSG.GET.KV_leases",
                         "{\"last_by_subj\":\"$KV.leases." + key + "\"}"), "\"message\"");
             };
-            case "forward" -> echoStep();
+            case "forward" -> echoStep(route);
             default -> throw new IllegalArgumentException(op);
         };
     }
@@ -397,31 +434,43 @@ public final class LeaseBenchmark {
      * (renew: the compare-and-set alone, under the sequence its last write was acknowledged
      * with; forward: the leader read); null where the baseline is that operation already.
      */
-    private StepFactory rawStep(String op) {
+    private StepFactory rawStep(String op, Route route) {
         return switch (op) {
             case "renew" -> client -> {
                 String key = "raw-cas-" + unique.incrementAndGet();
                 Headers create = new Headers();
                 create.put("Nats-TTL", "60s");
-                long[] seq = {JSON.readTree(publish(connections[0], key, create)).path("seq").asLong()};
+                long[] seq = {JSON.readTree(publish(DIRECT, connections[0], key, create)).path("seq").asLong()};
                 return connection -> {
                     Headers headers = new Headers();
                     headers.put("Nats-Expected-Last-Subject-Sequence", Long.toString(seq[0]));
                     headers.put("Nats-TTL", "60s");
-                    String ack = publish(connection, key, headers);
+                    String ack = publish(route, connection, key, headers);
                     seq[0] = JSON.readTree(ack).path("seq").asLong();
                     return ok(ack, "\"seq\"");
                 };
             };
-            case "forward" -> baselineStep("owner");
+            case "forward" -> baselineStep("owner", route);
             default -> null;
         };
     }
 
+    /**
+     * What the service's request is made of, through the jnats relay: the raw operation,
+     * and for forward the owner hop (a forward to the owner the service remembers).
+     */
+    private StepFactory relayStep(String op) {
+        return switch (op) {
+            case "renew" -> rawStep(op, RELAYED);
+            case "forward" -> echoStep(RELAYED);
+            default -> baselineStep(op, RELAYED);
+        };
+    }
+
     /** One core NATS request/reply to an echo responder: the hop a service request adds. */
-    private StepFactory echoStep() {
+    private StepFactory echoStep(Route route) {
         return client -> connection -> {
-            Message reply = connection.request("bench.echo", PAYLOAD, Duration.ofSeconds(5));
+            Message reply = route.request(connection, NatsMessage.builder().subject("bench.echo").data(PAYLOAD).build());
             return reply != null && reply.getData().length == PAYLOAD.length;
         };
     }
@@ -429,14 +478,30 @@ public final class LeaseBenchmark {
     private static final byte[] RECORD = "{\"holder\":\"h\",\"acquired_at\":\"2026-11-30T00:00:00Z\",\"ttl_ms\":60000}"
             .getBytes(StandardCharsets.UTF_8);
 
-    private static String publish(Connection connection, String key, Headers headers) throws Exception {
-        Message reply = connection.request(NatsMessage.builder().subject("$KV.leases." + key).headers(headers)
-                .data(RECORD).build(), Duration.ofSeconds(5));
+    /** How a raw request travels: straight to its subject, or through the jnats relay. */
+    @FunctionalInterface
+    private interface Route {
+        Message request(Connection connection, Message message) throws Exception;
+    }
+
+    private static final Route DIRECT = (connection, message) -> connection.request(message, Duration.ofSeconds(5));
+
+    private static final Route RELAYED = (connection, message) -> {
+        Headers headers = message.hasHeaders() ? new Headers(message.getHeaders()) : new Headers();
+        headers.put(JnatsRelay.TO, message.getSubject());
+        return connection.request(NatsMessage.builder().subject(JnatsRelay.SUBJECT).headers(headers)
+                .data(message.getData()).build(), Duration.ofSeconds(5));
+    };
+
+    private static String publish(Route route, Connection connection, String key, Headers headers) throws Exception {
+        Message reply = route.request(connection, NatsMessage.builder().subject("$KV.leases." + key).headers(headers)
+                .data(RECORD).build());
         return reply == null ? "" : new String(reply.getData(), StandardCharsets.UTF_8);
     }
 
-    private static String request(Connection connection, String subject, String body) throws Exception {
-        Message reply = connection.request(subject, body.getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(5));
+    private static String request(Route route, Connection connection, String subject, String body) throws Exception {
+        Message reply = route.request(connection, NatsMessage.builder().subject(subject)
+                .data(body.getBytes(StandardCharsets.UTF_8)).build());
         return reply == null ? "" : new String(reply.getData(), StandardCharsets.UTF_8);
     }
 
