@@ -6,7 +6,8 @@
 # prints a table and writes JSON to benchmarks/target/bench.json.
 #
 #   scripts/bench.sh                     the full matrix (about 8 minutes)
-#   BENCH_CLIENTS=1,16 BENCH_LEASES=10 BENCH_RUN_MS=1000 scripts/bench.sh    a quick look
+#   BENCH_CLIENTS=1,16 BENCH_LEASES=10 scripts/bench.sh    a quick look (BENCH_RUN_MS under 3000 leaves the JIT busy)
+#   BENCH_ROUNDS (default 3)             windows per row, taken in turn: service, baseline, raw, relay, hop, again
 #   scripts/bench.sh soak [minutes]      heap of dagnats under a steady renew load (default 10)
 #   scripts/bench.sh list                an operator's full listing of 100 000 leases, pages of 1000
 #   scripts/bench.sh wait                waiters of a held key: acquires per waiter per minute, release to next owner
@@ -59,7 +60,7 @@ elif [ "${1:-}" = profile ]; then
   java_home=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
   sed -e '/jdk.ExecutionSample/,/<\/event>/s/>10 ms</>1 ms</' -e 's/>300\/s</>5000\/s</' \
     "$java_home/lib/jfr/profile.jfc" >"$work/profile.jfc"
-  DAGNATS_PID=$dagnats_pid NATS_PID=$nats_pid RELAY_PID=$relay_pid BENCH_PROFILE=$profile BENCH_JFC=$work/profile.jfc BENCH_OPS=${BENCH_OPS:-renew,acquire,owner} \
+  DAGNATS_PID=$dagnats_pid NATS_PID=$nats_pid RELAY_PID=$relay_pid BENCH_ROUNDS=${BENCH_ROUNDS:-1} BENCH_PROFILE=$profile BENCH_JFC=$work/profile.jfc BENCH_OPS=${BENCH_OPS:-renew,acquire,owner} \
     BENCH_CLIENTS=${BENCH_CLIENTS:-1,64} BENCH_LEASES=${BENCH_LEASES:-10} \
     java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.LeaseBenchmark | tee "$profile.txt"
   for recording in "$profile"/*.jfr; do

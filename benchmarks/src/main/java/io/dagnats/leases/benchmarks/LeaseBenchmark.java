@@ -75,6 +75,7 @@ public final class LeaseBenchmark {
 
     private final Connection[] connections;
     private final Duration runFor;
+    private final int rounds;
     private final ProcessCost service;
     private final ProcessCost server;
     private final ProcessCost relay;
@@ -82,10 +83,11 @@ public final class LeaseBenchmark {
     private final AtomicLong unique = new AtomicLong();
     private final ArrayNode results = JSON.createArrayNode();
 
-    private LeaseBenchmark(Connection[] connections, Duration runFor, long dagnatsPid, long natsPid, long relayPid,
-            Path profile) {
+    private LeaseBenchmark(Connection[] connections, Duration runFor, int rounds, long dagnatsPid, long natsPid,
+            long relayPid, Path profile) {
         this.connections = connections;
         this.runFor = runFor;
+        this.rounds = rounds;
         this.service = new ProcessCost(dagnatsPid);
         this.server = new ProcessCost(natsPid);
         this.relay = new ProcessCost(relayPid);
@@ -95,6 +97,7 @@ public final class LeaseBenchmark {
     public static void main(String[] args) throws Exception {
         String url = System.getenv().getOrDefault("NATS_URL", "nats://127.0.0.1:4222");
         Duration runFor = Duration.ofMillis(Long.parseLong(System.getenv().getOrDefault("BENCH_RUN_MS", "3000")));
+        int rounds = Integer.parseInt(System.getenv().getOrDefault("BENCH_ROUNDS", "3"));
         long pid = Long.parseLong(System.getenv().getOrDefault("DAGNATS_PID", "0"));
         long natsPid = Long.parseLong(System.getenv().getOrDefault("NATS_PID", "0"));
         long relayPid = Long.parseLong(System.getenv().getOrDefault("RELAY_PID", "0"));
@@ -108,7 +111,8 @@ public final class LeaseBenchmark {
         for (int i = 0; i < connections.length; i++) {
             connections[i] = Nats.connect(new Options.Builder().server(url).reportNoResponders().build());
         }
-        LeaseBenchmark benchmark = new LeaseBenchmark(connections, runFor, pid, natsPid, relayPid, profile);
+        LeaseBenchmark benchmark = new LeaseBenchmark(connections, runFor, rounds, pid, natsPid, relayPid,
+                profile);
         Dispatcher echo = connections[0].createDispatcher(message -> connections[0].publish(message.getReplyTo(), message.getData()));
         echo.subscribe(LeaseSubjects.inboxes(OWNER));
         echo.subscribe("bench.echo");
@@ -123,10 +127,10 @@ public final class LeaseBenchmark {
                 + " clients");
         for (int clients : warmUps) {
             for (String op : ops) {
-                benchmark.run(clients, benchmark.serviceStep(op), null);
-                benchmark.run(clients, benchmark.baselineStep(op, DIRECT), null);
+                benchmark.run(new Run(), runFor, clients, benchmark.serviceStep(op), null);
+                benchmark.run(new Run(), runFor, clients, benchmark.baselineStep(op, DIRECT), null);
                 if (benchmark.relay.known()) {
-                    benchmark.run(clients, benchmark.relayStep(op), null);
+                    benchmark.run(new Run(), runFor, clients, benchmark.relayStep(op), null);
                 }
             }
         }
@@ -138,9 +142,8 @@ public final class LeaseBenchmark {
         for (int leases : leaseCounts) {
             live = Filler.fill(connections[0], live, leases);
             for (int clients : clientCounts) {
-                Run hop = benchmark.run(clients, benchmark.echoStep(DIRECT), null);
                 for (String op : ops) {
-                    benchmark.compare(op, leases, clients, hop);
+                    benchmark.compare(op, leases, clients);
                 }
             }
         }
@@ -149,6 +152,7 @@ public final class LeaseBenchmark {
         document.put("when", Instant.now().toString());
         document.put("cores", Runtime.getRuntime().availableProcessors());
         document.put("run_ms", runFor.toMillis());
+        document.put("rounds", rounds);
         document.set("results", benchmark.results);
         Files.writeString(jsonOut, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(document));
         System.out.println("JSON: " + jsonOut);
@@ -173,13 +177,31 @@ public final class LeaseBenchmark {
         Step create(int client) throws Exception;
     }
 
-    private void compare(String op, int leases, int clients, Run hop) throws Exception {
+    /**
+     * One row: the service and everything it is set beside, each measured in {@link #rounds}
+     * windows taken in turn (service, baseline, raw, relay, hop, then again), so a slow
+     * spell of the shared machine falls on all of them alike rather than on one.
+     */
+    private void compare(String op, int leases, int clients) throws Exception {
         String name = op + "-" + leases + "-" + clients;
-        Run dagnats = run(clients, serviceStep(op), name);
-        Run baseline = run(clients, baselineStep(op, DIRECT), null);
         StepFactory rawStep = rawStep(op, DIRECT);
-        Run raw = rawStep == null ? baseline : run(clients, rawStep, null);
-        Run relayed = relay.known() ? run(clients, relayStep(op), null) : null;
+        Run dagnats = new Run();
+        Run baseline = new Run();
+        Run raw = rawStep == null ? baseline : new Run();
+        Run relayed = relay.known() ? new Run() : null;
+        Run hop = new Run();
+        Duration window = Duration.ofMillis(Math.max(1, runFor.toMillis() / rounds));
+        for (int round = 0; round < rounds; round++) {
+            run(dagnats, window, clients, serviceStep(op), round == 0 ? name : null);
+            run(baseline, window, clients, baselineStep(op, DIRECT), null);
+            if (raw != baseline) {
+                run(raw, window, clients, rawStep, null);
+            }
+            if (relayed != null) {
+                run(relayed, window, clients, relayStep(op), null);
+            }
+            run(hop, window, clients, echoStep(DIRECT), null);
+        }
         double rawPlusHop = raw.latencies.micros(0.5) + hop.latencies.micros(0.5);
         System.out.printf(Locale.ROOT,
                 "%-8s %6d %7d | %7.0f %6.0f %5.0f %6.0f | %7.0f %6.0f %5.0f %6.0f | %5.2fx | %7.0f %5.0f | %5.0f | %5.0f %4.2fx | %5.2fx | %s | %s%n",
@@ -251,14 +273,15 @@ public final class LeaseBenchmark {
                 service.known() ? dagnatsCpu / relayCpu : Double.NaN);
     }
 
+    /** What one kind of step did over all its windows in a row. */
     private static final class Run {
         final Latencies latencies = new Latencies();
         long ops;
         long errors;
         long nanos;
-        ProcessCost.Reading serviceCost;
-        ProcessCost.Reading serverCost;
-        ProcessCost.Reading relayCost;
+        ProcessCost.Reading serviceCost = ProcessCost.Reading.NONE;
+        ProcessCost.Reading serverCost = ProcessCost.Reading.NONE;
+        ProcessCost.Reading relayCost = ProcessCost.Reading.NONE;
 
         double throughput() {
             return ops * 1e9 / nanos;
@@ -275,9 +298,12 @@ public final class LeaseBenchmark {
         }
     }
 
-    /** @param recorded the recording's name when the service is to be recorded meanwhile (profile), or null */
-    private Run run(int clients, StepFactory factory, String recorded) throws Exception {
-        Run run = new Run();
+    /**
+     * One measured window, after a warm-up of a third of it (at most 1 s), added to {@code run}.
+     *
+     * @param recorded the recording's name when the service is to be recorded meanwhile (profile), or null
+     */
+    private void run(Run run, Duration window, int clients, StepFactory factory, String recorded) throws Exception {
         if (recorded != null) {
             recording.start(recorded);
         }
@@ -318,19 +344,19 @@ public final class LeaseBenchmark {
             thread.start();
         }
         ready.await();
-        Thread.sleep(Math.min(1_000, runFor.toMillis() / 3)); // warm-up, not measured
+        Thread.sleep(Math.min(1_000, window.toMillis() / 3)); // warm-up, not measured
         Map<Long, String> jnatsThreads = recorded != null ? recording.jnatsThreads() : Map.of();
         ProcessCost.Reading serviceBefore = service.read(jnatsThreads);
         ProcessCost.Reading serverBefore = server.read();
         ProcessCost.Reading relayBefore = relay.read();
         long started = System.nanoTime();
         measuring.set(true);
-        Thread.sleep(runFor.toMillis());
+        Thread.sleep(window.toMillis());
         measuring.set(false);
-        run.nanos = System.nanoTime() - started;
-        run.serviceCost = service.read(jnatsThreads).minus(serviceBefore);
-        run.serverCost = server.read().minus(serverBefore);
-        run.relayCost = relay.read().minus(relayBefore);
+        long nanos = System.nanoTime() - started;
+        ProcessCost.Reading serviceCost = service.read(jnatsThreads).minus(serviceBefore);
+        ProcessCost.Reading serverCost = server.read().minus(serverBefore);
+        ProcessCost.Reading relayCost = relay.read().minus(relayBefore);
         going.set(false);
         for (Thread thread : threads) {
             thread.join(10_000);
@@ -338,11 +364,16 @@ public final class LeaseBenchmark {
         if (recorded != null && recording.on()) {
             recording.stop(recorded);
             System.out.println("recorded " + recorded + ": " + answered.get() + " requests answered while recording");
-            System.out.println("  dagnats CPU per request by thread: " + byThread(run.serviceCost, ops.get()));
+            System.out.println("  dagnats CPU per request by thread: " + byThread(serviceCost, ops.get()));
         }
-        run.ops = ops.get();
-        run.errors = errors.get();
-        return run;
+        synchronized (run) {
+            run.nanos += nanos;
+            run.serviceCost = run.serviceCost.plus(serviceCost);
+            run.serverCost = run.serverCost.plus(serverCost);
+            run.relayCost = run.relayCost.plus(relayCost);
+            run.ops += ops.get();
+            run.errors += errors.get();
+        }
     }
 
     // ---- the service ----

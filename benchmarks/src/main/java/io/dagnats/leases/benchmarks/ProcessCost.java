@@ -28,14 +28,22 @@ final class ProcessCost {
      */
     record Reading(long cpuNanos, long switches, Map<String, Long> byThread, Map<String, Long> kernelByThread) {
 
+        static final Reading NONE = new Reading(0, 0, Map.of(), Map.of());
+
         Reading minus(Reading earlier) {
             return new Reading(cpuNanos - earlier.cpuNanos, switches - earlier.switches,
-                    difference(byThread, earlier.byThread), difference(kernelByThread, earlier.kernelByThread));
+                    sum(byThread, earlier.byThread, -1), sum(kernelByThread, earlier.kernelByThread, -1));
         }
 
-        private static Map<String, Long> difference(Map<String, Long> later, Map<String, Long> earlier) {
-            Map<String, Long> spent = new TreeMap<>(later);
-            earlier.forEach((kind, nanos) -> spent.merge(kind, -nanos, Long::sum));
+        /** What two windows spent together. */
+        Reading plus(Reading other) {
+            return new Reading(cpuNanos + other.cpuNanos, switches + other.switches,
+                    sum(byThread, other.byThread, 1), sum(kernelByThread, other.kernelByThread, 1));
+        }
+
+        private static Map<String, Long> sum(Map<String, Long> first, Map<String, Long> second, long sign) {
+            Map<String, Long> spent = new TreeMap<>(first);
+            second.forEach((kind, nanos) -> spent.merge(kind, sign * nanos, Long::sum));
             return spent;
         }
     }
@@ -61,7 +69,7 @@ final class ProcessCost {
     /** @param labels names to sum threads under instead of their own, by thread id */
     Reading read(Map<Long, String> labels) {
         if (pid <= 0) {
-            return new Reading(0, 0, Map.of(), Map.of());
+            return Reading.NONE;
         }
         long cpu = 0;
         long switches = 0;
@@ -91,7 +99,7 @@ final class ProcessCost {
                 }
             }
         } catch (IOException gone) {
-            return new Reading(0, 0, Map.of(), Map.of());
+            return Reading.NONE;
         }
         return new Reading(cpu, switches, byThread, kernelByThread);
     }
