@@ -5,7 +5,7 @@
 # free port) and the dagnats fat JAR against it. Then runs the benchmark, which
 # prints a table and writes JSON to benchmarks/target/bench.json.
 #
-#   scripts/bench.sh                     the full matrix (about 8 minutes)
+#   scripts/bench.sh                     the full matrix (about 13 minutes)
 #   BENCH_CLIENTS=1,16 BENCH_LEASES=10 scripts/bench.sh    a quick look (BENCH_RUN_MS under 3000 leaves the JIT busy)
 #   BENCH_ROUNDS (default 3)             windows per row, taken in turn: service, baseline, raw, relay, hop, again
 #   scripts/bench.sh soak [minutes]      heap of dagnats under a steady renew load (default 10)
