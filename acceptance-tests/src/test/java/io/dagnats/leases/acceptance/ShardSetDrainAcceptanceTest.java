@@ -60,6 +60,9 @@ class ShardSetDrainAcceptanceTest extends SharedServiceTest {
                 owned -> owned.size() == 1);
 
         assertEquals(List.of(), second.overlaps, "given while the first replica was still inside drain(shard)");
+        int handedOver = second.set.owned().iterator().next();
+        assertEquals(OwnershipListener.StopReason.ABANDONED, first.revokedWhy.get(handedOver),
+                "the overrun drain's shard was never released: the first replica is told so");
     }
 
     /**
@@ -97,6 +100,9 @@ class ShardSetDrainAcceptanceTest extends SharedServiceTest {
             }
         }
         assertEquals(List.of(), late, "released shards left unowned while a live member was under its share");
+        for (int shard : leavingOwned) {
+            assertEquals(OwnershipListener.StopReason.RELEASED, leaving.revokedWhy.get(shard), "drained in time");
+        }
     }
 
     /**
@@ -159,6 +165,7 @@ class ShardSetDrainAcceptanceTest extends SharedServiceTest {
         final List<String> overlaps = new CopyOnWriteArrayList<>();
         final ConcurrentHashMap<Integer, Long> assignedAt = new ConcurrentHashMap<>();
         final ConcurrentHashMap<Integer, Long> revokedAt = new ConcurrentHashMap<>();
+        final ConcurrentHashMap<Integer, OwnershipListener.StopReason> revokedWhy = new ConcurrentHashMap<>();
         final DrainWork drainWork;
         Replica other;
 
@@ -204,6 +211,7 @@ class ShardSetDrainAcceptanceTest extends SharedServiceTest {
         @Override
         public void shardRevoked(int shard, OwnershipListener.StopReason why) {
             revokedAt.put(shard, System.nanoTime());
+            revokedWhy.put(shard, why);
         }
     }
 

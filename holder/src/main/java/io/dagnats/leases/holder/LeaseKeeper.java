@@ -447,7 +447,7 @@ final class LeaseKeeper {
             releaseOnClose = release;
             Tenure held = tenure();
             if (held != null) {
-                stop(OwnershipListener.StopReason.RELEASED);
+                stop(release ? OwnershipListener.StopReason.RELEASED : OwnershipListener.StopReason.ABANDONED);
             }
             if (busy) {
                 return; // the call in flight releases whatever it turns out to hold

@@ -16,7 +16,13 @@ public interface OwnershipListener {
         /** No renew succeeded before the deadline: the key may expire any moment. */
         DEADLINE_PASSED,
         /** The lease was released (on close). */
-        RELEASED
+        RELEASED,
+        /**
+         * Ownership was given up without a release, because this process may still be acting
+         * through a tenure it handed out (a shard's drain that overran its bound): the key stays
+         * held, and no other holder is granted it, until its TTL runs out.
+         */
+        ABANDONED
     }
 
     /** Ignores both. */

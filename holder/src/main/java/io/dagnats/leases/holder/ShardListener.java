@@ -23,8 +23,9 @@ public interface ShardListener {
      * while draining (it renews the lease); once it returns, the lease is released and
      * {@link #shardRevoked} follows with {@link StopReason#RELEASED}. A drain still
      * running after {@code bound} is interrupted once ownership has ended, and the
-     * lease is not released: the server's TTL frees it only after {@code tenure}'s
-     * deadline, so work that checks {@code tenure} (or sends its fence) stays safe.
+     * lease is not released ({@link #shardRevoked} is told {@link StopReason#ABANDONED}):
+     * the server's TTL frees it only after {@code tenure}'s deadline, so work that
+     * checks {@code tenure} (or sends its fence) stays safe.
      */
     default void drain(int shard, Tenure tenure, Duration bound) {
     }
