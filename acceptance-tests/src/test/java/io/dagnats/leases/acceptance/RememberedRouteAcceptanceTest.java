@@ -30,7 +30,6 @@ import io.nats.client.Options;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
@@ -62,7 +61,7 @@ class RememberedRouteAcceptanceTest {
     private Connection instance;
     private ForwardToOwner forward;
     private final List<String> deliveries = new CopyOnWriteArrayList<>();
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
+    private final Opened opened = new Opened();
     private final LeaseKey key = new LeaseKey("routed-" + UUID.randomUUID());
 
     /** An owner process: the holder library with a forward handler that records what it served. */
@@ -73,14 +72,12 @@ class RememberedRouteAcceptanceTest {
         KeptLease kept;
 
         Owner(String id) throws Exception {
-            connection = Nats.connect(nats.url());
-            cleanup.add(connection::close);
-            holder = LeaseHolder.builder(connection).holderId(id).forwardHandler((tenure, payload) -> {
+            connection = opened.nats(nats.url());
+            holder = opened.add(LeaseHolder.builder(connection).holderId(id).forwardHandler((tenure, payload) -> {
                 String request = new String(payload, StandardCharsets.UTF_8);
                 served.add(request + " under tenure " + tenure.start());
                 return (id + ":" + request).getBytes(StandardCharsets.UTF_8);
-            }).build();
-            cleanup.add(holder);
+            }).build());
         }
 
         /** Keeps the key and waits until this process acts as its owner; returns its tenure. */
@@ -119,9 +116,7 @@ class RememberedRouteAcceptanceTest {
 
     @AfterEach
     void stop() throws Exception {
-        for (int i = cleanup.size() - 1; i >= 0; i--) {
-            cleanup.get(i).close();
-        }
+        opened.close();
         if (instance != null) {
             instance.close();
         }

@@ -9,8 +9,6 @@ import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.ShardListener;
 import io.dagnats.leases.holder.ShardSet;
-import io.nats.client.Connection;
-import io.nats.client.Nats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,14 +34,12 @@ class ShardSetAcceptanceTest extends SharedServiceTest {
     private static final int SHARDS = 12;
     private static final Duration SETTLE = Duration.ofSeconds(30);
 
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
+    private final Opened opened = new Opened();
     private final List<String> ownershipLines = OwnershipLog.lines();
 
     @AfterEach
     void stopReplicas() throws Exception {
-        for (int i = cleanup.size() - 1; i >= 0; i--) {
-            cleanup.get(i).close();
-        }
+        opened.close();
     }
 
     @Test
@@ -200,12 +196,8 @@ class ShardSetAcceptanceTest extends SharedServiceTest {
         final String setName;
 
         Replica(String id, String setName) throws Exception {
-            Connection connection = Nats.connect(service.nats.url());
-            cleanup.add(connection::close);
-            holder = LeaseHolder.builder(connection).holderId(id).build();
-            cleanup.add(holder);
-            log = OwnershipLog.inMemory(id, ownershipLines);
-            cleanup.add(log);
+            holder = opened.holder(service.nats.url(), id);
+            log = opened.add(OwnershipLog.inMemory(id, ownershipLines));
             this.setName = setName;
             // Watched before the set starts, so no belief begins unseen.
             for (int shard = 0; shard < SHARDS; shard++) {

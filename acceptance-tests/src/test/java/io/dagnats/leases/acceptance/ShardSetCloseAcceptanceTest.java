@@ -10,8 +10,6 @@ import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.ShardListener;
 import io.dagnats.leases.holder.ShardSet;
 import io.dagnats.leases.protocol.Answers;
-import io.nats.client.Connection;
-import io.nats.client.Nats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,13 +34,11 @@ class ShardSetCloseAcceptanceTest extends SharedServiceTest {
     /** The user's flush: well inside the bound and inside the drain's tenure (TTL 6 s, renewed every 2 s). */
     private static final Duration FLUSH = Duration.ofMillis(2_000);
 
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
+    private final Opened opened = new Opened();
 
     @AfterEach
     void stop() throws Exception {
-        for (int i = cleanup.size() - 1; i >= 0; i--) {
-            cleanup.get(i).close();
-        }
+        opened.close();
     }
 
     /**
@@ -122,10 +118,7 @@ class ShardSetCloseAcceptanceTest extends SharedServiceTest {
         volatile Replica peer;
 
         Replica(String id, String setName) throws Exception {
-            Connection connection = Nats.connect(service.nats.url());
-            cleanup.add(connection::close);
-            holder = LeaseHolder.builder(connection).holderId(id).build();
-            cleanup.add(holder);
+            holder = opened.holder(service.nats.url(), id);
             set = holder.shards(setName, 1, TTL, DRAIN_BOUND, this);
         }
 

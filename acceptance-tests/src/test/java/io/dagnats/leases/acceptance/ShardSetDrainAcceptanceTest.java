@@ -7,8 +7,6 @@ import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.ShardListener;
 import io.dagnats.leases.holder.ShardSet;
-import io.nats.client.Connection;
-import io.nats.client.Nats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,15 +28,13 @@ class ShardSetDrainAcceptanceTest extends SharedServiceTest {
     private static final Duration TTL = Duration.ofSeconds(3);
     private static final Duration DRAIN_BOUND = Duration.ofMillis(300);
 
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
+    private final Opened opened = new Opened();
     private final CountDownLatch endOfTest = new CountDownLatch(1);
 
     @AfterEach
     void stop() throws Exception {
         endOfTest.countDown();
-        for (int i = cleanup.size() - 1; i >= 0; i--) {
-            cleanup.get(i).close();
-        }
+        opened.close();
     }
 
     /**
@@ -171,10 +167,7 @@ class ShardSetDrainAcceptanceTest extends SharedServiceTest {
 
         Replica(String id, String setName, int shards, Duration drainBound, DrainWork drainWork) throws Exception {
             this.drainWork = drainWork;
-            Connection connection = Nats.connect(service.nats.url());
-            cleanup.add(connection::close);
-            holder = LeaseHolder.builder(connection).holderId(id).build();
-            cleanup.add(holder);
+            holder = opened.holder(service.nats.url(), id);
             Replica before = replicas.isEmpty() ? null : replicas.get(replicas.size() - 1);
             replicas.add(this);
             if (before != null) {

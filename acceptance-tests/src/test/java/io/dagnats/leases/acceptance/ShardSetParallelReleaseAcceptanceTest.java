@@ -12,11 +12,8 @@ import io.dagnats.leases.protocol.LeaseSubjects;
 import io.dagnats.leases.domain.LeaseKey;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
-import io.nats.client.Nats;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,14 +34,12 @@ class ShardSetParallelReleaseAcceptanceTest extends SharedServiceTest {
     /** Shard 0's flush, inside its bound; shard 1's drain returns at once. */
     private static final Duration FLUSH = Duration.ofSeconds(4);
 
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
+    private final Opened opened = new Opened();
     private final Map<String, Long> seen = new ConcurrentHashMap<>();
 
     @AfterEach
     void stop() throws Exception {
-        for (int i = cleanup.size() - 1; i >= 0; i--) {
-            cleanup.get(i).close();
-        }
+        opened.close();
     }
 
     /**
@@ -56,8 +51,7 @@ class ShardSetParallelReleaseAcceptanceTest extends SharedServiceTest {
         LeaseHolder a = holder("review12c-par-a");
         ShardSet set = a.shards("review12c-par", 2, TTL, DRAIN_BOUND, new Drains());
         Polling.until(Duration.ofSeconds(20), "a to own both shards", set::owned, owned -> owned.equals(Set.of(0, 1)));
-        Connection watcher = Nats.connect(service.nats.url());
-        cleanup.add(watcher::close);
+        Connection watcher = opened.nats(service.nats.url());
         Dispatcher events = watcher.createDispatcher();
         String shard1 = ShardSet.shardKey("review12c-par", 1);
         events.subscribe(LeaseSubjects.changed(new LeaseKey(shard1)), message -> {
@@ -79,10 +73,7 @@ class ShardSetParallelReleaseAcceptanceTest extends SharedServiceTest {
     }
 
     private LeaseHolder holder(String id) throws Exception {
-        Connection connection = Nats.connect(service.nats.url());
-        cleanup.add(connection::close);
-        LeaseHolder holder = LeaseHolder.builder(connection).holderId(id).build();
-        cleanup.add(holder);
+        LeaseHolder holder = opened.holder(service.nats.url(), id);
         return holder;
     }
 

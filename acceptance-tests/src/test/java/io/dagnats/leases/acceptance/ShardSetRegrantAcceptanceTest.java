@@ -14,9 +14,7 @@ import io.dagnats.leases.holder.ShardListener;
 import io.dagnats.leases.holder.ShardSet;
 import io.dagnats.leases.protocol.Answers;
 import io.nats.client.Connection;
-import io.nats.client.Nats;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -38,7 +36,7 @@ class ShardSetRegrantAcceptanceTest extends SharedServiceTest {
     private static final Duration TTL = Duration.ofSeconds(9);
     private static final Duration DRAIN_BOUND = Duration.ofMillis(1_000);
 
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
+    private final Opened opened = new Opened();
     /** The tenure replica a's first drain of shard 1 was given, while that drain runs: a's own record. */
     private final AtomicReference<Tenure> firstDrain = new AtomicReference<>();
     private final AtomicInteger drainCalls = new AtomicInteger();
@@ -50,9 +48,7 @@ class ShardSetRegrantAcceptanceTest extends SharedServiceTest {
     @AfterEach
     void stop() throws Exception {
         endOfTest = true;
-        for (int i = cleanup.size() - 1; i >= 0; i--) {
-            cleanup.get(i).close();
-        }
+        opened.close();
     }
 
     /**
@@ -68,8 +64,7 @@ class ShardSetRegrantAcceptanceTest extends SharedServiceTest {
         // Shard 1's renewals must not fall inside the drain (their events would re-mark it as a's), so
         // a takes shard 1 half a look period after its looks: a squatter holds it until then.
         LeaseKey shard1 = new LeaseKey("review12b-regrant-shard-1");
-        Connection squatterNats = Nats.connect(service.nats.url());
-        cleanup.add(squatterNats::close);
+        Connection squatterNats = opened.nats(service.nats.url());
         LeaseClient squatter = new LeaseClient(squatterNats);
         Answers.Acquire squatted = squatter.acquire(shard1, new HolderId("review12b-squatter"),
                 new LeaseTtl(60_000)).join();
@@ -161,10 +156,7 @@ class ShardSetRegrantAcceptanceTest extends SharedServiceTest {
         final LeaseHolder holder;
 
         Replica(String id, ShardListener listener) throws Exception {
-            Connection connection = Nats.connect(service.nats.url());
-            cleanup.add(connection::close);
-            holder = LeaseHolder.builder(connection).holderId(id).build();
-            cleanup.add(holder);
+            holder = opened.holder(service.nats.url(), id);
             set = holder.shards("review12b-regrant", 2, TTL, DRAIN_BOUND, listener);
         }
     }
