@@ -120,6 +120,13 @@ final class LeaseKeeper {
      * correct clock that read into the server's own lag (150 to 300 ms) gains about that much.
      */
     private long clockAheadNanos;
+    /** A renew went unanswered since the last confirmed one: it may have written. */
+    private boolean uncertainWrite;
+    /** The last write this process saw confirmed as its own, and the acquisition it renewed; null before any. */
+    private Fence lastOwnFence;
+    private Instant ownAcquiredAt;
+    /** An acquisition another process keeps under this holder id: this one stays off it. */
+    private Instant twinAcquiredAt;
 
     LeaseKeeper(LeaseKey key, HolderId holder, LeaseTtl ttl, LeaseCalls client, MonotonicClock clock,
             Scheduler scheduler, OwnershipListener listener, HolderTelemetry telemetry) {
@@ -161,6 +168,12 @@ final class LeaseKeeper {
                     freedWhileBusy = busy;
                     wakeAfter(random.nextInt(EVENT_JITTER_MS) * MILLI);
                 }
+            } else if (change.isPresent() && writtenByAnotherProcess(change.get(), current)) {
+                LeaseChange other = change.get();
+                twinAcquiredAt = other.kind() == LeaseChange.Kind.RENEWED ? ownAcquiredAt : null;
+                warnTwin(other.sequence());
+                stop(OwnershipListener.StopReason.LOST);
+                wakeAfter(random.nextInt(50) * MILLI);
             } else if (change.isPresent() && endsTenure(change.get(), current)) {
                 LOG.log(System.Logger.Level.INFO, "lease " + key + " ended on the server ("
                         + change.get().kind().word() + " at revision " + Long.toUnsignedString(change.get().sequence())
@@ -171,6 +184,36 @@ final class LeaseKeeper {
                 wakeAfter(backOff);
             }
         });
+    }
+
+    /**
+     * An acquire or renew under this holder id above this tenure's fence while no write of
+     * this process is in flight or unanswered: another process uses the same holder id (an old
+     * one that was paused, or a restart while it was), and it holds the key now.
+     */
+    private boolean writtenByAnotherProcess(LeaseChange change, Tenure current) {
+        return !change.kind().endsLease() && change.holder().filter(holder::equals).isPresent() && !busy
+                && !uncertainWrite && current.fence().isBelow(new Fence(change.sequence()));
+    }
+
+    /**
+     * A grant of the acquisition this process renewed, at a revision above its last write
+     * when every write of its own was answered, or of one it already found another process
+     * keeping: the other process under this holder id keeps it. Renewing it would take it
+     * back, and the two would take turns for good.
+     */
+    private boolean keptByAnotherProcess(LeaseView granted) {
+        if (granted.acquiredAt().equals(twinAcquiredAt)) {
+            return true;
+        }
+        return lastOwnFence != null && !uncertainWrite && granted.acquiredAt().equals(ownAcquiredAt)
+                && lastOwnFence.isBelow(granted.revision());
+    }
+
+    private void warnTwin(long revision) {
+        LOG.log(System.Logger.Level.WARNING, "lease " + key + " is kept by another process under this holder id "
+                + holder + " (revision " + Long.toUnsignedString(revision) + " is not this process's write): this"
+                + " process stays off it until the key is freed. Holder ids must be unique per process.");
     }
 
     private static boolean endsTenure(LeaseChange change, Tenure current) {
@@ -229,6 +272,15 @@ final class LeaseKeeper {
             wakeAfter(freedWhileBusy ? random.nextInt(EVENT_JITTER_MS) * MILLI : fallbackDelay(other.lease()));
             return;
         }
+        if (keptByAnotherProcess(answer.lease())) {
+            if (!answer.lease().acquiredAt().equals(twinAcquiredAt)) {
+                twinAcquiredAt = answer.lease().acquiredAt();
+                warnTwin(answer.lease().revision().revision());
+            }
+            wakeAfter(fallbackDelay(answer.lease()));
+            return;
+        }
+        twinAcquiredAt = null;
         // Held on the server, but maybe by a write made long ago: prove time left with a write of our own.
         Fence granted = answer.lease().revision();
         renew(granted, granted);
@@ -240,6 +292,7 @@ final class LeaseKeeper {
             return;
         }
         busy = true;
+        ownership.unsettled(true);
         long sentAt = clock.nanoTime();
         client.renew(key, holder, current, Optional.of(ttl))
                 .whenCompleteAsync((answer, failure) -> onRenewed(start, sentAt, answer, failure), scheduler);
@@ -254,6 +307,7 @@ final class LeaseKeeper {
         }
         if (failure != null) {
             logIfFinal(failure);
+            uncertainWrite = true;
             Tenure current = tenure();
             if (current != null && current.actingAsOwner(clock.nanoTime())) {
                 int scheduled = generation;
@@ -276,7 +330,11 @@ final class LeaseKeeper {
             wakeAfter(random.nextInt(50) * MILLI);
             return;
         }
-        Fence renewed = ((Answers.Renew.Renewed) answer).lease().revision();
+        LeaseView written = ((Answers.Renew.Renewed) answer).lease();
+        Fence renewed = written.revision();
+        uncertainWrite = false;
+        lastOwnFence = renewed;
+        ownAcquiredAt = written.acquiredAt();
         Tenure next = Tenure.begin(key, holder, start, sentAt, ttl).renewed(renewed, sentAt, ttl);
         Tenure previous = tenure();
         if (!next.actingAsOwner(clock.nanoTime())) {
@@ -291,6 +349,7 @@ final class LeaseKeeper {
             telemetry.renewed(key.value(), previous.nanosLeft(clock.nanoTime()));
         }
         ownership.confirm(next);
+        ownership.unsettled(false);
         generation++;
         scheduleRenewAndDeadline(next, sentAt);
         if (previous == null) {
