@@ -70,9 +70,21 @@ class LeaseChangeTest {
     }
 
     @Test
+    void aKeyRemovedWithNatsOwnToolsReadsAsRevokedNamingNobody() {
+        for (Headers headers : java.util.List.of(event(null, 45).add("KV-Operation", "DEL"),
+                event(null, 45).add("KV-Operation", "PURGE").add("Nats-Rollup", "sub"),
+                event(null, 45).add(NatsJetStreamConstants.NATS_MARKER_REASON_HDR, "Purge"))) {
+            LeaseChange change = LeaseChange.read(SUBJECT, headers::getFirst, RECEIVED).orElseThrow();
+
+            assertEquals(LeaseChange.Kind.REVOKED, change.kind(), "the key is free: its holder must stop");
+            assertEquals(45, change.sequence());
+            assertEquals(Optional.empty(), change.holder());
+            assertTrue(change.reason().orElseThrow().startsWith("removed with NATS' own tools"), change.reason().get());
+        }
+    }
+
+    @Test
     void whatIsNoLeaseChangeIsLeftOut() {
-        assertTrue(LeaseChange.read(SUBJECT, event(null, 45).add(NatsJetStreamConstants.NATS_MARKER_REASON_HDR, "Purge")::getFirst,
-                RECEIVED).isEmpty(), "a purge marker");
         assertTrue(LeaseChange.read(SUBJECT, event("transferred", 46)::getFirst, RECEIVED).isEmpty(), "an event this version does not know");
         assertTrue(LeaseChange.read("elsewhere.notify-leader", event("acquired", 47)::getFirst, RECEIVED).isEmpty(), "another subject");
         assertTrue(LeaseChange.read(SUBJECT, (new Headers().add(LeaseHeaders.EVENT, "acquired"))::getFirst, RECEIVED).isEmpty(),

@@ -47,12 +47,16 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
     private static final String TIME_STAMP = "Nats-Time-Stamp";
     private static final String MARKER_REASON = "Nats-Marker-Reason";
     private static final String TTL = "Nats-TTL";
+    /** NATS' own KV delete and purge ({@code nats kv del|purge}); dagnats' deletes also carry its event header. */
+    private static final String KV_OPERATION = "KV-Operation";
 
     /**
      * @param header   the event's header values by name (null when absent); {@code name -> null} for none
      * @param received when this machine received it, used when the event carries no server time
-     * @return empty for what is no lease change: another marker (a purge), an event this version
-     *         does not know, a subject that is no key, or headers that break the contract
+     * @return empty for what is no lease change: an event this version does not know, a subject that
+     *         is no key, or headers that break the contract. A key removed with NATS' own tools (a
+     *         KV delete or purge, or another marker than an expiry's, without dagnats' event header)
+     *         reads as revoked, naming nobody: the key is free, and its holder must stop.
      */
     public static Optional<LeaseChange> read(String subject, Function<String, String> header, Instant received) {
         if (!subject.startsWith(LeaseSubjects.CHANGED_PREFIX)) {
@@ -64,11 +68,19 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
             Instant time = time(header.apply(TIME_STAMP)).orElse(received);
             String event = header.apply(LeaseHeaders.EVENT);
             if (event == null) {
-                if (!EXPIRY_MARKER_REASON.equals(header.apply(MARKER_REASON))) {
+                String marker = header.apply(MARKER_REASON);
+                if (EXPIRY_MARKER_REASON.equals(marker)) {
+                    return Optional.of(new LeaseChange(time, key, Kind.EXPIRED, sequence, Optional.empty(),
+                            Optional.empty(), Optional.empty(), Optional.empty()));
+                }
+                String operation = marker != null ? "marker " + marker
+                        : header.apply(KV_OPERATION) != null ? KV_OPERATION + ": " + header.apply(KV_OPERATION) : null;
+                if (operation == null) {
                     return Optional.empty();
                 }
-                return Optional.of(new LeaseChange(time, key, Kind.EXPIRED, sequence, Optional.empty(),
-                        Optional.empty(), Optional.empty(), Optional.empty()));
+                return Optional.of(new LeaseChange(time, key, Kind.REVOKED, sequence, Optional.empty(),
+                        Optional.empty(), Optional.of("removed with NATS' own tools (" + operation + "), not through dagnats"),
+                        Optional.empty()));
             }
             Optional<LeaseEvent> known = LeaseEvent.fromWireName(event);
             if (known.isEmpty()) {
