@@ -127,6 +127,8 @@ final class LeaseKeeper {
     private Instant ownAcquiredAt;
     /** An acquisition another process keeps under this holder id: this one stays off it. */
     private Instant twinAcquiredAt;
+    /** The highest release, revoke or expiry of the key seen: a write below it is already ended. */
+    private Fence endedAt;
 
     LeaseKeeper(LeaseKey key, HolderId holder, LeaseTtl ttl, LeaseCalls client, MonotonicClock clock,
             Scheduler scheduler, OwnershipListener listener, HolderTelemetry telemetry) {
@@ -162,6 +164,10 @@ final class LeaseKeeper {
             if (closed) {
                 return;
             }
+            if (change.isPresent() && change.get().kind().endsLease()
+                    && (endedAt == null || endedAt.isBelow(new Fence(change.get().sequence())))) {
+                endedAt = new Fence(change.get().sequence());
+            }
             Tenure current = tenure();
             if (current == null) {
                 if (change.isPresent() && change.get().kind().endsLease()) {
@@ -169,9 +175,8 @@ final class LeaseKeeper {
                     wakeAfter(random.nextInt(EVENT_JITTER_MS) * MILLI);
                 }
             } else if (change.isPresent() && writtenByAnotherProcess(change.get(), current)) {
-                LeaseChange other = change.get();
-                twinAcquiredAt = other.kind() == LeaseChange.Kind.RENEWED ? ownAcquiredAt : null;
-                warnTwin(other.sequence());
+                // Which acquisition it keeps is told by the next grant (keptByAnotherProcess).
+                warnTwin(change.get().sequence());
                 stop(OwnershipListener.StopReason.LOST);
                 wakeAfter(random.nextInt(50) * MILLI);
             } else if (change.isPresent() && endsTenure(change.get(), current)) {
@@ -206,8 +211,16 @@ final class LeaseKeeper {
         if (granted.acquiredAt().equals(twinAcquiredAt)) {
             return true;
         }
-        return lastOwnFence != null && !uncertainWrite && granted.acquiredAt().equals(ownAcquiredAt)
-                && lastOwnFence.isBelow(granted.revision());
+        // Above every write of this process, and every one answered: the acquisition it renewed,
+        // renewed again by another; or one this process never renewed that was renewed since it
+        // was acquired (a grant of a fresh acquisition by this acquire was never renewed, and
+        // every holder renews its grant at once).
+        return lastOwnFence != null && !uncertainWrite && lastOwnFence.isBelow(granted.revision())
+                && (granted.acquiredAt().equals(ownAcquiredAt) || renewedSinceAcquired(granted));
+    }
+
+    private static boolean renewedSinceAcquired(LeaseView lease) {
+        return lease.expiresAt().minus(lease.ttl().duration()).isAfter(lease.acquiredAt());
     }
 
     private void warnTwin(long revision) {
@@ -259,8 +272,9 @@ final class LeaseKeeper {
     private void onAcquired(Answers.Acquire answer, Throwable failure) {
         busy = false;
         if (closed) {
+            // Release what the acquire turned out to hold, unless another process under this id keeps it.
             finishClosing(failure == null && answer instanceof Answers.Acquire.Granted granted
-                    ? Optional.of(granted.lease().revision()) : Optional.empty());
+                    && !keptByAnotherProcess(granted.lease()) ? Optional.of(granted.lease().revision()) : Optional.empty());
             return;
         }
         if (failure != null) {
@@ -335,6 +349,14 @@ final class LeaseKeeper {
         uncertainWrite = false;
         lastOwnFence = renewed;
         ownAcquiredAt = written.acquiredAt();
+        if (endedAt != null && renewed.isBelow(endedAt)) {
+            // Written before a release, revoke or expiry this process has already seen: ended.
+            if (tenure() != null) {
+                stop(OwnershipListener.StopReason.LOST);
+            }
+            wakeAfter(ttlNanos / 3);
+            return;
+        }
         Tenure next = Tenure.begin(key, holder, start, sentAt, ttl).renewed(renewed, sentAt, ttl);
         Tenure previous = tenure();
         if (!next.actingAsOwner(clock.nanoTime())) {

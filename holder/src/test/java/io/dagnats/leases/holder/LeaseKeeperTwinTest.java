@@ -57,9 +57,10 @@ class LeaseKeeperTwinTest {
             scheduler, listener, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null));
     private final KeptLease lease = new KeptLease(keeper, () -> { });
 
+    /** A lease of "me" as its acquisition wrote it (expires_at says when it was last written). */
     private static LeaseView lease(long revision, Instant acquiredAt) {
         return new LeaseView(new LeaseKey("k"), new HolderId("me"), new Fence(revision), acquiredAt,
-                Instant.now().plusSeconds(15), TTL);
+                acquiredAt.plus(TTL.duration()), TTL);
     }
 
     private void answer(String operation, Object answer) {
