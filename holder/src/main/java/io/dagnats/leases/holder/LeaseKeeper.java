@@ -129,6 +129,9 @@ final class LeaseKeeper {
     private Instant twinAcquiredAt;
     /** The highest release, revoke or expiry of the key seen: a write below it is already ended. */
     private Fence endedAt;
+    /** The acquisition the renews now sent present (set by each grant), and those an unanswered renew presented. */
+    private Instant renewingAcquiredAt;
+    private final java.util.Set<Instant> uncertainAcquisitions = new java.util.HashSet<>();
 
     LeaseKeeper(LeaseKey key, HolderId holder, LeaseTtl ttl, LeaseCalls client, MonotonicClock clock,
             Scheduler scheduler, OwnershipListener listener, HolderTelemetry telemetry) {
@@ -215,8 +218,13 @@ final class LeaseKeeper {
         // renewed again by another; or one this process never renewed that was renewed since it
         // was acquired (a grant of a fresh acquisition by this acquire was never renewed, and
         // every holder renews its grant at once).
-        return lastOwnFence != null && !uncertainWrite && lastOwnFence.isBelow(granted.revision())
-                && (granted.acquiredAt().equals(ownAcquiredAt) || renewedSinceAcquired(granted));
+        if (lastOwnFence == null || !lastOwnFence.isBelow(granted.revision())) {
+            return false;
+        }
+        if (granted.acquiredAt().equals(ownAcquiredAt)) {
+            return !uncertainWrite;
+        }
+        return renewedSinceAcquired(granted) && !uncertainAcquisitions.contains(granted.acquiredAt());
     }
 
     private static boolean renewedSinceAcquired(LeaseView lease) {
@@ -295,6 +303,9 @@ final class LeaseKeeper {
             return;
         }
         twinAcquiredAt = null;
+        renewingAcquiredAt = answer.lease().acquiredAt();
+        // A grant is a read after every end seen before it; the renew below is a compare-and-set on it.
+        endedAt = null;
         // Held on the server, but maybe by a write made long ago: prove time left with a write of our own.
         Fence granted = answer.lease().revision();
         renew(granted, granted);
@@ -322,6 +333,9 @@ final class LeaseKeeper {
         if (failure != null) {
             logIfFinal(failure);
             uncertainWrite = true;
+            if (renewingAcquiredAt != null) {
+                uncertainAcquisitions.add(renewingAcquiredAt);
+            }
             Tenure current = tenure();
             if (current != null && current.actingAsOwner(clock.nanoTime())) {
                 int scheduled = generation;
@@ -347,6 +361,7 @@ final class LeaseKeeper {
         LeaseView written = ((Answers.Renew.Renewed) answer).lease();
         Fence renewed = written.revision();
         uncertainWrite = false;
+        uncertainAcquisitions.clear();
         lastOwnFence = renewed;
         ownAcquiredAt = written.acquiredAt();
         if (endedAt != null && renewed.isBelow(endedAt)) {
