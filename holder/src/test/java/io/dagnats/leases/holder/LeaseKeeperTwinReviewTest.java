@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * that released the other process's lease, and a renew answered after its lease's revoke.
  * (Left out: a process partitioned for longer than a TTL keeps its renews' outcomes
  * uncertain, so after the heal it may take its restart's acquisition back once; the
- * restart then finds it and yields.) Each test is one
+ * restart then finds it and yields.) Then round 2 (branch review-twin2): a bucket made
+ * elsewhere after a revoke was seen, and a pause begun with a renew in flight. Each test is one
  * process's keeper under holder id "me"; the other process under "me" (the restart) is
  * only seen through the answers and events it causes.
  */
@@ -203,5 +204,81 @@ class LeaseKeeperTwinReviewTest {
         scheduler.runDue();
 
         assertFalse(made().contains("release 12"), "it released the lease the other process keeps: " + made());
+    }
+
+    // Round 2 (review of 42de46c, branch review-twin2).
+
+    /**
+     * endedAt is never forgotten, and it compares fences of one bucket with the next: a bucket
+     * made elsewhere (ADR-026: "a bucket made elsewhere starts at 1", e.g. an operator's
+     * `nats kv add` after deleting it) hands out fences below a revoke or expiry this process saw
+     * in the old one. Every renew of this process (a single process, unique holder id) then
+     * answers Renewed below endedAt: it never owns again, yet it keeps the key held on the server,
+     * renewing it every third of a TTL, so no other holder can take it either. Before 42de46c it
+     * owned again after the store's grace.
+     */
+    @Test
+    void aProcessOwnsAgainInABucketMadeElsewhereAfterItSawARevokeInTheOldOne() {
+        becomeOwner();
+        keeper.keyChanged(event(7, "revoked"));
+        scheduler.runDue();
+        assertFalse(lease.isOwner(), "revoked");
+
+        // The bucket is deleted and made again elsewhere: its sequences start at 1.
+        Instant again = ACQUIRED.plusSeconds(60);
+        scheduler.advance(TTL.duration());
+        answer("acquire", new Answers.Acquire.Granted(lease(1, again, again)));
+        answer("renew", new Answers.Renew.Renewed(lease(2, again, again)));
+        long revision = 2;
+        for (int round = 0; round < 6 && !lease.isOwner(); round++) {
+            scheduler.advance(TTL.duration().dividedBy(3));
+            ScriptedCalls.Call call = calls.next(calls.made().get(calls.made().size() - 1).operation());
+            if (call.operation().equals("acquire")) {
+                call.answer().complete(new Answers.Acquire.Granted(lease(revision, again, again.plusSeconds(revision))));
+            } else {
+                revision++;
+                call.answer().complete(new Answers.Renew.Renewed(lease(revision, again, again.plusSeconds(revision))));
+            }
+            scheduler.runDue();
+        }
+
+        assertTrue(lease.isOwner(), "its own renews, the only writes to the key, never make it owner: calls "
+                + made() + ", told " + told);
+    }
+
+    /**
+     * The long pause of 42de46c's first case, with the pause landing while a renew (6) is in
+     * flight: on resuming, its timeout fires (SIGSTOP, a VM migration: the delayer thread and the
+     * reply's reader race, and the overdue timeout often wins), so uncertainWrite is set, and rule 2b
+     * (like 2a) is skipped whenever a write is uncertain. But an uncertain renew of this process
+     * presented a fence of ITS acquisition (acquired_at ACQUIRED): it cannot have produced a write of
+     * an acquisition acquired 20 s later. The old process renews the restart's new acquisition and
+     * takes the key; the restart, finding the old one's write above its own, stays off for good.
+     * One in-flight renew during a pause, not a partition's run of unanswered renews (ADR-033).
+     */
+    @Test
+    void anOldProcessPausedWithARenewInFlightStaysOffTheAcquisitionItsRestartMade() {
+        becomeOwner();
+        scheduler.advance(TTL.duration().dividedBy(3));
+        ScriptedCalls.Call inFlight = calls.next("renew");
+        // The pause: the deadline passes with the renew of 6 in flight.
+        scheduler.advance(TTL.duration().plusSeconds(10));
+        assertEquals("stopped DEADLINE_PASSED", told.get(told.size() - 1));
+        keeper.keyChanged(event(9, null));
+        keeper.keyChanged(event(10, "acquired"));
+        keeper.keyChanged(event(11, "renewed"));
+        keeper.keyChanged(event(12, "renewed"));
+        scheduler.runDue();
+        inFlight.answer().completeExceptionally(new DagnatsException(ErrorKind.UNAVAILABLE,
+                "no answer from dagnats to renew (TimeoutException)"));
+        scheduler.runDue();
+        scheduler.advance(Duration.ofMillis(600));
+        Instant restartAcquired = ACQUIRED.plusSeconds(20);
+        answer("acquire", new Answers.Acquire.Granted(lease(12, restartAcquired, restartAcquired.plusSeconds(5))));
+        scheduler.runDue();
+
+        assertTrue(calls.nothingPending(), "its only uncertain write renewed its own acquisition, not one made 20 s"
+                + " later and renewed since: it must not renew it: calls " + made());
+        assertFalse(lease.isOwner());
     }
 }
