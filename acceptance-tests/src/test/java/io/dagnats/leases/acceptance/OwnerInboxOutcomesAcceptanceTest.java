@@ -9,6 +9,7 @@ import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.OwnerInbox;
 import io.dagnats.leases.application.OwnerInbox.Delivery;
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.nats.client.Connection;
@@ -97,7 +98,7 @@ class OwnerInboxOutcomesAcceptanceTest {
             // jnats's sweeper race at many different moments.
             Duration timeout = Duration.ofMillis(100 + i % 200);
             byte[] payload = ("request-" + i).getBytes(StandardCharsets.UTF_8);
-            outcomes.add(inbox.deliver(KEY, silent, FENCE, payload, timeout).toCompletableFuture());
+            outcomes.add(inbox.deliver(KEY, Claimant.of(silent), FENCE, payload, timeout).toCompletableFuture());
         }
         CompletableFuture.allOf(outcomes.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
 
@@ -130,7 +131,7 @@ class OwnerInboxOutcomesAcceptanceTest {
                 .requestCleanupInterval(Duration.ofHours(1))
                 .build());
         new NatsOwnerInbox(unswept, LeaseTelemetry.NONE)
-                .deliver(KEY, timerHolder, FENCE, new byte[0], Duration.ofMillis(100))
+                .deliver(KEY, Claimant.of(timerHolder), FENCE, new byte[0], Duration.ofMillis(100))
                 .whenComplete((outcome, failure) -> {
                     stalled.countDown();
                     try {
@@ -144,7 +145,7 @@ class OwnerInboxOutcomesAcceptanceTest {
             assertTrue(stalled.await(10, TimeUnit.SECONDS), "the deadline timer to be held");
             for (int i = 0; i < 50; i++) {
                 byte[] payload = ("request-" + i).getBytes(StandardCharsets.UTF_8);
-                outcomes.add(inbox.deliver(KEY, silent, FENCE, payload, Duration.ofMillis(100)).toCompletableFuture());
+                outcomes.add(inbox.deliver(KEY, Claimant.of(silent), FENCE, payload, Duration.ofMillis(100)).toCompletableFuture());
             }
             Polling.until(Duration.ofSeconds(10), "jnats's sweeper to end every request",
                     () -> outcomes.stream().filter(CompletableFuture::isDone).count(), done -> done == outcomes.size());
@@ -177,7 +178,7 @@ class OwnerInboxOutcomesAcceptanceTest {
 
         List<CompletableFuture<Delivery>> outcomes = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
-            outcomes.add(inbox.deliver(KEY, new HolderId("nobody-" + i), FENCE, new byte[0], Duration.ofSeconds(5))
+            outcomes.add(inbox.deliver(KEY, Claimant.of(new HolderId("nobody-" + i)), FENCE, new byte[0], Duration.ofSeconds(5))
                     .toCompletableFuture());
         }
         CompletableFuture.allOf(outcomes.toArray(new CompletableFuture[0])).get(30, TimeUnit.SECONDS);

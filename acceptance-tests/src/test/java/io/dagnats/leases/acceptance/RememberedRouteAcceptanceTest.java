@@ -17,6 +17,7 @@ import io.dagnats.leases.application.SharedReads;
 import io.dagnats.leases.bootstrap.DagnatsServer;
 import io.dagnats.leases.bootstrap.Settings;
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.MonotonicClock;
@@ -130,10 +131,10 @@ class RememberedRouteAcceptanceTest {
 
     /** The inbox, recording each attempt as {@code holder@fence -> outcome}. */
     private OwnerInbox recording(OwnerInbox inbox) {
-        return (LeaseKey leaseKey, HolderId owner, Fence fence, byte[] payload, Duration timeout) -> {
+        return (LeaseKey leaseKey, Claimant owner, Fence fence, byte[] payload, Duration timeout) -> {
             CompletionStage<OwnerInbox.Delivery> delivery = inbox.deliver(leaseKey, owner, fence, payload, timeout);
             return delivery.thenApply(outcome -> {
-                deliveries.add(owner.value() + "@" + fence.revision() + " -> " + outcome.getClass().getSimpleName());
+                deliveries.add(owner.holder().value() + "@" + fence.revision() + " -> " + outcome.getClass().getSimpleName());
                 return outcome;
             });
         };

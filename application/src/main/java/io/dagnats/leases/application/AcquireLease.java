@@ -1,6 +1,7 @@
 package io.dagnats.leases.application;
 
 import io.dagnats.leases.domain.Acquisition;
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseRules;
@@ -14,11 +15,16 @@ import java.util.concurrent.CompletionStage;
 public final class AcquireLease {
 
     /** @param ttl how long the lease lives after the granting write */
-    public record Command(LeaseKey key, HolderId holder, LeaseTtl ttl) {
+    public record Command(LeaseKey key, Claimant holder, LeaseTtl ttl) {
         public Command {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(holder, "holder");
             Objects.requireNonNull(ttl, "ttl");
+        }
+
+        /** An acquire by a plain holder, with no incarnation. */
+        public Command(LeaseKey key, HolderId holder, LeaseTtl ttl) {
+            this(key, Claimant.of(holder), ttl);
         }
     }
 

@@ -141,7 +141,7 @@ public final class ForwardToOwner {
         if (left <= 0) {
             return done(new Outcome.OwnerTimeout(owner));
         }
-        return inbox.deliver(command.key(), owner.holder(), owner.revision(), command.payload(), Duration.ofNanos(left))
+        return inbox.deliver(command.key(), owner.claimant(), owner.revision(), command.payload(), Duration.ofNanos(left))
                 .thenCompose(delivery -> {
                     if (delivery instanceof OwnerInbox.Delivery.Replied replied) {
                         return done(new Outcome.Delivered(owner, replied.body()));
@@ -169,7 +169,7 @@ public final class ForwardToOwner {
     }
 
     private static boolean sameLease(Lease tried, Lease now) {
-        return tried.holder().equals(now.holder()) && tried.revision().equals(now.revision());
+        return tried.claimant().equals(now.claimant()) && tried.revision().equals(now.revision());
     }
 
     private static CompletionStage<Outcome> done(Outcome outcome) {

@@ -1,21 +1,22 @@
 package io.dagnats.leases.application;
 
 import io.dagnats.leases.domain.Fence;
-import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.LeaseKey;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
 /**
  * The inbox of whichever process holds a key: one request, fenced with the
- * lease revision it was sent under. The stage never fails for anything the
+ * lease revision it was sent under, and naming the incarnation the lease names (when it names
+ * one), so that only that process of the holder id answers. The stage never fails for anything the
  * owner did; every such outcome is a {@link Delivery}. It fails with
  * {@link LeaseFailure} only when this side cannot send at all.
  */
 @FunctionalInterface
 public interface OwnerInbox {
 
-    CompletionStage<Delivery> deliver(LeaseKey key, HolderId owner, Fence fence, byte[] payload, Duration timeout);
+    CompletionStage<Delivery> deliver(LeaseKey key, Claimant owner, Fence fence, byte[] payload, Duration timeout);
 
     /** What became of one delivery. */
     sealed interface Delivery {

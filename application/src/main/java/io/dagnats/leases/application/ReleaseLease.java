@@ -1,6 +1,7 @@
 package io.dagnats.leases.application;
 
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseRules;
@@ -11,11 +12,16 @@ import java.util.concurrent.CompletionStage;
 /** Frees the caller's lease under the same fence check as a renew. */
 public final class ReleaseLease {
 
-    public record Command(LeaseKey key, HolderId holder, Fence revision) {
+    public record Command(LeaseKey key, Claimant holder, Fence revision) {
         public Command {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(holder, "holder");
             Objects.requireNonNull(revision, "revision");
+        }
+
+        /** A release by a plain holder, with no incarnation. */
+        public Command(LeaseKey key, HolderId holder, Fence revision) {
+            this(key, Claimant.of(holder), revision);
         }
     }
 

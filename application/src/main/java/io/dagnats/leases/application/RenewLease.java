@@ -1,6 +1,7 @@
 package io.dagnats.leases.application;
 
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseRules;
@@ -16,12 +17,17 @@ import java.util.concurrent.CompletionStage;
 public final class RenewLease {
 
     /** @param ttl the new TTL; empty keeps the lease's current one */
-    public record Command(LeaseKey key, HolderId holder, Fence revision, Optional<LeaseTtl> ttl) {
+    public record Command(LeaseKey key, Claimant holder, Fence revision, Optional<LeaseTtl> ttl) {
         public Command {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(holder, "holder");
             Objects.requireNonNull(revision, "revision");
             Objects.requireNonNull(ttl, "ttl");
+        }
+
+        /** A renew by a plain holder, with no incarnation. */
+        public Command(LeaseKey key, HolderId holder, Fence revision, Optional<LeaseTtl> ttl) {
+            this(key, Claimant.of(holder), revision, ttl);
         }
     }
 

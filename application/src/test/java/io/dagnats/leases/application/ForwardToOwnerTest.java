@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.dagnats.leases.domain.Acquisition;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseEvent;
@@ -44,7 +45,7 @@ class ForwardToOwnerTest {
         final List<String> asked = new ArrayList<>();
 
         @Override
-        public CompletableFuture<Delivery> deliver(LeaseKey key, HolderId owner, Fence fence, byte[] payload, Duration timeout) {
+        public CompletableFuture<Delivery> deliver(LeaseKey key, Claimant owner, Fence fence, byte[] payload, Duration timeout) {
             asked.add(owner + "@" + fence);
             return CompletableFuture.completedFuture(script.removeFirst().get());
         }
@@ -325,7 +326,7 @@ class ForwardToOwnerTest {
         release.execute(new ReleaseLease.Command(KEY, first.holder(), first.revision())).toCompletableFuture().join();
         Lease later = grant("h0"); // remembered at revision 3
         store.recreate(1, false, true); // replaced, not noticed yet: the identity looks the same
-        store.writeUnseen(new LeaseWrite.Put(KEY, 0, LeaseEvent.ACQUIRED, new HolderId("bob"), clock.instant(),
+        store.writeUnseen(new LeaseWrite.Put(KEY, 0, LeaseEvent.ACQUIRED, Claimant.of(new HolderId("bob")), clock.instant(),
                 clock.instant(), TTL, Optional.empty()));
         inbox.script.add(OwnerInbox.Delivery.Rejected::new);
 

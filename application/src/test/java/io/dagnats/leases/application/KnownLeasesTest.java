@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dagnats.leases.domain.Acquisition;
 import io.dagnats.leases.domain.Decision;
 import io.dagnats.leases.domain.ErrorKind;
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.Lease;
@@ -234,6 +235,6 @@ class KnownLeasesTest {
 
     private LeaseWrite.Put put(HolderId holder) {
         return (LeaseWrite.Put) ((Decision.Apply<?>) LeaseRules.acquire(
-                new KeyState.Free(KEY, 0), holder, TTL, clock.instant())).write();
+                new KeyState.Free(KEY, 0), Claimant.of(holder), TTL, clock.instant())).write();
     }
 }

@@ -2,10 +2,12 @@ package io.dagnats.leases.domain;
 
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A key that one holder owns, as of one write.
  *
+ * @param incarnation the holder's incarnation, when it sent one: part of who holds the lease
  * @param revision   the fence of the write this view comes from
  * @param tenure     the fence of the acquire that began this holder's tenure; renewals
  *                   raise {@code revision} but keep the tenure
@@ -16,6 +18,7 @@ import java.util.Objects;
 public record Lease(
         LeaseKey key,
         HolderId holder,
+        Optional<Incarnation> incarnation,
         Fence revision,
         Fence tenure,
         Instant acquiredAt,
@@ -25,6 +28,7 @@ public record Lease(
     public Lease {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(holder, "holder");
+        Objects.requireNonNull(incarnation, "incarnation");
         Objects.requireNonNull(revision, "revision");
         Objects.requireNonNull(tenure, "tenure");
         Objects.requireNonNull(acquiredAt, "acquiredAt");
@@ -35,17 +39,32 @@ public record Lease(
         }
     }
 
+    /** A lease of a holder that sent no incarnation: the guide's plain holder. */
+    public Lease(LeaseKey key, HolderId holder, Fence revision, Fence tenure, Instant acquiredAt, Instant writtenAt,
+            LeaseTtl ttl) {
+        this(key, holder, Optional.empty(), revision, tenure, acquiredAt, writtenAt, ttl);
+    }
+
+    /** Who holds it: the holder id and its incarnation, if it sent one. */
+    public Claimant claimant() {
+        return new Claimant(holder, incarnation);
+    }
+
     /** Advisory: the server's TTL, not this instant, is what frees the key. */
     public Instant expiresAt() {
         return writtenAt.plusMillis(ttl.millis());
     }
 
-    public boolean isHeldBy(HolderId candidate) {
-        return holder.equals(candidate);
+    /** Whether {@code candidate} holds it: the same holder id and the same incarnation, or none on both sides. */
+    public boolean isHeldBy(Claimant candidate) {
+        return holder.equals(candidate.holder()) && incarnation.equals(candidate.incarnation());
     }
 
-    /** Whether {@code other} is a view of the same tenure (this one renewed or not): same key, holder and acquire. */
+    /**
+     * Whether {@code other} is a view of the same tenure (this one renewed or not): same key,
+     * holder, incarnation and acquire.
+     */
     public boolean sameTenureAs(Lease other) {
-        return key.equals(other.key) && holder.equals(other.holder) && tenure.equals(other.tenure);
+        return key.equals(other.key) && claimant().equals(other.claimant()) && tenure.equals(other.tenure);
     }
 }

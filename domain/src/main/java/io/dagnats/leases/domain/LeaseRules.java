@@ -16,9 +16,11 @@ public final class LeaseRules {
     /**
      * A free key is granted in one write. The current holder gets its lease back
      * unchanged (same revision, no TTL extension), so a retried acquire after a
-     * lost reply is safe. Another holder's lease is a normal answer naming it.
+     * lost reply is safe. Another holder's lease is a normal answer naming it; a lease of the
+     * caller's holder id under another incarnation (or with one, when the caller sends none) is
+     * another holder's.
      */
-    public static Decision<Acquisition> acquire(KeyState state, HolderId caller, LeaseTtl ttl, Instant now) {
+    public static Decision<Acquisition> acquire(KeyState state, Claimant caller, LeaseTtl ttl, Instant now) {
         if (state instanceof KeyState.Held held) {
             Lease lease = held.lease();
             return new Decision.Answer<>(lease.isHeldBy(caller)
@@ -35,7 +37,7 @@ public final class LeaseRules {
      * raises the fence and keeps the tenure and its acquire time.
      */
     public static Decision<Renewal> renew(
-            KeyState state, HolderId caller, Fence presented, Optional<LeaseTtl> ttl, Instant now) {
+            KeyState state, Claimant caller, Fence presented, Optional<LeaseTtl> ttl, Instant now) {
         Optional<Lost> lost = checkFence(state, caller, presented);
         if (lost.isPresent()) {
             return new Decision.Answer<>(lost.get());
@@ -53,7 +55,7 @@ public final class LeaseRules {
     }
 
     /** Frees the key under the same fence check as {@link #renew}. An expired lease is lost. */
-    public static Decision<Release> release(KeyState state, HolderId caller, Fence presented) {
+    public static Decision<Release> release(KeyState state, Claimant caller, Fence presented) {
         Optional<Lost> lost = checkFence(state, caller, presented);
         if (lost.isPresent()) {
             return new Decision.Answer<>(lost.get());
@@ -90,7 +92,7 @@ public final class LeaseRules {
         return revoke(state, Optional.empty(), reason);
     }
 
-    private static Optional<Lost> checkFence(KeyState state, HolderId caller, Fence presented) {
+    private static Optional<Lost> checkFence(KeyState state, Claimant caller, Fence presented) {
         if (!(state instanceof KeyState.Held held)) {
             return Optional.of(new Lost(state.key(), Lost.Reason.NOT_HELD,
                     "nobody holds it (never acquired, released, or expired)"));
@@ -98,7 +100,10 @@ public final class LeaseRules {
         Lease lease = held.lease();
         if (!lease.isHeldBy(caller)) {
             return Optional.of(new Lost(state.key(), Lost.Reason.HELD_BY_OTHER,
-                    "it is held by another holder"));
+                    lease.holder().equals(caller.holder())
+                            ? "it is held under holder id " + lease.holder() + " by another incarnation ("
+                                    + lease.incarnation().map(Incarnation::value).orElse("none") + ")"
+                            : "it is held by another holder"));
         }
         if (!lease.revision().equals(presented)) {
             return Optional.of(new Lost(state.key(), Lost.Reason.STALE_FENCE,

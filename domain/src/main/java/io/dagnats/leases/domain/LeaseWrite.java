@@ -15,7 +15,11 @@ public sealed interface LeaseWrite {
 
     long expectedSequence();
 
+    /** The holder whose lease this write makes, extends or ends. */
     HolderId holder();
+
+    /** That holder's incarnation, when it has one. */
+    Optional<Incarnation> incarnation();
 
     LeaseEvent event();
 
@@ -28,7 +32,7 @@ public sealed interface LeaseWrite {
             LeaseKey key,
             long expectedSequence,
             LeaseEvent event,
-            HolderId holder,
+            Claimant claimant,
             Instant acquiredAt,
             Instant writtenAt,
             LeaseTtl ttl,
@@ -37,7 +41,7 @@ public sealed interface LeaseWrite {
         public Put {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(event, "event");
-            Objects.requireNonNull(holder, "holder");
+            Objects.requireNonNull(claimant, "claimant");
             Objects.requireNonNull(acquiredAt, "acquiredAt");
             Objects.requireNonNull(writtenAt, "writtenAt");
             Objects.requireNonNull(ttl, "ttl");
@@ -47,9 +51,20 @@ public sealed interface LeaseWrite {
             }
         }
 
+        @Override
+        public HolderId holder() {
+            return claimant.holder();
+        }
+
+        @Override
+        public Optional<Incarnation> incarnation() {
+            return claimant.incarnation();
+        }
+
         /** The lease this write makes once the store gives it {@code revision}. */
         public Lease leaseAt(Fence revision) {
-            return new Lease(key, holder, revision, continuedTenure.orElse(revision), acquiredAt, writtenAt, ttl);
+            return new Lease(key, claimant.holder(), claimant.incarnation(), revision,
+                    continuedTenure.orElse(revision), acquiredAt, writtenAt, ttl);
         }
     }
 
@@ -79,6 +94,11 @@ public sealed interface LeaseWrite {
         @Override
         public HolderId holder() {
             return ended.holder();
+        }
+
+        @Override
+        public Optional<Incarnation> incarnation() {
+            return ended.incarnation();
         }
 
         /** The fence of the lease this write ends. */

@@ -13,12 +13,17 @@ final class Token {
 
     /** @param minLength 0 or 1: whether an empty value is one */
     static String require(String field, String value, int minLength) {
+        return require(field, value, minLength, MAX_LENGTH);
+    }
+
+    /** @param maxLength at most {@link #MAX_LENGTH}: a value of its own kind may be shorter still */
+    static String require(String field, String value, int minLength, int maxLength) {
         if (value == null) {
             throw new InvalidLeaseInput(field + " is required");
         }
         int length = value.length();
-        if (length < minLength || length > MAX_LENGTH) {
-            throw new InvalidLeaseInput(field + " must be " + minLength + " to " + MAX_LENGTH + " characters long");
+        if (length < minLength || length > maxLength) {
+            throw new InvalidLeaseInput(field + " must be " + minLength + " to " + maxLength + " characters long");
         }
         for (int i = 0; i < length; i++) {
             if (!allowed(value.charAt(i))) {

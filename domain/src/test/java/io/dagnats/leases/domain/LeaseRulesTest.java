@@ -12,14 +12,17 @@ import org.junit.jupiter.api.Test;
 class LeaseRulesTest {
 
     private static final LeaseKey KEY = new LeaseKey("notify-leader");
-    private static final HolderId ALICE = new HolderId("notify-7f3a");
-    private static final HolderId BOB = new HolderId("notify-19bc");
+    private static final HolderId ALICE_ID = new HolderId("notify-7f3a");
+    private static final Claimant ALICE = Claimant.of(ALICE_ID);
+    private static final Claimant BOB = Claimant.of(new HolderId("notify-19bc"));
+    private static final Claimant ALICE_RUN_1 = Claimant.of(ALICE_ID, new Incarnation("run-1"));
+    private static final Claimant ALICE_RUN_2 = Claimant.of(ALICE_ID, new Incarnation("run-2"));
     private static final LeaseTtl TTL = LeaseTtl.ofSeconds(15);
     private static final Instant T0 = Instant.parse("2026-10-18T12:00:00Z");
     private static final Instant T1 = Instant.parse("2026-10-18T12:00:05Z");
 
     private static KeyState.Held heldByAlice(long revision, long tenure) {
-        return new KeyState.Held(new Lease(KEY, ALICE, new Fence(revision), new Fence(tenure), T0, T1, TTL));
+        return new KeyState.Held(new Lease(KEY, ALICE_ID, new Fence(revision), new Fence(tenure), T0, T1, TTL));
     }
 
     @Test
@@ -29,7 +32,7 @@ class LeaseRulesTest {
         LeaseWrite.Put put = (LeaseWrite.Put) assertInstanceOf(Decision.Apply.class, decision).write();
         assertEquals(0, put.expectedSequence());
         assertEquals(LeaseEvent.ACQUIRED, put.event());
-        assertEquals(ALICE, put.holder());
+        assertEquals(ALICE, put.claimant());
         assertEquals(TTL, put.ttl());
         assertEquals(T0, put.acquiredAt());
         assertEquals(Optional.empty(), put.continuedTenure());
@@ -71,7 +74,7 @@ class LeaseRulesTest {
 
         Object outcome = assertInstanceOf(Decision.Answer.class, decision).outcome();
         Acquisition.HeldByOther other = assertInstanceOf(Acquisition.HeldByOther.class, outcome);
-        assertEquals(ALICE, other.lease().holder());
+        assertEquals(ALICE_ID, other.lease().holder());
         assertEquals(new Fence(42), other.lease().revision());
     }
 
@@ -130,7 +133,7 @@ class LeaseRulesTest {
         LeaseWrite.Tombstone tombstone = assertInstanceOf(LeaseWrite.Tombstone.class, write);
         assertEquals(42, tombstone.expectedSequence());
         assertEquals(LeaseEvent.RELEASED, tombstone.event());
-        assertEquals(ALICE, tombstone.holder());
+        assertEquals(ALICE_ID, tombstone.holder());
         assertEquals(new Fence(42), tombstone.endedFence());
         assertEquals(Optional.empty(), tombstone.revokeReason());
     }
@@ -144,7 +147,7 @@ class LeaseRulesTest {
                 assertInstanceOf(LeaseWrite.Tombstone.class, assertInstanceOf(Decision.Apply.class, decision).write());
         assertEquals(42, tombstone.expectedSequence());
         assertEquals(LeaseEvent.REVOKED, tombstone.event());
-        assertEquals(ALICE, tombstone.holder());
+        assertEquals(ALICE_ID, tombstone.holder());
         assertEquals(new Fence(42), tombstone.endedFence());
         assertEquals(Optional.of(reason), tombstone.revokeReason());
     }
@@ -187,7 +190,7 @@ class LeaseRulesTest {
     @Test
     void aLeaseCannotBeOlderThanItsTenure() {
         assertThrows(IllegalArgumentException.class,
-                () -> new Lease(KEY, ALICE, new Fence(3), new Fence(4), T0, T0, TTL));
+                () -> new Lease(KEY, ALICE_ID, new Fence(3), new Fence(4), T0, T0, TTL));
     }
 
     @Test
@@ -216,7 +219,7 @@ class LeaseRulesTest {
     @Test
     void revokeDecidedAgainEndsNoOtherTenure() {
         Lease first = heldByAlice(42, 40).lease();
-        Lease bobs = new Lease(KEY, BOB, new Fence(44), new Fence(44), T1, T1, TTL);
+        Lease bobs = new Lease(KEY, BOB.holder(), new Fence(44), new Fence(44), T1, T1, TTL);
         Lease alicesNext = heldByAlice(46, 46).lease();
 
         for (Lease other : List.of(bobs, alicesNext)) {
@@ -225,5 +228,44 @@ class LeaseRulesTest {
         }
         assertEquals(new Revocation.Free(KEY), ((Decision.Answer<Revocation>)
                 LeaseRules.revokeAgain(new KeyState.Free(KEY, 43), first, new RevokeReason("r"))).outcome());
+    }
+
+    private static KeyState.Held heldBy(Claimant claimant, long revision, long tenure) {
+        return new KeyState.Held(new Lease(KEY, claimant.holder(), claimant.incarnation(), new Fence(revision),
+                new Fence(tenure), T0, T1, TTL));
+    }
+
+    @Test
+    void acquireUnderTheSameHolderIdAndIncarnationReturnsTheLeaseWithoutWriting() {
+        KeyState.Held state = heldBy(ALICE_RUN_1, 42, 40);
+
+        Object outcome = assertInstanceOf(Decision.Answer.class, LeaseRules.acquire(state, ALICE_RUN_1, TTL, T1)).outcome();
+
+        assertEquals(new Acquisition.Granted(state.lease()), outcome);
+    }
+
+    @Test
+    void theSameHolderIdUnderAnotherIncarnationOrWithoutOneIsAnotherHolder() {
+        List<List<Claimant>> holderAndCaller = List.of(
+                List.of(ALICE_RUN_1, ALICE_RUN_2), List.of(ALICE_RUN_1, ALICE), List.of(ALICE, ALICE_RUN_1));
+        for (List<Claimant> pair : holderAndCaller) {
+            KeyState.Held state = heldBy(pair.get(0), 42, 40);
+            Claimant caller = pair.get(1);
+
+            assertEquals(new Acquisition.HeldByOther(state.lease()), assertInstanceOf(Decision.Answer.class,
+                    LeaseRules.acquire(state, caller, TTL, T1)).outcome(), pair.toString());
+            assertLost(LeaseRules.renew(state, caller, new Fence(42), Optional.empty(), T1), Lost.Reason.HELD_BY_OTHER);
+            assertLost(LeaseRules.release(state, caller, new Fence(42)), Lost.Reason.HELD_BY_OTHER);
+        }
+    }
+
+    @Test
+    void aRenewKeepsTheIncarnationItsLeaseWasAcquiredUnder() {
+        LeaseWrite.Put put = (LeaseWrite.Put) assertInstanceOf(Decision.Apply.class,
+                LeaseRules.renew(heldBy(ALICE_RUN_1, 42, 40), ALICE_RUN_1, new Fence(42), Optional.empty(), T1)).write();
+
+        Lease renewed = put.leaseAt(new Fence(43));
+        assertEquals(ALICE_RUN_1, renewed.claimant());
+        assertEquals(new Fence(40), renewed.tenure());
     }
 }

@@ -4,6 +4,8 @@ package io.dagnats.leases.protocol;
 final class Fields {
     static final String KEY = "key";
     static final String HOLDER = "holder";
+    static final String INCARNATION = "incarnation";
+    static final String TENURE = "tenure";
     static final String TTL_MS = "ttl_ms";
     static final String REVISION = "revision";
     static final String PAYLOAD = "payload";

@@ -1,7 +1,9 @@
 package io.dagnats.leases.protocol;
 
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.LeaseEvent;
 import io.dagnats.leases.domain.LeaseKey;
 import java.time.Duration;
@@ -24,7 +26,21 @@ import java.util.function.Function;
  *                 renewed, the lease that ended for released and revoked (and expired, once known)
  */
 public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, Optional<HolderId> holder,
-        Optional<Fence> fence, Optional<String> reason, Optional<Duration> ttl) {
+        Optional<Incarnation> incarnation, Optional<Fence> fence, Optional<String> reason, Optional<Duration> ttl) {
+
+    /** A change that names no incarnation. */
+    public LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, Optional<HolderId> holder,
+            Optional<Fence> fence, Optional<String> reason, Optional<Duration> ttl) {
+        this(time, key, kind, sequence, holder, Optional.empty(), fence, reason, ttl);
+    }
+
+    /**
+     * The claimant the write names ({@link LeaseHeaders#HOLDER} and {@link LeaseHeaders#INCARNATION}),
+     * for a write dagnats made; empty for an expiry or a removal with NATS' own tools.
+     */
+    public Optional<Claimant> claimant() {
+        return holder.map(id -> new Claimant(id, incarnation));
+    }
 
     public enum Kind {
         ACQUIRED, RENEWED, RELEASED, REVOKED, EXPIRED;
@@ -93,13 +109,15 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
                 case REVOKED -> Kind.REVOKED;
             };
             Optional<HolderId> holder = Optional.ofNullable(header.apply(LeaseHeaders.HOLDER)).map(HolderId::new);
+            Optional<Incarnation> incarnation =
+                    Optional.ofNullable(header.apply(LeaseHeaders.INCARNATION)).map(Incarnation::new);
             Optional<Fence> fence = kind == Kind.ACQUIRED || kind == Kind.RENEWED
                     ? Optional.of(new Fence(sequence))
                     : LeaseHeaders.parseFence(header.apply(LeaseHeaders.FENCE));
             Optional<Duration> ttl = kind == Kind.ACQUIRED || kind == Kind.RENEWED
                     ? seconds(header.apply(TTL))
                     : Optional.empty();
-            return Optional.of(new LeaseChange(time, key, kind, sequence, holder, fence,
+            return Optional.of(new LeaseChange(time, key, kind, sequence, holder, incarnation, fence,
                     Optional.ofNullable(header.apply(LeaseHeaders.REASON)), ttl));
         } catch (IllegalArgumentException broken) {
             // NumberFormatException and InvalidLeaseInput included: not an event of this contract.
@@ -109,7 +127,8 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
 
     /** The same change with the holder and fence of the lease it ended, as remembered. */
     public LeaseChange whoseLease(HolderId holder, Fence fence) {
-        return new LeaseChange(time, key, kind, sequence, Optional.of(holder), Optional.of(fence), reason, ttl);
+        return new LeaseChange(time, key, kind, sequence, Optional.of(holder), incarnation, Optional.of(fence), reason,
+                ttl);
     }
 
     private static Optional<Instant> time(String stamp) {

@@ -28,6 +28,13 @@ public final class LeaseHeaders {
     public static final String EVENT = "Dagnats-Lease-Event";
     /** On every write dagnats makes: the holder whose lease it made, extended or ended. */
     public static final String HOLDER = "Dagnats-Lease-Holder";
+    /**
+     * On every write dagnats makes for a holder that sent an incarnation (so on its change
+     * events), and on a forward to the owner's inbox when the lease names one: the holder's
+     * incarnation. A process of the holder id whose incarnation differs does not answer the
+     * forward at all.
+     */
+    public static final String INCARNATION = "Dagnats-Lease-Incarnation";
     /** On a revoke write: the operator's reason, as sent ({@link io.dagnats.leases.domain.RevokeReason}). */
     public static final String REASON = "Dagnats-Lease-Reason";
 

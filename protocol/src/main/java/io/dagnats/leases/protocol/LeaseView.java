@@ -1,17 +1,50 @@
 package io.dagnats.leases.protocol;
 
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A lease as dagnats reported it.
  *
- * @param revision  the fence; send it with every downstream write
- * @param expiresAt advisory wall-clock expiry; the server's TTL is what frees the key
+ * @param incarnation the holder's incarnation, when it sent one: part of who holds the lease
+ * @param revision    the fence; send it with every downstream write
+ * @param tenure      the fence of the acquire that began this holder's tenure (renewals keep it);
+ *                    empty only from a dagnats older than the field
+ * @param expiresAt   advisory wall-clock expiry; the server's TTL is what frees the key
  */
-public record LeaseView(
-        LeaseKey key, HolderId holder, Fence revision, Instant acquiredAt, Instant expiresAt, LeaseTtl ttl) {
+public record LeaseView(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, Fence revision,
+        Optional<Fence> tenure, Instant acquiredAt, Instant expiresAt, LeaseTtl ttl) {
+
+    public LeaseView {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(holder, "holder");
+        Objects.requireNonNull(incarnation, "incarnation");
+        Objects.requireNonNull(revision, "revision");
+        Objects.requireNonNull(tenure, "tenure");
+        Objects.requireNonNull(acquiredAt, "acquiredAt");
+        Objects.requireNonNull(expiresAt, "expiresAt");
+        Objects.requireNonNull(ttl, "ttl");
+    }
+
+    /** A view of a plain holder's lease (no incarnation) whose tenure is not told. */
+    public LeaseView(LeaseKey key, HolderId holder, Fence revision, Instant acquiredAt, Instant expiresAt, LeaseTtl ttl) {
+        this(key, holder, Optional.empty(), revision, Optional.empty(), acquiredAt, expiresAt, ttl);
+    }
+
+    /** Who holds it: the holder id and its incarnation, if it sent one. */
+    public Claimant claimant() {
+        return new Claimant(holder, incarnation);
+    }
+
+    /** Whether {@code candidate} holds it: the same holder id and the same incarnation, or none on both sides. */
+    public boolean isHeldBy(Claimant candidate) {
+        return claimant().equals(candidate);
+    }
 }

@@ -19,12 +19,14 @@ final class LeaseViewBytes {
     private static final byte[] OPEN = ascii("{");
     private static final byte[] HELD_KEY = ascii("\"" + Fields.HELD + "\":true,\"" + Fields.KEY + "\":\"");
     private static final byte[] HOLDER = ascii("\",\"" + Fields.HOLDER + "\":\"");
+    private static final byte[] INCARNATION = ascii("\",\"" + Fields.INCARNATION + "\":\"");
     private static final byte[] REVISION = ascii("\",\"" + Fields.REVISION + "\":");
+    private static final byte[] TENURE = ascii(",\"" + Fields.TENURE + "\":");
     private static final byte[] ACQUIRED_AT = ascii(",\"" + Fields.ACQUIRED_AT + "\":\"");
     private static final byte[] EXPIRES_AT = ascii("\",\"" + Fields.EXPIRES_AT + "\":\"");
     private static final byte[] TTL_MS = ascii("\",\"" + Fields.TTL_MS + "\":");
-    /** Everything but the two strings: the fixed parts, two timestamps, two longs. */
-    private static final int FIXED = 200;
+    /** Everything but the strings: the fixed parts, two timestamps, three longs. */
+    private static final int FIXED = 260;
 
     private LeaseViewBytes() {
     }
@@ -36,18 +38,26 @@ final class LeaseViewBytes {
     static byte[] write(Boolean granted, Lease lease) {
         String key = lease.key().value();
         String holder = lease.holder().value();
+        String incarnation = lease.incarnation().map(Object::toString).orElse("");
         long revision = lease.revision().revision();
-        if (revision < 0 || !plain(key) || !plain(holder)) {
+        long tenure = lease.tenure().revision();
+        if (revision < 0 || tenure < 0 || !plain(key) || !plain(holder) || !plain(incarnation)) {
             return null;
         }
-        byte[] out = new byte[FIXED + key.length() + holder.length()];
+        byte[] out = new byte[FIXED + key.length() + holder.length() + incarnation.length()];
         int at = put(out, 0, granted == null ? OPEN : granted ? GRANTED_TRUE : GRANTED_FALSE);
         at = put(out, at, HELD_KEY);
         at = putAscii(out, at, key);
         at = put(out, at, HOLDER);
         at = putAscii(out, at, holder);
+        if (!incarnation.isEmpty()) {
+            at = put(out, at, INCARNATION);
+            at = putAscii(out, at, incarnation);
+        }
         at = put(out, at, REVISION);
         at = putLong(out, at, revision);
+        at = put(out, at, TENURE);
+        at = putLong(out, at, tenure);
         at = put(out, at, ACQUIRED_AT);
         at = Timestamps.write(lease.acquiredAt(), out, at);
         if (at < 0) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.InvalidLeaseInput;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.Lease;
@@ -115,6 +116,9 @@ public final class Replies {
         return FlatJson.write(generator -> {
             generator.writeStringField(Fields.KEY, owner.key().value());
             generator.writeStringField(Fields.HOLDER, owner.holder().value());
+            if (owner.incarnation().isPresent()) {
+                generator.writeStringField(Fields.INCARNATION, owner.incarnation().get().value());
+            }
             FlatJson.writeFence(generator, Fields.REVISION, owner.revision());
             generator.writeFieldName(Fields.PAYLOAD);
             generator.writeBinary(reply);
@@ -127,6 +131,9 @@ public final class Replies {
             generator.writeStringField(Fields.ERROR, sentence);
             generator.writeStringField(Fields.KIND, Kinds.wireName(kind));
             generator.writeStringField(Fields.HOLDER, lastTried.holder().value());
+            if (lastTried.incarnation().isPresent()) {
+                generator.writeStringField(Fields.INCARNATION, lastTried.incarnation().get().value());
+            }
             FlatJson.writeFence(generator, Fields.REVISION, lastTried.revision());
         });
     }
@@ -142,7 +149,11 @@ public final class Replies {
         generator.writeBooleanField(Fields.HELD, true);
         generator.writeStringField(Fields.KEY, lease.key().value());
         generator.writeStringField(Fields.HOLDER, lease.holder().value());
+        if (lease.incarnation().isPresent()) {
+            generator.writeStringField(Fields.INCARNATION, lease.incarnation().get().value());
+        }
         FlatJson.writeFence(generator, Fields.REVISION, lease.revision());
+        FlatJson.writeFence(generator, Fields.TENURE, lease.tenure());
         generator.writeStringField(Fields.ACQUIRED_AT, Timestamps.format(lease.acquiredAt()));
         generator.writeStringField(Fields.EXPIRES_AT, Timestamps.format(lease.expiresAt()));
         generator.writeNumberField(Fields.TTL_MS, lease.ttl().millis());
@@ -255,7 +266,9 @@ public final class Replies {
     }
 
     private static LeaseView view(WireFields fields) {
-        return new LeaseView(new LeaseKey(fields.key), new HolderId(fields.holder), fence(fields),
+        return new LeaseView(new LeaseKey(fields.key), new HolderId(fields.holder),
+                Optional.ofNullable(fields.incarnation).map(Incarnation::new), fence(fields),
+                fields.has(WireFields.TENURE) ? Optional.of(tenureFence(fields)) : Optional.empty(),
                 Timestamps.parse(WireFields.required(fields.acquiredAt, Fields.ACQUIRED_AT)),
                 Timestamps.parse(WireFields.required(fields.expiresAt, Fields.EXPIRES_AT)),
                 new LeaseTtl(fields.required(WireFields.TTL)));
@@ -267,6 +280,14 @@ public final class Replies {
             throw new InvalidLeaseInput("revision " + revision + " is below 1");
         }
         return new Fence(revision);
+    }
+
+    private static Fence tenureFence(WireFields fields) {
+        long tenure = fields.required(WireFields.TENURE);
+        if (tenure < 1) {
+            throw new InvalidLeaseInput("tenure " + tenure + " is below 1");
+        }
+        return new Fence(tenure);
     }
 
     private static Fence revokedFence(WireFields fields) {

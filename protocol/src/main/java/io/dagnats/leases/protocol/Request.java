@@ -1,7 +1,9 @@
 package io.dagnats.leases.protocol;
 
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.InvalidLeaseInput;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
@@ -22,11 +24,31 @@ public sealed interface Request {
 
     LeaseKey key();
 
-    record Acquire(LeaseKey key, HolderId holder, LeaseTtl ttl) implements Request {
+    /** A request a holder makes about its own lease: acquire, renew, release. */
+    sealed interface ByHolder extends Request {
+
+        HolderId holder();
+
+        /** The holder's incarnation, when it sends one; see {@link Incarnation}. */
+        Optional<Incarnation> incarnation();
+
+        /** Who asks: the holder id and, if sent, the incarnation. */
+        default Claimant claimant() {
+            return new Claimant(holder(), incarnation());
+        }
+    }
+
+    record Acquire(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, LeaseTtl ttl) implements ByHolder {
         public Acquire {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(holder, "holder");
+            Objects.requireNonNull(incarnation, "incarnation");
             Objects.requireNonNull(ttl, "ttl");
+        }
+
+        /** An acquire by a plain holder, with no incarnation. */
+        public Acquire(LeaseKey key, HolderId holder, LeaseTtl ttl) {
+            this(key, holder, Optional.empty(), ttl);
         }
 
         @Override
@@ -36,12 +58,19 @@ public sealed interface Request {
     }
 
     /** @param ttl the new TTL, or empty to keep the lease's current one */
-    record Renew(LeaseKey key, HolderId holder, Fence revision, Optional<LeaseTtl> ttl) implements Request {
+    record Renew(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, Fence revision,
+            Optional<LeaseTtl> ttl) implements ByHolder {
         public Renew {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(holder, "holder");
+            Objects.requireNonNull(incarnation, "incarnation");
             Objects.requireNonNull(revision, "revision");
             Objects.requireNonNull(ttl, "ttl");
+        }
+
+        /** A renew by a plain holder, with no incarnation. */
+        public Renew(LeaseKey key, HolderId holder, Fence revision, Optional<LeaseTtl> ttl) {
+            this(key, holder, Optional.empty(), revision, ttl);
         }
 
         @Override
@@ -50,11 +79,18 @@ public sealed interface Request {
         }
     }
 
-    record Release(LeaseKey key, HolderId holder, Fence revision) implements Request {
+    record Release(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, Fence revision)
+            implements ByHolder {
         public Release {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(holder, "holder");
+            Objects.requireNonNull(incarnation, "incarnation");
             Objects.requireNonNull(revision, "revision");
+        }
+
+        /** A release by a plain holder, with no incarnation. */
+        public Release(LeaseKey key, HolderId holder, Fence revision) {
+            this(key, holder, Optional.empty(), revision);
         }
 
         @Override

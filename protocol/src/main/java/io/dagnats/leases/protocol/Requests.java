@@ -3,6 +3,7 @@ package io.dagnats.leases.protocol;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.InvalidLeaseInput;
 import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.LeaseKey;
@@ -49,21 +50,23 @@ public final class Requests {
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     public static Request.Acquire acquire(byte[] body) {
         WireFields fields = WireFields.request(body);
-        return new Request.Acquire(new LeaseKey(fields.key), new HolderId(fields.holder),
+        return new Request.Acquire(new LeaseKey(fields.key), new HolderId(fields.holder), incarnation(fields),
                 new LeaseTtl(fields.required(WireFields.TTL)));
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     public static Request.Renew renew(byte[] body) {
         WireFields fields = WireFields.request(body);
-        return new Request.Renew(new LeaseKey(fields.key), new HolderId(fields.holder), revision(fields),
+        return new Request.Renew(new LeaseKey(fields.key), new HolderId(fields.holder), incarnation(fields),
+                revision(fields),
                 fields.has(WireFields.TTL) ? Optional.of(new LeaseTtl(fields.ttlMillis)) : Optional.empty());
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     public static Request.Release release(byte[] body) {
         WireFields fields = WireFields.request(body);
-        return new Request.Release(new LeaseKey(fields.key), new HolderId(fields.holder), revision(fields));
+        return new Request.Release(new LeaseKey(fields.key), new HolderId(fields.holder), incarnation(fields),
+                revision(fields));
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
@@ -131,16 +134,16 @@ public final class Requests {
         return FlatJson.write(generator -> {
             generator.writeStringField(Fields.KEY, request.key().value());
             if (request instanceof Request.Acquire acquire) {
-                generator.writeStringField(Fields.HOLDER, acquire.holder().value());
+                writeHolder(generator, acquire);
                 generator.writeNumberField(Fields.TTL_MS, acquire.ttl().millis());
             } else if (request instanceof Request.Renew renew) {
-                generator.writeStringField(Fields.HOLDER, renew.holder().value());
+                writeHolder(generator, renew);
                 FlatJson.writeFence(generator, Fields.REVISION, renew.revision());
                 if (renew.ttl().isPresent()) {
                     generator.writeNumberField(Fields.TTL_MS, renew.ttl().get().millis());
                 }
             } else if (request instanceof Request.Release release) {
-                generator.writeStringField(Fields.HOLDER, release.holder().value());
+                writeHolder(generator, release);
                 FlatJson.writeFence(generator, Fields.REVISION, release.revision());
             } else if (request instanceof Request.Forward forward) {
                 writeForward(generator, forward);
@@ -151,6 +154,18 @@ public final class Requests {
                 }
             }
         });
+    }
+
+    private static void writeHolder(JsonGenerator generator, Request.ByHolder request) throws IOException {
+        generator.writeStringField(Fields.HOLDER, request.holder().value());
+        if (request.incarnation().isPresent()) {
+            generator.writeStringField(Fields.INCARNATION, request.incarnation().get().value());
+        }
+    }
+
+    /** Optional on acquire, renew and release; accepted and ignored elsewhere, like every field of the table. */
+    private static Optional<Incarnation> incarnation(WireFields fields) {
+        return fields.incarnation == null ? Optional.empty() : Optional.of(new Incarnation(fields.incarnation));
     }
 
     private static void writeForward(JsonGenerator generator, Request.Forward forward) throws IOException {

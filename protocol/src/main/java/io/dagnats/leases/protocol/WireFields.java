@@ -25,11 +25,13 @@ final class WireFields implements FlatJson.FieldReader {
     static final int TIMEOUT = 4;
     static final int PAGE_SIZE = 8;
     static final int REVOKED_REVISION = 16;
+    static final int TENURE = 32;
 
     private final boolean request;
 
     String key;
     String holder;
+    String incarnation;
     String payload;
     long ttlMillis;
     long revision;
@@ -48,6 +50,7 @@ final class WireFields implements FlatJson.FieldReader {
     Boolean held;
     Boolean revoked;
     long revokedRevision;
+    long tenure;
     String nextCursor;
     /** A list reply's leases, each read as reply fields; null when the reply has no {@code leases}. */
     List<WireFields> leases;
@@ -80,6 +83,7 @@ final class WireFields implements FlatJson.FieldReader {
         switch (name) {
             case Fields.KEY -> key = FlatJson.string(parser, value, name);
             case Fields.HOLDER -> holder = FlatJson.string(parser, value, name);
+            case Fields.INCARNATION -> incarnation = FlatJson.string(parser, value, name);
             case Fields.PAYLOAD -> payload = FlatJson.string(parser, value, name);
             case Fields.TTL_MS -> {
                 ttlMillis = FlatJson.integer(parser, value, name);
@@ -122,6 +126,10 @@ final class WireFields implements FlatJson.FieldReader {
                 revokedRevision = FlatJson.integer(parser, value, name);
                 present |= REVOKED_REVISION;
             }
+            case Fields.TENURE -> {
+                tenure = FlatJson.integer(parser, value, name);
+                present |= TENURE;
+            }
             case Fields.NEXT_CURSOR -> nextCursor = FlatJson.string(parser, value, name);
             case Fields.LEASES -> leases = leases(parser, value);
             default -> parser.skipChildren();
@@ -155,6 +163,7 @@ final class WireFields implements FlatJson.FieldReader {
             case REVISION -> revision;
             case PAGE_SIZE -> pageSize;
             case REVOKED_REVISION -> revokedRevision;
+            case TENURE -> tenure;
             default -> timeoutMillis;
         };
     }
@@ -173,6 +182,7 @@ final class WireFields implements FlatJson.FieldReader {
             case REVISION -> Fields.REVISION;
             case PAGE_SIZE -> Fields.PAGE_SIZE;
             case REVOKED_REVISION -> Fields.REVOKED_REVISION;
+            case TENURE -> Fields.TENURE;
             default -> Fields.TIMEOUT_MS;
         };
     }

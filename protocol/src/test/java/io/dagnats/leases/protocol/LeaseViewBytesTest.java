@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +28,8 @@ class LeaseViewBytesTest {
             long revision = i % 3 == 0 ? random.nextLong(1, Long.MAX_VALUE) : random.nextLong(1, 10_000_000_000_000_000L);
             Instant acquired = Instant.ofEpochSecond(random.nextLong(0, 4_000_000_000L),
                     i % 2 == 0 ? random.nextInt(1000) * 1_000_000 : random.nextInt(1_000_000_000));
-            Lease lease = new Lease(new LeaseKey(token(random)), new HolderId(token(random)), new Fence(revision),
+            Optional<Incarnation> incarnation = i % 4 == 0 ? Optional.empty() : Optional.of(new Incarnation(token(random)));
+            Lease lease = new Lease(new LeaseKey(token(random)), new HolderId(token(random)), incarnation, new Fence(revision),
                     new Fence(random.nextLong(1, revision + 1)), acquired, acquired.plusMillis(random.nextInt(100_000)),
                     LeaseTtl.ofSeconds(random.nextInt(1, 601)));
             assertArrayEquals(jackson(lease, true), Replies.lease(lease, true));
@@ -60,7 +63,11 @@ class LeaseViewBytesTest {
             generator.writeBooleanField(Fields.HELD, true);
             generator.writeStringField(Fields.KEY, lease.key().value());
             generator.writeStringField(Fields.HOLDER, lease.holder().value());
+            if (lease.incarnation().isPresent()) {
+                generator.writeStringField(Fields.INCARNATION, lease.incarnation().get().value());
+            }
             FlatJson.writeFence(generator, Fields.REVISION, lease.revision());
+            FlatJson.writeFence(generator, Fields.TENURE, lease.tenure());
             generator.writeStringField(Fields.ACQUIRED_AT, DateTimeFormatter.ISO_INSTANT.format(lease.acquiredAt()));
             generator.writeStringField(Fields.EXPIRES_AT, DateTimeFormatter.ISO_INSTANT.format(lease.expiresAt()));
             generator.writeNumberField(Fields.TTL_MS, lease.ttl().millis());

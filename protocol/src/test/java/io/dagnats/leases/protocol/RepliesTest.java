@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
@@ -31,10 +33,10 @@ class RepliesTest {
     private static final HolderId HOLDER = new HolderId("notify-7f3a");
     private static final Lease LEASE = new Lease(KEY, HOLDER, new Fence(42), new Fence(40),
             Instant.parse("2026-10-18T12:00:00Z"), Instant.parse("2026-10-18T12:00:00.250Z"), LeaseTtl.ofSeconds(15));
-    private static final String VIEW = "\"held\":true,\"key\":\"notify-leader\",\"holder\":\"notify-7f3a\",\"revision\":42,"
+    private static final String VIEW = "\"held\":true,\"key\":\"notify-leader\",\"holder\":\"notify-7f3a\",\"revision\":42,\"tenure\":40,"
             + "\"acquired_at\":\"2026-10-18T12:00:00Z\",\"expires_at\":\"2026-10-18T12:00:15.250Z\",\"ttl_ms\":15000";
-    private static final LeaseView LEASE_VIEW = new LeaseView(KEY, HOLDER, new Fence(42),
-            Instant.parse("2026-10-18T12:00:00Z"), Instant.parse("2026-10-18T12:00:15.250Z"), LeaseTtl.ofSeconds(15));
+    private static final LeaseView LEASE_VIEW = new LeaseView(KEY, HOLDER, Optional.empty(), new Fence(42),
+            Optional.of(new Fence(40)), Instant.parse("2026-10-18T12:00:00Z"), Instant.parse("2026-10-18T12:00:15.250Z"), LeaseTtl.ofSeconds(15));
 
     private static String text(byte[] body) {
         return new String(body, StandardCharsets.UTF_8);
@@ -241,5 +243,18 @@ class RepliesTest {
         assertEquals(new Answers.Revoke.Free(KEY), Replies.decodeRevoke(Replies.revoked(new Revocation.Free(KEY))));
         assertEquals(new Answers.Revoke.NotCurrent(LEASE_VIEW),
                 Replies.decodeRevoke(Replies.revoked(new Revocation.NotCurrent(LEASE))));
+    }
+
+    @Test
+    void aLeaseTakenUnderAnIncarnationNamesItInItsViewAndAClientReadsItBack() {
+        Lease lease = new Lease(KEY, HOLDER, Optional.of(new Incarnation("run-7")), new Fence(42), new Fence(40),
+                Instant.parse("2026-10-18T12:00:00Z"), Instant.parse("2026-10-18T12:00:00.250Z"), LeaseTtl.ofSeconds(15));
+
+        assertEquals("{\"granted\":true,\"held\":true,\"key\":\"notify-leader\",\"holder\":\"notify-7f3a\","
+                + "\"incarnation\":\"run-7\",\"revision\":42,\"tenure\":40,\"acquired_at\":\"2026-10-18T12:00:00Z\","
+                + "\"expires_at\":\"2026-10-18T12:00:15.250Z\",\"ttl_ms\":15000}", text(Replies.lease(lease, true)));
+        LeaseView view = Replies.decodeAcquire(Replies.lease(lease, true)).lease();
+        assertEquals(Claimant.of(HOLDER, new Incarnation("run-7")), view.claimant());
+        assertEquals(Optional.of(new Fence(40)), view.tenure());
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.InvalidLeaseInput;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.KeyPrefix;
@@ -27,6 +28,7 @@ class RequestsTest {
 
     private static final LeaseKey KEY = new LeaseKey("k");
     private static final HolderId HOLDER = new HolderId("h");
+    private static final Incarnation RUN = new Incarnation("run-1");
 
     private static byte[] bytes(String body) {
         return body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
@@ -52,6 +54,15 @@ class RequestsTest {
                         new Request.Renew(KEY, HOLDER, new Fence(Long.MAX_VALUE), Optional.empty())),
                 Arguments.of(Operation.RELEASE, "{\"key\":\"k\",\"holder\":\"h\",\"revision\":1}",
                         new Request.Release(KEY, HOLDER, new Fence(1))),
+                // An incarnation on the three calls a holder makes about its own lease...
+                Arguments.of(Operation.ACQUIRE, "{\"key\":\"k\",\"holder\":\"h\",\"incarnation\":\"run-1\",\"ttl_ms\":15000}",
+                        new Request.Acquire(KEY, HOLDER, Optional.of(RUN), LeaseTtl.ofSeconds(15))),
+                Arguments.of(Operation.RENEW, "{\"key\":\"k\",\"holder\":\"h\",\"incarnation\":\"run-1\",\"revision\":42}",
+                        new Request.Renew(KEY, HOLDER, Optional.of(RUN), new Fence(42), Optional.empty())),
+                Arguments.of(Operation.RELEASE, "{\"key\":\"k\",\"holder\":\"h\",\"incarnation\":\"run-1\",\"revision\":7}",
+                        new Request.Release(KEY, HOLDER, Optional.of(RUN), new Fence(7))),
+                // ...and accepted and ignored on the others, like every field of the table.
+                Arguments.of(Operation.OWNER, "{\"key\":\"k\",\"incarnation\":\"run-1\"}", new Request.Owner(KEY)),
                 // The guide's own Go example sends ttl_ms on release.
                 Arguments.of(Operation.RELEASE, "{\"key\":\"k\",\"holder\":\"h\",\"revision\":7,\"ttl_ms\":15000}",
                         new Request.Release(KEY, HOLDER, new Fence(7))),
@@ -145,6 +156,11 @@ class RequestsTest {
             ACQUIRE | {"key":"","holder":"h","ttl_ms":15000}                   | key must be 1 to 128
             ACQUIRE | {"key":"k","holder":"h h","ttl_ms":15000}                | holder may hold only
             ACQUIRE | {"key":"k","holder":"é","ttl_ms":15000}                  | holder may hold only
+            # incarnation: the holder's syntax, at most 64 characters
+            ACQUIRE | {"key":"k","holder":"h","incarnation":"","ttl_ms":15000}  | incarnation must be 1 to 64
+            ACQUIRE | {"key":"k","holder":"h","incarnation":"a.b","ttl_ms":1000} | incarnation may hold only
+            RENEW   | {"key":"k","holder":"h","incarnation":7,"revision":1}     | incarnation must be a string
+            RELEASE | {"key":"k","holder":"h","incarnation":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx","revision":1} | incarnation must be 1 to 64
             # JSON integers where integers belong, on every operation
             ACQUIRE | {"key":"k","holder":"h","ttl_ms":"15000"}                | ttl_ms must be a JSON integer
             ACQUIRE | {"key":"k","holder":"h","ttl_ms":1.5e3}                  | ttl_ms must be a JSON integer
@@ -225,6 +241,12 @@ class RequestsTest {
                         "{\"key\":\"k\",\"holder\":\"h\",\"revision\":42,\"ttl_ms\":60000}"),
                 Arguments.of(new Request.Release(KEY, HOLDER, new Fence(43)),
                         "{\"key\":\"k\",\"holder\":\"h\",\"revision\":43}"),
+                Arguments.of(new Request.Acquire(KEY, HOLDER, Optional.of(RUN), LeaseTtl.ofSeconds(15)),
+                        "{\"key\":\"k\",\"holder\":\"h\",\"incarnation\":\"run-1\",\"ttl_ms\":15000}"),
+                Arguments.of(new Request.Renew(KEY, HOLDER, Optional.of(RUN), new Fence(42), Optional.empty()),
+                        "{\"key\":\"k\",\"holder\":\"h\",\"incarnation\":\"run-1\",\"revision\":42}"),
+                Arguments.of(new Request.Release(KEY, HOLDER, Optional.of(RUN), new Fence(43)),
+                        "{\"key\":\"k\",\"holder\":\"h\",\"incarnation\":\"run-1\",\"revision\":43}"),
                 Arguments.of(new Request.Owner(KEY), "{\"key\":\"k\"}"),
                 Arguments.of(new Request.Revoke(KEY, new RevokeReason("stuck: \"GC\""), Optional.empty()),
                         "{\"key\":\"k\",\"reason\":\"stuck: \\\"GC\\\"\"}"),

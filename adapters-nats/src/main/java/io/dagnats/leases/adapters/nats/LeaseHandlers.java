@@ -36,7 +36,7 @@ final class LeaseHandlers {
     }
 
     CompletionStage<Answer> acquire(Request.Acquire request) {
-        AcquireLease.Command command = new AcquireLease.Command(request.key(), request.holder(), request.ttl());
+        AcquireLease.Command command = new AcquireLease.Command(request.key(), request.claimant(), request.ttl());
         return acquire.execute(command).thenApply(acquisition -> acquisition instanceof Acquisition.Granted granted
                 ? Answer.of(Replies.lease(granted.lease(), true), Facts.Result.GRANTED, granted.lease())
                 : Answer.of(Replies.lease(acquisition.lease(), false), Facts.Result.HELD, acquisition.lease()));
@@ -44,14 +44,14 @@ final class LeaseHandlers {
 
     CompletionStage<Answer> renew(Request.Renew request) {
         RenewLease.Command command =
-                new RenewLease.Command(request.key(), request.holder(), request.revision(), request.ttl());
+                new RenewLease.Command(request.key(), request.claimant(), request.revision(), request.ttl());
         return renew.execute(command).thenApply(renewal -> renewal instanceof Renewal.Renewed renewed
                 ? Answer.of(Replies.lease(renewed.lease(), true), Facts.Result.RENEWED, renewed.lease())
                 : lost((Lost) renewal));
     }
 
     CompletionStage<Answer> release(Request.Release request) {
-        ReleaseLease.Command command = new ReleaseLease.Command(request.key(), request.holder(), request.revision());
+        ReleaseLease.Command command = new ReleaseLease.Command(request.key(), request.claimant(), request.revision());
         return release.execute(command).thenApply(answer -> answer instanceof Release.Released released
                 ? new Answer(Replies.released(released), new Facts.Answered(
                         Facts.Result.RELEASED, released.key(), released.holder(), released.revision()))

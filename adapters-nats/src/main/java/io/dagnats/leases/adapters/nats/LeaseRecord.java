@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
@@ -15,10 +16,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
- * The value stored under a held key: {@code {"holder", "acquired_at", "written_at",
- * "ttl_ms", "tenure"}}. {@code tenure} is absent on the acquiring write, whose own
+ * The value stored under a held key: {@code {"holder", "incarnation", "acquired_at",
+ * "written_at", "ttl_ms", "tenure"}}; {@code incarnation} only when the holder sent one. {@code tenure} is absent on the acquiring write, whose own
  * revision starts the tenure. {@code written_at} is the writer's clock when it
  * decided the write, so every view of one revision shows the same advisory expiry.
  */
@@ -32,6 +34,9 @@ final class LeaseRecord {
         try (JsonGenerator generator = json.createGenerator(out)) {
             generator.writeStartObject();
             generator.writeStringField("holder", put.holder().value());
+            if (put.incarnation().isPresent()) {
+                generator.writeStringField("incarnation", put.incarnation().get().value());
+            }
             generator.writeStringField("acquired_at", Timestamps.format(put.acquiredAt()));
             generator.writeStringField("written_at", Timestamps.format(put.writtenAt()));
             generator.writeNumberField("ttl_ms", put.ttl().millis());
@@ -61,6 +66,7 @@ final class LeaseRecord {
             JsonFields.forEach(parser, (name, value) -> {
                 switch (name) {
                     case "holder" -> fields.holder = value.getText();
+                    case "incarnation" -> fields.incarnation = value.getText();
                     case "acquired_at" -> fields.acquiredAt = Timestamps.parse(value.getText());
                     case "written_at" -> fields.writtenAt = Timestamps.parse(value.getText());
                     case "ttl_ms" -> fields.ttlMillis = value.getLongValue();
@@ -78,7 +84,8 @@ final class LeaseRecord {
         try {
             Fence revision = new Fence(message.sequence());
             Fence tenureStart = fields.tenure == 0 ? revision : new Fence(fields.tenure);
-            return new Lease(key, new HolderId(fields.holder), revision, tenureStart, fields.acquiredAt,
+            return new Lease(key, new HolderId(fields.holder),
+                    Optional.ofNullable(fields.incarnation).map(Incarnation::new), revision, tenureStart, fields.acquiredAt,
                     fields.writtenAt == null ? message.time() : fields.writtenAt,
                     new LeaseTtl(fields.ttlMillis));
         } catch (IllegalArgumentException invalid) {
@@ -103,6 +110,7 @@ final class LeaseRecord {
     /** What the walk of a record has read so far. */
     private static final class RecordFields {
         String holder;
+        String incarnation;
         Instant acquiredAt;
         Instant writtenAt;
         long ttlMillis;

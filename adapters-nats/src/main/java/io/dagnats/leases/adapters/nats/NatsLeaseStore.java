@@ -83,6 +83,7 @@ public final class NatsLeaseStore implements LeaseStore {
         headers.put(Subjects.HEADER_EXPECTED_LAST_SUBJECT_SEQUENCE, Long.toString(write.expectedSequence()));
         headers.put(Subjects.HEADER_EVENT, write.event().wireName());
         headers.put(Subjects.HEADER_HOLDER, write.holder().value());
+        write.incarnation().ifPresent(incarnation -> headers.put(Subjects.HEADER_INCARNATION, incarnation.value()));
         byte[] body;
         if (write instanceof LeaseWrite.Put put) {
             headers.put(Subjects.HEADER_TTL, put.ttl().seconds() + "s");

@@ -6,7 +6,7 @@ import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.OwnerInbox;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
-import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.protocol.LeaseHeaders;
 import io.dagnats.leases.protocol.LeaseSubjects;
@@ -51,14 +51,15 @@ public final class NatsOwnerInbox implements OwnerInbox {
     }
 
     @Override
-    public CompletionStage<Delivery> deliver(LeaseKey key, HolderId owner, Fence fence, byte[] payload, Duration timeout) {
+    public CompletionStage<Delivery> deliver(LeaseKey key, Claimant owner, Fence fence, byte[] payload, Duration timeout) {
         Headers headers = new Headers();
         headers.put(LeaseHeaders.FENCE, LeaseHeaders.formatFence(fence));
+        owner.incarnation().ifPresent(incarnation -> headers.put(LeaseHeaders.INCARNATION, incarnation.value()));
         telemetry.outgoingHeaders().forEach(headers::put);
         CompletableFuture<Message> reply;
         try {
             reply = connection.requestWithTimeout(NatsMessage.builder()
-                            .subject(LeaseSubjects.inbox(owner, key))
+                            .subject(LeaseSubjects.inbox(owner.holder(), key))
                             .headers(headers)
                             .data(payload)
                             .build(), timeout);

@@ -25,6 +25,7 @@ final class Subjects {
 
     static final String HEADER_EVENT = LeaseHeaders.EVENT;
     static final String HEADER_HOLDER = LeaseHeaders.HOLDER;
+    static final String HEADER_INCARNATION = LeaseHeaders.INCARNATION;
     static final String HEADER_FENCE = LeaseHeaders.FENCE;
     static final String HEADER_REASON = LeaseHeaders.REASON;
     static final String HEADER_EXPECTED_LAST_SUBJECT_SEQUENCE = "Nats-Expected-Last-Subject-Sequence";

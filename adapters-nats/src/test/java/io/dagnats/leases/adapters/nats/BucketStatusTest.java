@@ -10,6 +10,7 @@ import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Optional;
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseEvent;
@@ -55,9 +56,9 @@ class BucketStatusTest {
         Instant early = CREATED.plusSeconds(5);
         LeaseKey key = new LeaseKey("k");
         LeaseTtl ttl = LeaseTtl.ofSeconds(30);
-        LeaseWrite.Put acquire = new LeaseWrite.Put(key, 0, LeaseEvent.ACQUIRED, new HolderId("h"), early, early, ttl,
+        LeaseWrite.Put acquire = new LeaseWrite.Put(key, 0, LeaseEvent.ACQUIRED, Claimant.of(new HolderId("h")), early, early, ttl,
                 Optional.empty());
-        LeaseWrite.Put renew = new LeaseWrite.Put(key, 7, LeaseEvent.RENEWED, new HolderId("h"), early, early, ttl,
+        LeaseWrite.Put renew = new LeaseWrite.Put(key, 7, LeaseEvent.RENEWED, Claimant.of(new HolderId("h")), early, early, ttl,
                 Optional.empty());
 
         assertTrue(ready.writeWithheld(acquire, early).isPresent());

@@ -1,14 +1,25 @@
 package io.dagnats.leases.adapters.nats;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import io.dagnats.leases.domain.Claimant;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Incarnation;
+import io.dagnats.leases.domain.Lease;
+import io.dagnats.leases.domain.LeaseEvent;
 import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.LeaseWrite;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -47,5 +58,20 @@ class LeaseRecordTest {
             records.passedOver(other, unreadable);
         }
         assertTrue(records.passedOver(sequence, unreadable), "only the last ones are remembered");
+    }
+
+    @Test
+    void aRecordKeepsTheIncarnationItWasWrittenUnderAndAPlainHoldersHasNone() throws Exception {
+        JsonFactory json = new JsonFactory();
+        Instant at = Instant.parse("2026-10-18T12:00:00Z");
+        for (Optional<Incarnation> incarnation : List.of(Optional.<Incarnation>empty(), Optional.of(new Incarnation("run-1")))) {
+            LeaseWrite.Put put = new LeaseWrite.Put(KEY, 0, LeaseEvent.ACQUIRED,
+                    new Claimant(new HolderId("h"), incarnation), at, at, LeaseTtl.ofSeconds(15), Optional.empty());
+
+            Lease read = LeaseRecord.decode(json, KEY, new StoredMessage(7, "$KV.leases.junk", at, Map.of(),
+                    LeaseRecord.encode(json, put)));
+
+            assertEquals(put.leaseAt(new Fence(7)), read);
+        }
     }
 }

@@ -2,7 +2,7 @@ package io.dagnats.leases.adapters.otel;
 
 import io.dagnats.leases.application.OwnerInbox;
 import io.dagnats.leases.domain.Fence;
-import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.opentelemetry.api.common.AttributeKey;
@@ -38,11 +38,11 @@ final class TracedOwnerInbox implements OwnerInbox {
     }
 
     @Override
-    public CompletionStage<Delivery> deliver(LeaseKey key, HolderId owner, Fence fence, byte[] payload, Duration timeout) {
+    public CompletionStage<Delivery> deliver(LeaseKey key, Claimant owner, Fence fence, byte[] payload, Duration timeout) {
         return Spans.traced(faults, "a forward attempt", () -> MessagingSpan.builder(tracer, SpanKind.PRODUCER, "send",
-                        "send", LeaseSubjects.inbox(owner, key), LeaseSubjects.INBOX_TEMPLATE, server)
+                        "send", LeaseSubjects.inbox(owner.holder(), key), LeaseSubjects.INBOX_TEMPLATE, server)
                 .setAttribute(OpenTelemetryLeaseTelemetry.LEASE_KEY, key.value())
-                .setAttribute(OpenTelemetryLeaseTelemetry.LEASE_HOLDER, owner.value())
+                .setAttribute(OpenTelemetryLeaseTelemetry.LEASE_HOLDER, owner.holder().value())
                 .setAttribute(OpenTelemetryLeaseTelemetry.LEASE_REVISION, fence.revision())
                 .startSpan(), () -> delegate.deliver(key, owner, fence, payload, timeout), (span, delivery) -> {
                     String result = resultOf(delivery);

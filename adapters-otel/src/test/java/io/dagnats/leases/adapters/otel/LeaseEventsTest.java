@@ -3,6 +3,7 @@ package io.dagnats.leases.adapters.otel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseEvent;
 import io.dagnats.leases.domain.LeaseKey;
@@ -47,7 +48,7 @@ class LeaseEventsTest {
     }
 
     private static LeaseWrite.Put put(String key, Instant writtenAt) {
-        return new LeaseWrite.Put(new LeaseKey(key), 0, LeaseEvent.ACQUIRED, new HolderId("h"), writtenAt, writtenAt,
+        return new LeaseWrite.Put(new LeaseKey(key), 0, LeaseEvent.ACQUIRED, Claimant.of(new HolderId("h")), writtenAt, writtenAt,
                 new LeaseTtl(10_000), Optional.empty());
     }
 

@@ -15,6 +15,7 @@ import io.opentelemetry.sdk.metrics.data.LongPointData;
 import java.time.Duration;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseKey;
@@ -144,7 +145,7 @@ class OpenTelemetryLeaseTelemetryTest {
         record.end(LeaseTelemetry.Facts.Failed.bare(ErrorKind.INVALID));
         telemetry.observe((key, owner, fence, payload, timeout) -> CompletableFuture.completedFuture(
                 (OwnerInbox.Delivery) new OwnerInbox.Delivery.NoResponders()))
-                .deliver(new LeaseKey("k-1"), new HolderId("h-1"), new Fence(3), new byte[0], Duration.ofSeconds(1))
+                .deliver(new LeaseKey("k-1"), Claimant.of(new HolderId("h-1")), new Fence(3), new byte[0], Duration.ofSeconds(1))
                 .toCompletableFuture().join();
 
         Map<String, SpanData> byName = spans.getFinishedSpanItems().stream()
@@ -240,7 +241,7 @@ class OpenTelemetryLeaseTelemetryTest {
     }
 
     private static LeaseWrite.Put put(String key, LeaseEvent event, long expectedSequence) {
-        return new LeaseWrite.Put(new LeaseKey(key), expectedSequence, event, new HolderId("h"), Instant.EPOCH,
+        return new LeaseWrite.Put(new LeaseKey(key), expectedSequence, event, Claimant.of(new HolderId("h")), Instant.EPOCH,
                 Instant.EPOCH, new LeaseTtl(10_000), Optional.empty());
     }
 

@@ -1,0 +1,46 @@
+package io.dagnats.leases.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.dagnats.leases.domain.Claimant;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Incarnation;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** A change event names the claimant of the write it republishes: holder id and, when sent, incarnation. */
+class LeaseChangeTest {
+
+    private static final Instant NOW = Instant.parse("2026-12-01T12:00:00Z");
+
+    private static Optional<LeaseChange> read(Map<String, String> headers) {
+        return LeaseChange.read("dagnats.lease.changed.k", headers::get, NOW);
+    }
+
+    @Test
+    void aRenewalOfALeaseTakenUnderAnIncarnationNamesIt() {
+        LeaseChange change = read(Map.of("Nats-Sequence", "42", "Dagnats-Lease-Event", "renewed",
+                "Dagnats-Lease-Holder", "h", "Dagnats-Lease-Incarnation", "run-1", "Nats-TTL", "15s")).orElseThrow();
+
+        assertEquals(LeaseChange.Kind.RENEWED, change.kind());
+        assertEquals(Optional.of(Claimant.of(new HolderId("h"), new Incarnation("run-1"))), change.claimant());
+    }
+
+    @Test
+    void aWriteOfAPlainHolderNamesNoIncarnationAndAnExpiryNamesNobody() {
+        LeaseChange acquired = read(Map.of("Nats-Sequence", "42", "Dagnats-Lease-Event", "acquired",
+                "Dagnats-Lease-Holder", "h")).orElseThrow();
+        LeaseChange expired = read(Map.of("Nats-Sequence", "43", "Nats-Marker-Reason", "MaxAge")).orElseThrow();
+
+        assertEquals(Optional.of(Claimant.of(new HolderId("h"))), acquired.claimant());
+        assertEquals(Optional.empty(), expired.claimant());
+    }
+
+    @Test
+    void anIncarnationHeaderThatBreaksTheSyntaxIsNoEvent() {
+        assertEquals(Optional.empty(), read(Map.of("Nats-Sequence", "42", "Dagnats-Lease-Event", "renewed",
+                "Dagnats-Lease-Holder", "h", "Dagnats-Lease-Incarnation", "a b")));
+    }
+}
