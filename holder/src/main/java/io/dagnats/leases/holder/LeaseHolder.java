@@ -19,9 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * This process as a lease holder: one holder id (unique per process), the keys
@@ -43,7 +41,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class LeaseHolder implements AutoCloseable {
 
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final Connection connection;
     private final HolderId id;
@@ -70,11 +67,11 @@ public final class LeaseHolder implements AutoCloseable {
         this.clock = builder.clock;
         this.executor = builder.scheduler != null
                 ? builder.scheduler
-                : Executors.newSingleThreadScheduledExecutor(daemon("dagnats-holder-" + id));
+                : Executors.newSingleThreadScheduledExecutor(Daemons.named("dagnats-holder-" + id));
         this.scheduler = Scheduler.of(executor);
         this.changes = new KeyChanges(connection);
         this.inbox = builder.forwardHandler == null ? null : new ForwardInbox(connection, id, builder.forwardHandler,
-                telemetry, this::ownership, daemon("dagnats-forward-" + id));
+                telemetry, this::ownership, Daemons.named("dagnats-forward-" + id));
     }
 
     /**
@@ -208,14 +205,6 @@ public final class LeaseHolder implements AutoCloseable {
         if (inbox != null) {
             inbox.stopHandlers();
         }
-    }
-
-    private static ThreadFactory daemon(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name + "-" + THREADS.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     /** How a holder is set up. Only the connection is required. */
