@@ -58,12 +58,15 @@ public final class LeaseHolder implements AutoCloseable {
     private final HolderTelemetry telemetry;
     /** The shard sets made by {@link #shards}, left before the leases are released on close. */
     private final List<ShardSet> shardSets = new CopyOnWriteArrayList<>();
+    /** Hears every call's outcome; behind {@link #health()} and the stuck and recovered log lines. */
+    private final HealthWatch health;
 
     private LeaseHolder(Builder builder) {
         this.connection = builder.connection;
         this.id = builder.holderId != null ? builder.holderId : uniqueId(builder.holderPrefix);
         this.telemetry = new HolderTelemetry(builder.openTelemetry, this::owners, builder.connection::getConnectedUrl);
-        this.client = new LeaseClient(connection, builder.requestTimeout, telemetry);
+        this.health = new HealthWatch(id, connection::getStatus, builder.requestTimeout, builder.clock);
+        this.client = new LeaseClient(connection, builder.requestTimeout, telemetry, health);
         this.clock = builder.clock;
         this.executor = builder.scheduler != null
                 ? builder.scheduler
@@ -100,6 +103,11 @@ public final class LeaseHolder implements AutoCloseable {
         return id;
     }
 
+    /** Whether this holder reaches dagnats, as its calls show: see {@link HolderHealth}, and its log lines there. */
+    public HolderHealth health() {
+        return health.health();
+    }
+
     /** Typed calls to every lease subject, as this holder's connection. */
     public LeaseClient client() {
         return client;
@@ -118,6 +126,7 @@ public final class LeaseHolder implements AutoCloseable {
                     () -> forget(leaseKey));
         });
         LeaseKeeper keeper = lease.keeper();
+        health.kept(leaseKey, ttl);
         changes.follow(leaseKey, keeper::keyChanged);
         keeper.start();
         return lease;
@@ -180,6 +189,7 @@ public final class LeaseHolder implements AutoCloseable {
     private void forget(LeaseKey key) {
         changes.unfollow(key);
         kept.remove(key);
+        health.dropped(key);
     }
 
     /**
