@@ -44,23 +44,27 @@ public final class LeaseClient implements LeaseCalls {
     private final Connection connection;
     private final Duration requestTimeout;
     private final HolderTelemetry telemetry;
+    /** Hears whether each call was answered: a holder's {@link HealthWatch}. */
+    private final CallOutcomes outcomes;
 
     /**
      * @param requestTimeout how long to wait for dagnats' answer (not for forwards, see {@link #forward})
      * @param openTelemetry  where the client spans of these calls go; {@link OpenTelemetry#noop()} for none
      */
     public LeaseClient(Connection connection, Duration requestTimeout, OpenTelemetry openTelemetry) {
-        this(connection, requestTimeout, new HolderTelemetry(openTelemetry, Map::of, connection::getConnectedUrl));
+        this(connection, requestTimeout, new HolderTelemetry(openTelemetry, Map::of, connection::getConnectedUrl),
+                CallOutcomes.IGNORED);
     }
 
     public LeaseClient(Connection connection) {
         this(connection, Duration.ofSeconds(5), OpenTelemetry.noop());
     }
 
-    LeaseClient(Connection connection, Duration requestTimeout, HolderTelemetry telemetry) {
+    LeaseClient(Connection connection, Duration requestTimeout, HolderTelemetry telemetry, CallOutcomes outcomes) {
         this.connection = Objects.requireNonNull(connection, "connection");
         this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
         this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
+        this.outcomes = Objects.requireNonNull(outcomes, "outcomes");
     }
 
     @Override
@@ -140,6 +144,7 @@ public final class LeaseClient implements LeaseCalls {
                             .build(), timeout)
                     .orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (RuntimeException cannotSend) {
+            outcomes.unanswered(cannotSend);
             return CompletableFuture.failedFuture(new DagnatsException(ErrorKind.UNAVAILABLE,
                     "could not send " + operation + ": " + cannotSend.getMessage(), cannotSend));
         }
@@ -147,9 +152,11 @@ public final class LeaseClient implements LeaseCalls {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                         ? failure.getCause() : failure;
+                outcomes.unanswered(cause);
                 throw new DagnatsException(ErrorKind.UNAVAILABLE, "no answer from dagnats to " + operation
                         + " (" + cause.getClass().getSimpleName() + ")", cause);
             }
+            outcomes.answered(); // any reply, an error answer too: dagnats answers
             return answer.apply(message.getData());
         });
     }

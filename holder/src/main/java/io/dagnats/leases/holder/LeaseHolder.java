@@ -19,9 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * This process as a lease holder: one holder id (unique per process), the keys
@@ -43,7 +41,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class LeaseHolder implements AutoCloseable {
 
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final Connection connection;
     private final HolderId id;
@@ -61,20 +58,23 @@ public final class LeaseHolder implements AutoCloseable {
     private final HolderTelemetry telemetry;
     /** The shard sets made by {@link #shards}, left before the leases are released on close. */
     private final List<ShardSet> shardSets = new CopyOnWriteArrayList<>();
+    /** Hears every call's outcome; behind {@link #health()} and the stuck and recovered log lines. */
+    private final HealthWatch health;
 
     private LeaseHolder(Builder builder) {
         this.connection = builder.connection;
         this.id = builder.holderId != null ? builder.holderId : uniqueId(builder.holderPrefix);
         this.telemetry = new HolderTelemetry(builder.openTelemetry, this::owners, builder.connection::getConnectedUrl);
-        this.client = new LeaseClient(connection, builder.requestTimeout, telemetry);
+        this.health = new HealthWatch(id, connection::getStatus, builder.requestTimeout, builder.clock);
+        this.client = new LeaseClient(connection, builder.requestTimeout, telemetry, health);
         this.clock = builder.clock;
         this.executor = builder.scheduler != null
                 ? builder.scheduler
-                : Executors.newSingleThreadScheduledExecutor(daemon("dagnats-holder-" + id));
+                : Executors.newSingleThreadScheduledExecutor(Daemons.named("dagnats-holder-" + id));
         this.scheduler = Scheduler.of(executor);
         this.changes = new KeyChanges(connection);
         this.inbox = builder.forwardHandler == null ? null : new ForwardInbox(connection, id, builder.forwardHandler,
-                telemetry, this::ownership, daemon("dagnats-forward-" + id));
+                telemetry, this::ownership, Daemons.named("dagnats-forward-" + id));
     }
 
     /**
@@ -103,6 +103,11 @@ public final class LeaseHolder implements AutoCloseable {
         return id;
     }
 
+    /** Whether this holder reaches dagnats, as its calls show: see {@link HolderHealth}, and its log lines there. */
+    public HolderHealth health() {
+        return health.health();
+    }
+
     /** Typed calls to every lease subject, as this holder's connection. */
     public LeaseClient client() {
         return client;
@@ -121,6 +126,7 @@ public final class LeaseHolder implements AutoCloseable {
                     () -> forget(leaseKey));
         });
         LeaseKeeper keeper = lease.keeper();
+        health.kept(leaseKey, ttl);
         changes.follow(leaseKey, keeper::keyChanged);
         keeper.start();
         return lease;
@@ -183,6 +189,7 @@ public final class LeaseHolder implements AutoCloseable {
     private void forget(LeaseKey key) {
         changes.unfollow(key);
         kept.remove(key);
+        health.dropped(key);
     }
 
     /**
@@ -208,14 +215,6 @@ public final class LeaseHolder implements AutoCloseable {
         if (inbox != null) {
             inbox.stopHandlers();
         }
-    }
-
-    private static ThreadFactory daemon(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name + "-" + THREADS.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     /** How a holder is set up. Only the connection is required. */

@@ -1,0 +1,26 @@
+package io.dagnats.leases.holder;
+
+/**
+ * Hears what each call of a {@link LeaseClient} came to, as far as reaching dagnats goes:
+ * an answer (any reply, an error answer too), or none. Called on whichever thread completes
+ * the call; it must be quick and must not throw.
+ */
+interface CallOutcomes {
+
+    /** For a client whose outcomes nobody watches. */
+    CallOutcomes IGNORED = new CallOutcomes() {
+        @Override
+        public void answered() {
+        }
+
+        @Override
+        public void unanswered(Throwable cause) {
+        }
+    };
+
+    /** A reply came back from dagnats. */
+    void answered();
+
+    /** No reply came: the request could not be sent, found no responders, or timed out. */
+    void unanswered(Throwable cause);
+}
