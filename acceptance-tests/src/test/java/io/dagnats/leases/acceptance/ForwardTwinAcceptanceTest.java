@@ -119,7 +119,8 @@ class ForwardTwinAcceptanceTest extends SharedServiceTest {
                         + first(processedAfterNo));
             }
             List<String> twice = byRequest.entrySet().stream().filter(entry -> entry.getValue().size() > 1)
-                    .map(entry -> entry.getKey() + " by " + entry.getValue().stream().map(Processed::incarnation).toList())
+                    .map(entry -> entry.getKey() + " by "
+                            + entry.getValue().stream().map(Processed::incarnation).toList())
                     .toList();
             if (!twice.isEmpty()) {
                 problems.add(twice.size() + " forwards were processed twice: " + first(twice));

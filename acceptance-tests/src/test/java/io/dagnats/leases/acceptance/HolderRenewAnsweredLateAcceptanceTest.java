@@ -3,15 +3,12 @@ package io.dagnats.leases.acceptance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
-import io.dagnats.leases.holder.OwnershipListener;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,35 +28,11 @@ class HolderRenewAnsweredLateAcceptanceTest extends SharedServiceTest {
     private static final Duration DELAYED_FOR = Duration.ofMillis(1_100);
     private static final int ROUNDS = 5;
 
-    /** What the listener was told, and when. */
-    private record Told(long nanos, String what, Tenure tenure) {
-        @Override
-        public String toString() {
-            return what + (tenure == null ? "" : " start " + tenure.start().revision() + " fence "
-                    + tenure.fence().revision());
-        }
-    }
-
     @Test
     void aRenewAnsweredAfterTheTimeoutKeepsTheTenureFiveTimesInARow() throws Exception {
         String key = "renew-answered-late";
-        List<Told> told = new CopyOnWriteArrayList<>();
-        OwnershipListener listener = new OwnershipListener() {
-            @Override
-            public void becameOwner(Tenure tenure) {
-                told.add(new Told(System.nanoTime(), "becameOwner", tenure));
-            }
-
-            @Override
-            public void renewed(Tenure tenure) {
-                told.add(new Told(System.nanoTime(), "renewed", tenure));
-            }
-
-            @Override
-            public void stoppedOwning(StopReason reason) {
-                told.add(new Told(System.nanoTime(), "stoppedOwning " + reason, null));
-            }
-        };
+        ToldListener listener = new ToldListener();
+        List<ToldListener.Told> told = listener.told();
         List<String> lines = OwnershipLog.lines();
         try (DelayingProxy proxy = DelayingProxy.to(service.nats.url());
                 Connection throughProxy = Nats.connect(proxy.url());
@@ -72,8 +45,8 @@ class HolderRenewAnsweredLateAcceptanceTest extends SharedServiceTest {
 
             for (int round = 1; round <= ROUNDS; round++) {
                 // Each round begins just after a renew, so the next renew falls inside the delay.
-                int renewsBefore = count(told, "renewed");
-                Polling.until(TTL, "round " + round + ": a renew to start from", () -> count(told, "renewed"),
+                int renewsBefore = listener.count("renewed");
+                Polling.until(TTL, "round " + round + ": a renew to start from", () -> listener.count("renewed"),
                         renews -> renews > renewsBefore);
                 long delayEnds = proxy.delayServerBytes(ANSWER_DELAY, DELAYED_FOR);
                 long undelayed = delayEnds + ANSWER_DELAY.toNanos();
@@ -84,12 +57,11 @@ class HolderRenewAnsweredLateAcceptanceTest extends SharedServiceTest {
                         confirmed -> confirmed > 0);
             }
 
-            List<String> calls = told.stream().map(Told::toString).toList();
+            List<String> calls = told.stream().map(ToldListener.Told::toString).toList();
             String what = ROUNDS + " rounds of renews answered " + ANSWER_DELAY.toMillis() + " ms late against a "
                     + REQUEST_TIMEOUT.toMillis() + " ms timeout; the listener was told " + calls;
-            assertEquals(1, count(told, "becameOwner"), "became owner exactly once: " + what);
-            assertEquals(0, told.stream().filter(one -> one.what().startsWith("stoppedOwning")).count(),
-                    "never stopped owning: " + what);
+            assertEquals(1, listener.count("becameOwner"), "became owner exactly once: " + what);
+            assertEquals(0, listener.stops(), "never stopped owning: " + what);
             assertEquals(List.of(firstStart), told.stream().filter(one -> one.tenure() != null)
                     .map(one -> one.tenure().start().revision()).distinct().toList(), "one tenure start: " + what);
             assertTrue(lease.isOwner(), "still owner: " + what);
@@ -102,9 +74,5 @@ class HolderRenewAnsweredLateAcceptanceTest extends SharedServiceTest {
             history.assertSafe();
             assertEquals(1, history.windows().size(), "one ownership window: " + history.windows() + "; " + what);
         }
-    }
-
-    private static int count(List<Told> told, String what) {
-        return (int) told.stream().filter(one -> one.what().equals(what)).count();
     }
 }

@@ -32,32 +32,15 @@ class HolderSlowListenerAcceptanceTest extends SharedServiceTest {
     void aSlowBecameOwnerOfOneKeyCostsNoOtherKeyItsOwnership() throws Exception {
         String slowKey = "slow-listener-a";
         String otherKey = "slow-listener-b";
-        List<String> told = new CopyOnWriteArrayList<>();
+        List<String> slowTold = new CopyOnWriteArrayList<>();
         AtomicLong slowEntered = new AtomicLong();
         AtomicLong slowReturned = new AtomicLong();
-        List<Long> otherConfirmed = new CopyOnWriteArrayList<>();
+        ToldListener otherTold = new ToldListener();
         List<String> lines = OwnershipLog.lines();
         try (Connection nats = Nats.connect(service.nats.url());
                 LeaseHolder holder = LeaseHolder.builder(nats).holderPrefix("slow-listener").build();
                 OwnershipLog log = OwnershipLog.inMemory("slow-listener", lines)) {
-            KeptLease other = log.keep(otherKey, holder.id().value(), () -> holder.keep(otherKey, TTL,
-                    new OwnershipListener() {
-                        @Override
-                        public void becameOwner(Tenure tenure) {
-                            told.add("B becameOwner " + tenure.start().revision());
-                            otherConfirmed.add(System.nanoTime());
-                        }
-
-                        @Override
-                        public void renewed(Tenure tenure) {
-                            otherConfirmed.add(System.nanoTime());
-                        }
-
-                        @Override
-                        public void stoppedOwning(StopReason reason) {
-                            told.add("B stoppedOwning " + reason);
-                        }
-                    }));
+            KeptLease other = log.keep(otherKey, holder.id().value(), () -> holder.keep(otherKey, TTL, otherTold));
             Polling.until(Duration.ofSeconds(20), "B to be owned", other::isOwner, owner -> owner);
 
             holder.keep(slowKey, TTL, new OwnershipListener() {
@@ -66,10 +49,10 @@ class HolderSlowListenerAcceptanceTest extends SharedServiceTest {
                     // Only the first call is slow: a later one (A won again) returns at once, so B's
                     // renewals after it are not delayed by A once more.
                     if (!slowEntered.compareAndSet(0, System.nanoTime())) {
-                        told.add("A becameOwner again");
+                        slowTold.add("A becameOwner again");
                         return;
                     }
-                    told.add("A becameOwner (working " + SLOW_CALLBACK.toMillis() + " ms)");
+                    slowTold.add("A becameOwner (working " + SLOW_CALLBACK.toMillis() + " ms)");
                     try {
                         // The simulated slow user code: a callback that takes two TTLs.
                         Thread.sleep(SLOW_CALLBACK.toMillis());
@@ -81,7 +64,7 @@ class HolderSlowListenerAcceptanceTest extends SharedServiceTest {
 
                 @Override
                 public void stoppedOwning(StopReason reason) {
-                    told.add("A stoppedOwning " + reason);
+                    slowTold.add("A stoppedOwning " + reason);
                 }
             });
             Polling.until(SLOW_CALLBACK.plusSeconds(20), "A's slow becameOwner to return", slowReturned::get,
@@ -89,15 +72,17 @@ class HolderSlowListenerAcceptanceTest extends SharedServiceTest {
             // B is renewed twice more after the slow callback, so a loss it caused has been told by then.
             long returned = slowReturned.get();
             Polling.until(TTL.multipliedBy(3), "B confirmed twice after A's callback returned",
-                    () -> otherConfirmed.stream().filter(at -> at - returned > 0).count(), confirmed -> confirmed >= 2);
+                    () -> otherTold.told().stream().filter(one -> one.nanos() - returned > 0
+                            && (one.what().equals("renewed") || one.what().equals("becameOwner"))).count(),
+                    confirmed -> confirmed >= 2);
 
             String what = "A's becameOwner worked " + (slowReturned.get() - slowEntered.get()) / 1_000_000
-                    + " ms; the listeners were told " + told + "; B's own record " + lines;
+                    + " ms; A's listener was told " + slowTold + "; B's " + otherTold.told() + "; B's own record "
+                    + lines;
             assertTrue(slowReturned.get() - slowEntered.get() >= SLOW_CALLBACK.toNanos(), what);
-            assertEquals(List.of(), told.stream().filter(call -> call.startsWith("B stoppedOwning")).toList(),
+            assertEquals(List.of(), otherTold.events().stream().filter(event -> event.startsWith("stopped:")).toList(),
                     "B never stopped owning: " + what);
-            assertEquals(1, told.stream().filter(call -> call.startsWith("B becameOwner")).count(),
-                    "B became owner once: " + what);
+            assertEquals(1, otherTold.count("becameOwner"), "B became owner once: " + what);
             assertEquals(List.of(), lines.stream().filter(line -> line.contains(" free ") || line.contains(" late "))
                     .toList(), "B's ownership unbroken by its own record: " + what);
             OwnershipHistory history = OwnershipHistory.fromLines(lines);

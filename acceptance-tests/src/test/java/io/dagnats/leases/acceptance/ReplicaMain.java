@@ -58,7 +58,8 @@ public final class ReplicaMain {
         String incarnation = name + "@" + ManagementFactory.getRuntimeMXBean().getPid();
         Optional<String> handle = flagValue(args, "handle=");
         ForwardHandler handler = handle.isPresent()
-                ? loggingHandler(Path.of(args[4] + ".forwards"), incarnation, Duration.ofMillis(Long.parseLong(handle.get())))
+                ? loggingHandler(Path.of(args[4] + ".forwards"), incarnation,
+                        Duration.ofMillis(Long.parseLong(handle.get())))
                 : (tenure, payload) -> ("served by " + name).getBytes(StandardCharsets.UTF_8);
         LeaseHolder.Builder builder = LeaseHolder.builder(connection).forwardHandler(handler);
         LeaseHolder holder = (exact ? builder.holderId(name) : builder.holderPrefix(name)).build();
