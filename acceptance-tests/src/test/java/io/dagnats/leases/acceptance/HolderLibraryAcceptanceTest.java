@@ -9,10 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dagnats.leases.bootstrap.DagnatsServer;
 import io.dagnats.leases.bootstrap.Settings;
 import io.dagnats.leases.domain.LeaseKey;
-import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
-import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.protocol.Answers;
 import io.nats.client.Connection;
 import io.nats.client.Message;
@@ -25,11 +23,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -76,12 +72,12 @@ class HolderLibraryAcceptanceTest {
     }
 
     /** One replica: its own connection, like its own process. */
-    private final class Replica implements OwnershipListener {
+    private final class Replica {
         final Connection connection;
         final LeaseHolder holder;
         final KeptLease lease;
-        final List<String> events = new CopyOnWriteArrayList<>();
-        final AtomicLong stoppedAtNanos = new AtomicLong();
+        final ToldListener told = new ToldListener();
+        final List<String> events = told.events();
 
         Replica(String prefix, String key, ScheduledExecutorService scheduler) throws Exception {
             connection = Nats.connect(nats.url());
@@ -95,22 +91,11 @@ class HolderLibraryAcceptanceTest {
             }
             holder = builder.build();
             cleanup.add(holder);
-            lease = ownership.keep(key, holder.id().value(), () -> holder.keep(key, TTL, this));
+            lease = ownership.keep(key, holder.id().value(), () -> holder.keep(key, TTL, told));
         }
 
         String holderName() {
             return holder.id().value();
-        }
-
-        @Override
-        public void becameOwner(Tenure tenure) {
-            events.add("owner@" + tenure.start());
-        }
-
-        @Override
-        public void stoppedOwning(StopReason reason) {
-            stoppedAtNanos.compareAndSet(0, System.nanoTime());
-            events.add("stopped:" + reason);
         }
     }
 
@@ -194,7 +179,7 @@ class HolderLibraryAcceptanceTest {
         long expiredAt = System.nanoTime();
         assertNotNull(expiry, "the server never expired the key");
         assertFalse(leader.lease.isOwner());
-        long stoppedAt = leader.stoppedAtNanos.get();
+        long stoppedAt = leader.told.firstStoppedAtNanos();
         assertTrue(stoppedAt != 0, "the leader never stopped acting as owner: " + leader.events);
         assertTrue(stoppedAt < expiredAt, "the leader stopped after the key expired on the server");
         assertEquals("stopped:DEADLINE_PASSED", leader.events.get(1), leader.events.toString());

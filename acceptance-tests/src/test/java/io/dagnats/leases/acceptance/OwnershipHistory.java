@@ -218,6 +218,28 @@ final class OwnershipHistory {
                 + startsByWrites + " starts dated by the server's write of their start revision";
     }
 
+    /**
+     * Fails on two holder processes' windows overlapping on one key, whatever holder id they
+     * ran under. {@link #assertSafe} lets one id's processes overlap (a killed process is
+     * counted as owner until its deadline while its restart keeps the lease); where every
+     * process is alive, as when one under an id is paused while another runs, any overlap is
+     * two processes acting as owner at once.
+     */
+    void assertNoTwoProcessesAtOnce() {
+        for (int i = 0; i < windows.size(); i++) {
+            for (int j = 0; j < i; j++) {
+                Window earlier = windows.get(j);
+                Window later = windows.get(i);
+                if (earlier.key().equals(later.key()) && !earlier.incarnation().equals(later.incarnation())
+                        && earlier.overlaps(later)) {
+                    throw new AssertionError("two processes owned " + later.key() + " at once for "
+                            + (Math.min(earlier.toNanos(), later.toNanos()) - later.fromNanos()) / 1_000_000
+                            + " ms: " + earlier + " and " + later);
+                }
+            }
+        }
+    }
+
     /** One holder id's tenure seen by two of its incarnations (a restart that kept the lease). */
     private static boolean sameTenure(Window earlier, Window later) {
         return earlier.holder().equals(later.holder()) && later.firstFence() >= earlier.lastFence();

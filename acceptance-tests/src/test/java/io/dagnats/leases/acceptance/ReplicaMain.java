@@ -2,6 +2,7 @@ package io.dagnats.leases.acceptance;
 
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.ForwardHandler;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
@@ -11,8 +12,12 @@ import io.nats.client.Connection;
 import io.nats.client.Nats;
 import io.nats.client.Subscription;
 import java.lang.management.ManagementFactory;
+import java.io.IOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -30,6 +35,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * it believes it owns the key it does "work": takes the fence, works for a
  * second, then writes to the test's sink on {@code test.sink.<key>} with that fence.
  *
+ * <p>With {@code handle=<ms>} its forward handler is a workload instead: it writes down each
+ * request it processes, the moment its handler is entered, in {@code <ownership-log>.forwards}
+ * ({@code <nanos> <incarnation> <request> <tenure-start> <fence>}, the request being the payload
+ * as text, one flushed line each), works {@code ms} milliseconds, and answers the request.
+ *
  * <p>With {@code shards=<M>} it is instead a replica of the shard set named {@code key}
  * with M shards ({@link #keepShards}).
  */
@@ -45,11 +55,15 @@ public final class ReplicaMain {
         Duration ttl = Duration.ofMillis(Long.parseLong(args[3]));
         Path logFile = Path.of(args[4]);
         boolean exact = hasFlag(args, "exact");
-        LeaseHolder.Builder builder = LeaseHolder.builder(connection)
-                .forwardHandler((tenure, payload) -> ("served by " + name).getBytes(StandardCharsets.UTF_8));
+        String incarnation = name + "@" + ManagementFactory.getRuntimeMXBean().getPid();
+        Optional<String> handle = flagValue(args, "handle=");
+        ForwardHandler handler = handle.isPresent()
+                ? loggingHandler(Path.of(args[4] + ".forwards"), incarnation,
+                        Duration.ofMillis(Long.parseLong(handle.get())))
+                : (tenure, payload) -> ("served by " + name).getBytes(StandardCharsets.UTF_8);
+        LeaseHolder.Builder builder = LeaseHolder.builder(connection).forwardHandler(handler);
         LeaseHolder holder = (exact ? builder.holderId(name) : builder.holderPrefix(name)).build();
         // Sampling from before the holder can own anything, so its first belief has a previous look.
-        String incarnation = name + "@" + ManagementFactory.getRuntimeMXBean().getPid();
         OwnershipLog log = OwnershipLog.toFile(logFile, incarnation);
         if (hasFlag(args, "wait")) {
             Subscription go = connection.subscribe("test.go." + name);
@@ -85,6 +99,28 @@ public final class ReplicaMain {
             connection.request("test.sink." + key,
                     (fence.get().revision() + " " + holder.id()).getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(2));
         }
+    }
+
+    /**
+     * Writes each request down as its handler is entered (the moment it is processed, whatever
+     * happens next), then works {@code work}: the processed-request record the forward test
+     * judges, written by this process alone.
+     */
+    private static ForwardHandler loggingHandler(Path file, String incarnation, Duration work) throws IOException {
+        Writer writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
+        return (tenure, payload) -> {
+            long entered = System.nanoTime();
+            String request = new String(payload, StandardCharsets.UTF_8);
+            synchronized (writer) {
+                writer.write(entered + " " + incarnation + " " + request + " " + tenure.start().revision() + " "
+                        + tenure.fence().revision() + "\n");
+                writer.flush();
+            }
+            // The simulated workload: a handler that takes a while, as real work does.
+            Thread.sleep(work.toMillis());
+            return request.getBytes(StandardCharsets.UTF_8);
+        };
     }
 
     /**

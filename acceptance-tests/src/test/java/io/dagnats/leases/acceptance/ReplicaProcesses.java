@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -22,6 +24,7 @@ final class ReplicaProcesses implements AutoCloseable {
     private final String natsUrl;
     private final Path directory;
     private final List<Process> processes = new ArrayList<>();
+    private final Map<Process, Path> logs = new ConcurrentHashMap<>();
     private final WriteTimes writeTimes;
 
     ReplicaProcesses(String natsUrl) {
@@ -34,9 +37,10 @@ final class ReplicaProcesses implements AutoCloseable {
         }
     }
 
-    /** Starts a replica; {@code flags} are ReplicaMain's ({@code exact}, {@code wait}). */
+    /** Starts a replica; {@code flags} are ReplicaMain's ({@code exact}, {@code wait}, {@code handle=<ms>}). */
     Process start(String holder, String key, Duration ttl, String... flags) {
         int number = COUNT.incrementAndGet();
+        Path log = directory.resolve("ownership-" + number + ".log");
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 // C1 only and a serial GC: a starting replica competes less with the others for the
@@ -44,7 +48,7 @@ final class ReplicaProcesses implements AutoCloseable {
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-cp", System.getProperty("java.class.path"), ReplicaMain.class.getName(),
                 natsUrl, holder, key, Long.toString(ttl.toMillis()),
-                directory.resolve("ownership-" + number + ".log").toString()));
+                log.toString()));
         command.addAll(List.of(flags));
         try {
             Process process = new ProcessBuilder(command)
@@ -52,6 +56,7 @@ final class ReplicaProcesses implements AutoCloseable {
                     .redirectOutput(directory.resolve("replica-" + number + "-" + holder + ".out").toFile())
                     .start();
             processes.add(process);
+            logs.put(process, log);
             return process;
         } catch (IOException failed) {
             throw new UncheckedIOException(failed);
@@ -87,6 +92,41 @@ final class ReplicaProcesses implements AutoCloseable {
                     .startingNoEarlierThanWrites(writeTimes);
         } catch (IOException failed) {
             throw new UncheckedIOException(failed);
+        }
+    }
+
+    /**
+     * Whether {@code replica} believes it owns {@code key} now, by its own ownership log: its
+     * last line about the key says {@code own}. A paused replica's answer is its last look.
+     */
+    boolean believesOwner(Process replica, String key) {
+        String belief = "free";
+        for (String line : readLines(logs.get(replica))) {
+            String[] fields = line.trim().split(" ");
+            if (fields.length > 4 && fields[1].equals(key) && (fields[4].equals("own") || fields[4].equals("free"))) {
+                belief = fields[4];
+            }
+        }
+        return belief.equals("own");
+    }
+
+    /**
+     * Every forward the replicas started with {@code handle=<ms>} processed, as each wrote it
+     * down on entering its handler: {@code <nanos> <incarnation> <request> <tenure-start> <fence>}.
+     */
+    List<String> processedForwards() {
+        List<String> all = new ArrayList<>();
+        for (Path log : logs.values()) {
+            all.addAll(readLines(log.resolveSibling(log.getFileName() + ".forwards")));
+        }
+        return all;
+    }
+
+    private static List<String> readLines(Path file) {
+        try {
+            return Files.exists(file) ? Files.readAllLines(file, StandardCharsets.UTF_8) : List.of();
+        } catch (IOException unreadable) {
+            throw new UncheckedIOException(unreadable);
         }
     }
 

@@ -2,15 +2,12 @@ package io.dagnats.leases.acceptance;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
-import io.dagnats.leases.holder.OwnershipListener;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,11 +22,12 @@ class RevokedHolderAcceptanceTest extends SharedServiceTest {
     /** Long enough that a waiting replica's own wake-up (near the lease's expiry) cannot be mistaken for the event's. */
     private static final Duration TTL = Duration.ofSeconds(9);
 
-    private static final class Replica implements OwnershipListener, AutoCloseable {
+    private static final class Replica implements AutoCloseable {
         final Connection connection;
         final LeaseHolder holder;
         final KeptLease lease;
-        final List<String> events = new CopyOnWriteArrayList<>();
+        final ToldListener told = new ToldListener();
+        final List<String> events = told.events();
 
         Replica(String prefix) throws Exception {
             this(prefix, "revoked-leader", TTL);
@@ -38,17 +36,7 @@ class RevokedHolderAcceptanceTest extends SharedServiceTest {
         Replica(String prefix, String key, Duration ttl) throws Exception {
             connection = Nats.connect(service.nats.url());
             holder = LeaseHolder.builder(connection).holderPrefix(prefix).build();
-            lease = holder.keep(key, ttl, this);
-        }
-
-        @Override
-        public void becameOwner(Tenure tenure) {
-            events.add("owner@" + tenure.start());
-        }
-
-        @Override
-        public void stoppedOwning(StopReason reason) {
-            events.add("stopped:" + reason);
+            lease = holder.keep(key, ttl, told);
         }
 
         @Override

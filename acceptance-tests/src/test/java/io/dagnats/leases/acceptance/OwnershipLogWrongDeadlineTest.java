@@ -14,14 +14,14 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review of issue 12 (d): {@link OwnershipLog#began} dates a start no earlier than
- * {@code deadline - TTL + margin}, the renew's send time as the holder library computes
- * deadlines. The checker so trusts the very arithmetic it is there to police: an error
+ * The checker reports an overlap a wrong deadline causes (issue 12 (d)). {@link OwnershipLog#began}
+ * used to date a start no earlier than {@code deadline - TTL + margin}, the renew's send time
+ * as the holder library computes deadlines. The checker so trusted the very arithmetic it is there to police: an error
  * in the deadline moves the old owner's window end ({@link OwnershipHistory} caps it at
  * the deadline) and the new owner's dated start by the same amount, so whenever the
  * sampler has not seen the new owner yet, the overlap that error causes is invisible.
  */
-class OwnershipLogReviewTest {
+class OwnershipLogWrongDeadlineTest {
 
     /** Long, so its margin (700 ms) leaves a loaded machine time to play the scenario out. */
     private static final Duration TTL = Duration.ofSeconds(60);
