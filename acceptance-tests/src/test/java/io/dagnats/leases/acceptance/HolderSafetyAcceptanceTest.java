@@ -2,6 +2,7 @@ package io.dagnats.leases.acceptance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,6 +18,10 @@ import io.nats.client.Nats;
 import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletableFuture;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -180,11 +185,30 @@ class HolderSafetyAcceptanceTest {
                 .forwardHandler((tenure, payload) -> new byte[0]).build()) {
             Message reply = client.connection().request(NatsMessage.builder()
                     .subject("dagnats.lease.inbox." + holder.id().value() + ".not!a!key")
-                    .headers(new Headers().put("Dagnats-Lease-Fence", "1"))
+                    .headers(new Headers().put("Dagnats-Lease-Fence", "1")
+                            .put("Dagnats-Lease-Incarnation", holder.incarnation().value()))
                     .data(new byte[0]).build(), Duration.ofSeconds(5));
 
             assertTrue(reply != null && reply.getHeaders() != null, "an answer, not a timeout");
             assertEquals("stale", reply.getHeaders().getFirst("Dagnats-Lease-Reject"));
+        }
+    }
+
+    @Test
+    void aForwardNamingAnotherIncarnationOfTheHolderIdIsNotAnsweredAtAll() throws Exception {
+        try (LeaseHolder holder = LeaseHolder.builder(connection).holderPrefix("inbox")
+                .forwardHandler((tenure, payload) -> new byte[0]).build()) {
+            for (Headers headers : List.of(new Headers().put("Dagnats-Lease-Fence", "1"),
+                    new Headers().put("Dagnats-Lease-Fence", "1").put("Dagnats-Lease-Incarnation", "another-run"))) {
+                CompletableFuture<Message> reply = client.connection().requestWithTimeout(NatsMessage.builder()
+                        .subject("dagnats.lease.inbox." + holder.id().value() + ".some-key")
+                        .headers(headers).data(new byte[0]).build(), Duration.ofMillis(500));
+
+                ExecutionException silence = assertThrows(ExecutionException.class, reply::get,
+                        "a reply from a process the lease does not name: " + headers);
+                assertTrue(silence.getCause() instanceof CancellationException
+                        || silence.getCause() instanceof java.util.concurrent.TimeoutException, silence.toString());
+            }
         }
     }
 }

@@ -1,7 +1,7 @@
 package io.dagnats.leases.holder;
 
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
-import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.protocol.Answers;
@@ -16,9 +16,9 @@ import java.util.concurrent.CompletableFuture;
  */
 interface LeaseCalls {
 
-    CompletableFuture<Answers.Acquire> acquire(LeaseKey key, HolderId holder, LeaseTtl ttl);
+    CompletableFuture<Answers.Acquire> acquire(LeaseKey key, Claimant holder, LeaseTtl ttl);
 
-    CompletableFuture<Answers.Renew> renew(LeaseKey key, HolderId holder, Fence revision, Optional<LeaseTtl> ttl);
+    CompletableFuture<Answers.Renew> renew(LeaseKey key, Claimant holder, Fence revision, Optional<LeaseTtl> ttl);
 
-    CompletableFuture<Answers.Release> release(LeaseKey key, HolderId holder, Fence revision);
+    CompletableFuture<Answers.Release> release(LeaseKey key, Claimant holder, Fence revision);
 }

@@ -1,5 +1,6 @@
 package io.dagnats.leases.holder;
 
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
@@ -67,20 +68,39 @@ public final class LeaseClient implements LeaseCalls {
         this.outcomes = Objects.requireNonNull(outcomes, "outcomes");
     }
 
-    @Override
+    /** An acquire as a plain holder, with no incarnation. */
     public CompletableFuture<Answers.Acquire> acquire(LeaseKey key, HolderId holder, LeaseTtl ttl) {
-        return call(() -> new Request.Acquire(key, holder, ttl), requestTimeout, Replies::decodeAcquire);
+        return acquire(key, Claimant.of(holder), ttl);
+    }
+
+    /** An acquire as {@code holder}: its holder id and, if it has one, its incarnation. */
+    @Override
+    public CompletableFuture<Answers.Acquire> acquire(LeaseKey key, Claimant holder, LeaseTtl ttl) {
+        return call(() -> new Request.Acquire(key, holder.holder(), holder.incarnation(), ttl), requestTimeout,
+                Replies::decodeAcquire);
+    }
+
+    /** A renew as a plain holder; {@code ttl} is the new TTL, or empty to keep the lease's current one. */
+    public CompletableFuture<Answers.Renew> renew(LeaseKey key, HolderId holder, Fence revision, Optional<LeaseTtl> ttl) {
+        return renew(key, Claimant.of(holder), revision, ttl);
     }
 
     /** @param ttl the new TTL, or empty to keep the lease's current one */
     @Override
-    public CompletableFuture<Answers.Renew> renew(LeaseKey key, HolderId holder, Fence revision, Optional<LeaseTtl> ttl) {
-        return call(() -> new Request.Renew(key, holder, revision, ttl), requestTimeout, Replies::decodeRenew);
+    public CompletableFuture<Answers.Renew> renew(LeaseKey key, Claimant holder, Fence revision, Optional<LeaseTtl> ttl) {
+        return call(() -> new Request.Renew(key, holder.holder(), holder.incarnation(), revision, ttl), requestTimeout,
+                Replies::decodeRenew);
+    }
+
+    /** A release as a plain holder. */
+    public CompletableFuture<Answers.Release> release(LeaseKey key, HolderId holder, Fence revision) {
+        return release(key, Claimant.of(holder), revision);
     }
 
     @Override
-    public CompletableFuture<Answers.Release> release(LeaseKey key, HolderId holder, Fence revision) {
-        return call(() -> new Request.Release(key, holder, revision), requestTimeout, Replies::decodeRelease);
+    public CompletableFuture<Answers.Release> release(LeaseKey key, Claimant holder, Fence revision) {
+        return call(() -> new Request.Release(key, holder.holder(), holder.incarnation(), revision), requestTimeout,
+                Replies::decodeRelease);
     }
 
     public CompletableFuture<Answers.Owner> owner(LeaseKey key) {

@@ -1,6 +1,8 @@
 package io.dagnats.leases.holder;
 
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.MonotonicClock;
@@ -8,6 +10,7 @@ import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
 import io.opentelemetry.api.OpenTelemetry;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -16,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -44,11 +48,15 @@ public final class LeaseHolder implements AutoCloseable {
 
     private final Connection connection;
     private final HolderId id;
+    /** The holder id and this holder's own random incarnation: whose leases are this process's, as a fact. */
+    private final Claimant self;
     private final LeaseClient client;
     private final MonotonicClock clock;
     private final Scheduler scheduler;
     /** The executor behind {@link #scheduler}, shut down on close. */
     private final ScheduledExecutorService executor;
+    /** The one thread listeners are told on, so that a slow one delays no renewal. */
+    private final ExecutorService listeners;
     private final Map<LeaseKey, KeptLease> kept = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Serves forwards to the keys this holder owns; null when no forward handler was given. */
@@ -64,6 +72,7 @@ public final class LeaseHolder implements AutoCloseable {
     private LeaseHolder(Builder builder) {
         this.connection = builder.connection;
         this.id = builder.holderId != null ? builder.holderId : uniqueId(builder.holderPrefix);
+        this.self = Claimant.of(id, newIncarnation());
         this.telemetry = new HolderTelemetry(builder.openTelemetry, this::owners, builder.connection::getConnectedUrl);
         this.health = new HealthWatch(id, connection::getStatus, builder.requestTimeout, builder.clock);
         this.client = new LeaseClient(connection, builder.requestTimeout, telemetry, health);
@@ -72,8 +81,9 @@ public final class LeaseHolder implements AutoCloseable {
                 ? builder.scheduler
                 : Executors.newSingleThreadScheduledExecutor(Daemons.named("dagnats-holder-" + id));
         this.scheduler = Scheduler.of(executor);
+        this.listeners = Executors.newSingleThreadExecutor(Daemons.named("dagnats-listener-" + id));
         this.changes = new KeyChanges(connection);
-        this.inbox = builder.forwardHandler == null ? null : new ForwardInbox(connection, id, builder.forwardHandler,
+        this.inbox = builder.forwardHandler == null ? null : new ForwardInbox(connection, self, builder.forwardHandler,
                 telemetry, this::ownership, Daemons.named("dagnats-forward-" + id));
     }
 
@@ -103,6 +113,21 @@ public final class LeaseHolder implements AutoCloseable {
         return id;
     }
 
+    /**
+     * This holder's incarnation: random, its own for as long as it lives, sent with every
+     * acquire, renew and release, so that another process under the same holder id is another
+     * holder to dagnats (see docs/wire-protocol.md).
+     */
+    public Incarnation incarnation() {
+        return self.incarnation().orElseThrow();
+    }
+
+    private static Incarnation newIncarnation() {
+        byte[] bits = new byte[12];
+        RANDOM.nextBytes(bits);
+        return new Incarnation(HexFormat.of().formatHex(bits));
+    }
+
     /** Whether this holder reaches dagnats, as its calls show: see {@link HolderHealth}, and its log lines there. */
     public HolderHealth health() {
         return health.health();
@@ -122,7 +147,8 @@ public final class LeaseHolder implements AutoCloseable {
             if (existing != null) {
                 throw new IllegalStateException(key + " is already kept by this holder");
             }
-            return new KeptLease(new LeaseKeeper(leaseKey, id, leaseTtl, client, clock, scheduler, listener, telemetry),
+            return new KeptLease(new LeaseKeeper(new KeeperRules(leaseKey, self, leaseTtl, Jitter.random()), client, clock,
+                    Clock.systemUTC(), scheduler, listeners, listener, telemetry),
                     () -> forget(leaseKey));
         });
         LeaseKeeper keeper = lease.keeper();
@@ -212,6 +238,7 @@ public final class LeaseHolder implements AutoCloseable {
         kept.clear();
         changes.close();
         executor.shutdownNow();
+        listeners.shutdown(); // what the closes told them still reaches the listeners
         if (inbox != null) {
             inbox.stopHandlers();
         }

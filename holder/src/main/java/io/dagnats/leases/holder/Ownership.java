@@ -26,13 +26,6 @@ final class Ownership {
     private final Set<ForwardRun> forwards = new HashSet<>();
 
     private volatile Tenure tenure;
-    /**
-     * A write of this process may stand above the tenure's fence: a renew is in flight, or one
-     * went unanswered since the last confirmed. Set before the tenure when a renew is sent,
-     * cleared after it when a renew is confirmed, so a reader that reads this first and the
-     * tenure second never pairs "settled" with an older tenure.
-     */
-    private volatile boolean unsettled;
 
     Ownership(MonotonicClock clock) {
         this.clock = clock;
@@ -60,11 +53,6 @@ final class Ownership {
         tenure = next;
     }
 
-    /** Whether a write of this process may stand above the tenure's fence; see {@link #admit(Optional)}. */
-    void unsettled(boolean value) {
-        unsettled = value;
-    }
-
     /** Stops acting as owner: no forward is admitted from here on, and those still running are told to stop. */
     void end() {
         synchronized (forwards) {
@@ -74,19 +62,14 @@ final class Ownership {
     }
 
     /**
-     * The owner-side rule for a forwarded request to this key, judged now: the
-     * tenure to serve it under, or empty when it must be rejected as stale. On top
-     * of the rule every holder follows, a fence above this process's last write is
-     * refused while no write of its own is unsettled: only another process under
-     * the same holder id can have written it, and that process owns the key now.
+     * The owner-side rule for a forwarded request to this key, judged now: the tenure to serve
+     * it under, or empty when it must be rejected as stale. Only a request that names this
+     * process's incarnation gets here ({@link ForwardInbox}), so a fence above this process's
+     * last confirmed write is its own renew that went unanswered, not another process's.
      */
     Optional<Tenure> admit(Optional<Fence> presented) {
-        boolean ownWriteMayBeNewer = unsettled; // read before the tenure: see the field
         Tenure current = tenure;
         if (current == null || !current.judgeForward(presented, clock.nanoTime()).accepted()) {
-            return Optional.empty();
-        }
-        if (!ownWriteMayBeNewer && presented.isPresent() && current.fence().isBelow(presented.get())) {
             return Optional.empty();
         }
         return Optional.of(current);

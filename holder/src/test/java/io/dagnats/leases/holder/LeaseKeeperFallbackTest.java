@@ -51,8 +51,7 @@ class LeaseKeeperFallbackTest {
     private static long failoverBehindADeadHolder() {
         ManualScheduler scheduler = new ManualScheduler();
         ScriptedCalls calls = new ScriptedCalls();
-        LeaseKeeper keeper = new LeaseKeeper(new LeaseKey("k"), new HolderId("me"), TTL, calls, scheduler, scheduler,
-                OwnershipListener.NONE, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null));
+        LeaseKeeper keeper = KeeperHarness.keeper(calls, scheduler, OwnershipListener.NONE, Jitter.random());
         long expiry = scheduler.nanoTime() + Duration.ofSeconds(10).toNanos();
         long freedAt = expiry + SERVER_LAG.toNanos();
         keeper.start();
@@ -90,7 +89,7 @@ class LeaseKeeperFallbackTest {
         List<String> over = new ArrayList<>();
         // One per renewal, plus the expired answers believed once before a renewal shows the skew:
         // until then a clock 10.5 s ahead reads exactly like a server freeing the key 0.5 s late.
-        long bound = WINDOW.toMillis() / RENEW_EVERY.toMillis() + LeaseKeeper.EXPIRED_ANSWERS_BELIEVED;
+        long bound = WINDOW.toMillis() / RENEW_EVERY.toMillis() + ExpiryFallback.ANSWERS_BELIEVED;
         for (long skewMillis = 0; skewMillis <= 20_000; skewMillis += 500) {
             int acquires = acquiresBehindARenewingHolder(Duration.ofMillis(skewMillis));
             if (acquires > bound) {
@@ -104,8 +103,7 @@ class LeaseKeeperFallbackTest {
     private static int acquiresBehindARenewingHolder(Duration skew) {
         ManualScheduler scheduler = new ManualScheduler();
         ScriptedCalls calls = new ScriptedCalls();
-        LeaseKeeper keeper = new LeaseKeeper(new LeaseKey("k"), new HolderId("me"), TTL, calls, scheduler, scheduler,
-                OwnershipListener.NONE, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null));
+        LeaseKeeper keeper = KeeperHarness.keeper(calls, scheduler, OwnershipListener.NONE, Jitter.random());
         long origin = scheduler.nanoTime();
         Instant acquiredAt = Instant.now().minus(skew).minusSeconds(60);
         keeper.start();
@@ -142,8 +140,7 @@ class LeaseKeeperFallbackTest {
      */
     private static long grantedAfterExpiry(ManualScheduler scheduler, long expiry, LongFunction<Answers.Acquire> heldAt) {
         ScriptedCalls calls = new ScriptedCalls();
-        LeaseKeeper keeper = new LeaseKeeper(new LeaseKey("k"), new HolderId("me"), TTL, calls, scheduler, scheduler,
-                OwnershipListener.NONE, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null));
+        LeaseKeeper keeper = KeeperHarness.keeper(calls, scheduler, OwnershipListener.NONE, Jitter.random());
         keeper.start();
         scheduler.runDue();
         calls.next("acquire").answer().complete(heldAt.apply(scheduler.nanoTime()));

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
@@ -25,65 +27,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The keeping of one lease, against scripted calls and a clock that moves only when told, seen through its handle. */
-class LeaseKeeperTest {
-
-    private static final LeaseTtl TTL = new LeaseTtl(15_000);
-    private static final Duration MARGIN = Duration.ofMillis(15_000 / 100 + 100);
-
-    private final ManualScheduler scheduler = new ManualScheduler();
-    private final ScriptedCalls calls = new ScriptedCalls();
-    private final List<String> told = new ArrayList<>();
-    private boolean listenerThrows;
-
-    private final OwnershipListener listener = new OwnershipListener() {
-        @Override
-        public void becameOwner(Tenure tenure) {
-            told.add("owner " + tenure.start() + " " + tenure.fence());
-            if (listenerThrows) {
-                throw new IllegalStateException("a bug in the user's listener");
-            }
-        }
-
-        @Override
-        public void renewed(Tenure tenure) {
-            told.add("renewed " + tenure.fence());
-            if (listenerThrows) {
-                throw new IllegalStateException("a bug in the user's listener");
-            }
-        }
-
-        @Override
-        public void stoppedOwning(StopReason reason) {
-            told.add("stopped " + reason);
-        }
-    };
-
-    private final LeaseKeeper keeper = new LeaseKeeper(new LeaseKey("k"), new HolderId("me"), TTL, calls, scheduler,
-            scheduler, listener, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null));
-    private final KeptLease lease = new KeptLease(keeper, () -> { });
-
-    private void answer(String operation, Object answer) {
-        calls.next(operation).answer().complete(answer);
-        scheduler.runDue();
-    }
-
-    private static Answers.Acquire granted(long revision) {
-        return new Answers.Acquire.Granted(ScriptedCalls.lease("me", revision));
-    }
-
-    private static Answers.Renew renewed(long revision) {
-        return new Answers.Renew.Renewed(ScriptedCalls.lease("me", revision));
-    }
-
-    /** Campaigns, is granted {@code granted}, and confirms it with a renew answered {@code renewed}. */
-    private long becomeOwner(long granted, long renewed) {
-        keeper.start();
-        scheduler.runDue();
-        answer("acquire", granted(granted));
-        long renewSentAt = scheduler.nanoTime();
-        answer("renew", renewed(renewed));
-        return renewSentAt;
-    }
+class LeaseKeeperTest extends KeeperHarness {
 
     @Test
     void aGrantIsNotOwnershipUntilARenewOfOurOwnSucceeds() {
@@ -94,7 +38,7 @@ class LeaseKeeperTest {
         assertFalse(lease.isOwner(), "a grant may return an earlier write whose TTL is almost spent");
         ScriptedCalls.Call confirm = calls.next("renew");
         assertEquals(new Fence(5), confirm.presented());
-        confirm.answer().complete(renewed(6));
+        confirm.answer().complete(renewed(6, 5));
         scheduler.runDue();
 
         assertTrue(lease.isOwner());
@@ -114,7 +58,7 @@ class LeaseKeeperTest {
         answer("acquire", granted(5));
         long renewSentAt = scheduler.nanoTime();
         scheduler.advance(Duration.ofMillis(300));
-        answer("renew", renewed(6));
+        answer("renew", renewed(6, 5));
 
         long deadline = lease.tenure().orElseThrow().deadlineNanos();
         assertEquals(renewSentAt + TTL.duration().toNanos() - MARGIN.toNanos(), deadline);
@@ -155,7 +99,7 @@ class LeaseKeeperTest {
         answer("acquire", granted(5));
         ScriptedCalls.Call confirm = calls.next("renew");
         scheduler.advance(TTL.duration());
-        confirm.answer().complete(renewed(6));
+        confirm.answer().complete(renewed(6, 5));
         scheduler.runDue();
 
         assertFalse(lease.isOwner());
@@ -168,7 +112,7 @@ class LeaseKeeperTest {
         scheduler.advance(TTL.duration().dividedBy(3).minusMillis(1));
         assertTrue(calls.nothingPending());
         scheduler.advance(Duration.ofMillis(1));
-        answer("renew", renewed(9));
+        answer("renew", renewed(9, 5));
 
         assertEquals(new Fence(9), lease.fence().orElseThrow());
         assertEquals(new Fence(5), lease.tenure().orElseThrow().start(), "a renew keeps the tenure");
@@ -183,18 +127,6 @@ class LeaseKeeperTest {
 
         assertFalse(lease.isOwner());
         assertEquals("stopped LOST", told.get(told.size() - 1));
-    }
-
-    private static Optional<LeaseChange> change(String event, long sequence) {
-        Map<String, String> headers = new HashMap<>();
-        headers.put("Nats-Sequence", Long.toString(sequence));
-        if (event.equals("expired")) {
-            headers.put("Nats-Marker-Reason", "MaxAge");
-        } else {
-            headers.put(LeaseHeaders.EVENT, event);
-            headers.put(LeaseHeaders.HOLDER, event.equals("acquired") ? "other" : "me");
-        }
-        return LeaseChange.read(LeaseSubjects.changed(new LeaseKey("k")), headers::get, Instant.EPOCH);
     }
 
     @Test
@@ -227,14 +159,32 @@ class LeaseKeeperTest {
     @Test
     void eventsThatDoNotEndThisTenureLeaveTheOwnerAlone() {
         becomeOwner(5, 6);
-        // An ending older than this tenure (a late event of an earlier one), our own renewal, another holder's
-        // acquire (a late event), or no event at all. (A renewal under our id above our fence is another
-        // process's: LeaseKeeperTwinTest.)
-        for (Optional<LeaseChange> change : List.of(change("revoked", 4), change("renewed", 6), change("acquired", 8),
-                Optional.<LeaseChange>empty())) {
+        // An ending older than this tenure (a late event of an earlier one), this process's own renewal (one
+        // whose answer is still to come, above the fence), another holder's acquire older than the tenure, or
+        // no event at all.
+        for (Optional<LeaseChange> change : List.of(change("revoked", 4), change("renewed", 6), change("renewed", 7),
+                change("acquired", 4), Optional.<LeaseChange>empty())) {
             keeper.keyChanged(change);
             scheduler.runDue();
             assertTrue(lease.isOwner(), String.valueOf(change));
+        }
+    }
+
+    @Test
+    void aWriteAboveTheTenureByAnyOtherClaimantEndsItForTheEndBeforeItWasMissed() {
+        List<Claimant> others = List.of(Claimant.of(new HolderId("other")), Claimant.of(ME),
+                Claimant.of(ME, new Incarnation("run-2")));
+        for (Claimant other : others) {
+            for (String write : List.of("acquired", "renewed")) {
+                LeaseKeeperTest fresh = new LeaseKeeperTest();
+                fresh.becomeOwner(5, 6);
+
+                fresh.keeper.keyChanged(change(write, 8, other));
+                fresh.scheduler.runDue();
+
+                assertFalse(fresh.lease.isOwner(), write + " by " + other);
+                assertEquals("stopped LOST", fresh.told.get(fresh.told.size() - 1));
+            }
         }
     }
 
@@ -246,9 +196,7 @@ class LeaseKeeperTest {
     }
 
     private void answerHeldByOther(Duration left) {
-        Instant now = Instant.now();
-        answer("acquire", new Answers.Acquire.HeldByOther(new LeaseView(new LeaseKey("k"), new HolderId("other"),
-                new Fence(5), now, now.plus(left), TTL)));
+        answer("acquire", new Answers.Acquire.HeldByOther(others("other", 5, left)));
     }
 
     @Test
@@ -339,9 +287,7 @@ class LeaseKeeperTest {
         scheduler.advance(Duration.ofMillis(25));
 
         // The answer was made before the release: the key looked held.
-        Instant now = Instant.now();
-        inFlight.answer().complete(new Answers.Acquire.HeldByOther(new LeaseView(new LeaseKey("k"),
-                new HolderId("other"), new Fence(5), now, now.plusSeconds(10), TTL)));
+        inFlight.answer().complete(new Answers.Acquire.HeldByOther(others("other", 5, Duration.ofSeconds(10))));
         scheduler.advance(Duration.ofMillis(25));
 
         calls.next("acquire");
@@ -354,9 +300,9 @@ class LeaseKeeperTest {
         assertTrue(lease.isOwner());
 
         scheduler.advance(TTL.duration().dividedBy(3));
-        answer("renew", renewed(7));
+        answer("renew", renewed(7, 5));
         scheduler.advance(TTL.duration().dividedBy(3));
-        answer("renew", renewed(8));
+        answer("renew", renewed(8, 5));
 
         assertEquals(new Fence(8), lease.fence().orElseThrow());
         assertEquals(List.of("owner 5 6", "renewed 7", "renewed 8"), told);
@@ -371,7 +317,7 @@ class LeaseKeeperTest {
         scheduler.runDue();
         assertFalse(lease.isOwner(), "stops acting as owner at once");
 
-        renew.answer().complete(renewed(7));
+        renew.answer().complete(renewed(7, 5));
         scheduler.runDue();
         assertEquals(new Fence(7), calls.next("release").presented());
     }
@@ -398,7 +344,7 @@ class LeaseKeeperTest {
         scheduler.runDue();
         assertFalse(lease.isOwner());
 
-        renew.answer().complete(renewed(7));
+        renew.answer().complete(renewed(7, 5));
         scheduler.advance(TTL.duration().multipliedBy(2));
         assertTrue(calls.nothingPending(), "nothing after the renew in flight: " + calls.made());
     }

@@ -1,12 +1,10 @@
 package io.dagnats.leases.holder;
 
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
-import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.protocol.Answers;
-import io.dagnats.leases.protocol.LeaseView;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -25,17 +23,17 @@ final class ScriptedCalls implements LeaseCalls {
     private final List<Call> made = new ArrayList<>();
 
     @Override
-    public CompletableFuture<Answers.Acquire> acquire(LeaseKey key, HolderId holder, LeaseTtl ttl) {
+    public CompletableFuture<Answers.Acquire> acquire(LeaseKey key, Claimant holder, LeaseTtl ttl) {
         return add("acquire", null).thenApply(Answers.Acquire.class::cast);
     }
 
     @Override
-    public CompletableFuture<Answers.Renew> renew(LeaseKey key, HolderId holder, Fence revision, Optional<LeaseTtl> ttl) {
+    public CompletableFuture<Answers.Renew> renew(LeaseKey key, Claimant holder, Fence revision, Optional<LeaseTtl> ttl) {
         return add("renew", revision).thenApply(Answers.Renew.class::cast);
     }
 
     @Override
-    public CompletableFuture<Answers.Release> release(LeaseKey key, HolderId holder, Fence revision) {
+    public CompletableFuture<Answers.Release> release(LeaseKey key, Claimant holder, Fence revision) {
         return add("release", revision).thenApply(Answers.Release.class::cast);
     }
 
@@ -62,11 +60,5 @@ final class ScriptedCalls implements LeaseCalls {
 
     List<Call> made() {
         return List.copyOf(made);
-    }
-
-    static LeaseView lease(String holder, long revision) {
-        Instant now = Instant.now();
-        return new LeaseView(new LeaseKey("k"), new HolderId(holder), new Fence(revision), now, now.plusSeconds(15),
-                new LeaseTtl(15_000));
     }
 }

@@ -1,0 +1,252 @@
+package io.dagnats.leases.holder;
+
+import io.dagnats.leases.domain.Claimant;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.LeaseChange;
+import io.dagnats.leases.protocol.LeaseView;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The keeping of one key as one pure function: (state, memory, event, now) to the next state
+ * and the effects to perform. Campaigning and closing are here; the owner phases are
+ * {@link TenancyRules}. Nothing here reads a clock, draws a random number it was not given,
+ * or does I/O.
+ *
+ * <p>Whose write a lease is, is a comparison: this process's {@link Claimant} (holder id and
+ * its own incarnation) against the one the lease or event names.
+ */
+final class KeeperRules {
+
+    static final long MILLI = 1_000_000L;
+    /** A freed key wakes the waiters this far apart at most, so they do not all ask in the same millisecond. */
+    static final int FREED_JITTER_MS = 25;
+    /** After a lost lease or an unusable answer, ask again within this much. */
+    static final int AGAIN_JITTER_MS = 50;
+
+    /** The time of one event: the monotonic clock deadlines run on, and the wall clock expiries are read on. */
+    record Now(long nanos, Instant wall) {
+    }
+
+    final LeaseKey key;
+    final Claimant self;
+    final LeaseTtl ttl;
+    final long ttlNanos;
+    final Jitter jitter;
+    private final TenancyRules tenancy;
+
+    KeeperRules(LeaseKey key, Claimant self, LeaseTtl ttl, Jitter jitter) {
+        this.key = Objects.requireNonNull(key, "key");
+        this.self = Objects.requireNonNull(self, "self");
+        this.ttl = Objects.requireNonNull(ttl, "ttl");
+        this.ttlNanos = ttl.duration().toNanos();
+        this.jitter = Objects.requireNonNull(jitter, "jitter");
+        this.tenancy = new TenancyRules(this);
+    }
+
+    KeeperStep next(KeeperState state, KeeperMemory memory, KeeperEvent event, Now now) {
+        KeeperStep.Builder step = new KeeperStep.Builder(memory);
+        if (event instanceof KeeperEvent.Close close) {
+            return close(state, close.release(), step);
+        }
+        if (state instanceof KeeperState.Idle) {
+            return event instanceof KeeperEvent.Start ? acquire(step) : step.into(state);
+        }
+        if (state instanceof KeeperState.Waiting waiting) {
+            return waiting(waiting, event, step);
+        }
+        if (state instanceof KeeperState.Acquiring acquiring) {
+            return acquiring(acquiring, event, step, now);
+        }
+        if (state instanceof KeeperState.Proving proving) {
+            return proving(proving, event, step, now);
+        }
+        if (state instanceof KeeperState.Closing closing) {
+            return closing(closing, event, step);
+        }
+        if (state instanceof KeeperState.Closed) {
+            return step.into(state);
+        }
+        return tenancy.next(state, event, step, now);
+    }
+
+    private KeeperStep waiting(KeeperState.Waiting waiting, KeeperEvent event, KeeperStep.Builder step) {
+        if (event instanceof KeeperEvent.Wake wake && wake.wake() == waiting.wake()) {
+            return acquire(step);
+        }
+        if (event instanceof KeeperEvent.Changed changed && freed(changed)) {
+            return waitFor(step, jitter.millis(FREED_JITTER_MS) * MILLI);
+        }
+        return step.into(waiting);
+    }
+
+    private KeeperStep acquiring(KeeperState.Acquiring acquiring, KeeperEvent event, KeeperStep.Builder step, Now now) {
+        if (event instanceof KeeperEvent.Changed changed) {
+            return step.into(freed(changed) ? new KeeperState.Acquiring(acquiring.call(), true) : acquiring);
+        }
+        if (event instanceof KeeperEvent.CallFailed failed && failed.call() == acquiring.call()) {
+            failed.finalError().ifPresent(error -> step.then(warning(error)));
+            return waitFor(step, retryDelay());
+        }
+        if (!(event instanceof KeeperEvent.AcquireAnswered answered) || answered.call() != acquiring.call()) {
+            return step.into(acquiring);
+        }
+        LeaseView lease = answered.answer().lease();
+        if (answered.answer() instanceof Answers.Acquire.Granted && lease.isHeldBy(self)) {
+            // Held, but maybe by a write made long ago: prove time left with a write of this very request.
+            return prove(step, startOf(lease), lease.revision(), now);
+        }
+        if (acquiring.freedMeanwhile()) {
+            return waitFor(step, jitter.millis(FREED_JITTER_MS) * MILLI);
+        }
+        return waitAfterExpiry(step, lease, now);
+    }
+
+    private KeeperStep proving(KeeperState.Proving proving, KeeperEvent event, KeeperStep.Builder step, Now now) {
+        if (event instanceof KeeperEvent.Changed changed && endsOrTakes(changed, proving.presented())) {
+            // The grant is over before the renew could confirm it: that renew is lost, or wrote below the end.
+            return waitFor(step, jitter.millis(FREED_JITTER_MS) * MILLI);
+        }
+        if (event instanceof KeeperEvent.CallFailed failed && failed.call() == proving.call()) {
+            // Maybe written: an acquire (idempotent within this incarnation) says whether the key is still ours.
+            failed.finalError().ifPresent(error -> step.then(warning(error)));
+            return waitFor(step, retryDelay());
+        }
+        if (!(event instanceof KeeperEvent.RenewAnswered answered) || answered.call() != proving.call()) {
+            return step.into(proving);
+        }
+        if (answered.answer() instanceof Answers.Renew.Lost lost) {
+            step.then(info("lease " + key + " lost: " + lost.reason()));
+            return waitFor(step, jitter.millis(AGAIN_JITTER_MS) * MILLI);
+        }
+        Fence renewed = ((Answers.Renew.Renewed) answered.answer()).lease().revision();
+        Tenure tenure = Tenure.begin(key, self.holder(), proving.start(), proving.sentAt(), ttl)
+                .renewed(renewed, proving.sentAt(), ttl);
+        if (!tenure.actingAsOwner(now.nanos())) {
+            // Answered too late to act on: renew again for a fresh deadline.
+            return prove(step, proving.start(), renewed, now);
+        }
+        return tenancy.own(step.then(new KeeperEffect.BecomeOwner(tenure)), tenure, proving.sentAt(), now);
+    }
+
+    private KeeperStep closing(KeeperState.Closing closing, KeeperEvent event, KeeperStep.Builder step) {
+        Optional<Fence> held;
+        if (event instanceof KeeperEvent.AcquireAnswered answered && answered.call() == closing.call()) {
+            LeaseView lease = answered.answer().lease();
+            held = answered.answer() instanceof Answers.Acquire.Granted && lease.isHeldBy(self)
+                    ? Optional.of(lease.revision()) : Optional.empty();
+        } else if (event instanceof KeeperEvent.RenewAnswered answered && answered.call() == closing.call()) {
+            held = answered.answer() instanceof Answers.Renew.Renewed renewed
+                    ? Optional.of(renewed.lease().revision()) : Optional.empty();
+        } else if (event instanceof KeeperEvent.CallFailed failed && failed.call() == closing.call()) {
+            held = closing.held(); // a release under it is answered lost if the call wrote; nothing is harmed
+        } else {
+            return step.into(closing);
+        }
+        return finish(step, closing.release() ? held : Optional.empty());
+    }
+
+    private KeeperStep close(KeeperState state, boolean release, KeeperStep.Builder step) {
+        if (state instanceof KeeperState.Closing || state instanceof KeeperState.Closed) {
+            return step.into(state);
+        }
+        Optional<Tenure> tenure = state.tenure();
+        if (tenure.isPresent()) {
+            step.then(new KeeperEffect.StopOwning(release
+                    ? OwnershipListener.StopReason.RELEASED : OwnershipListener.StopReason.ABANDONED));
+        }
+        Optional<Fence> held = tenure.map(Tenure::fence);
+        Optional<Long> inFlight = inFlight(state);
+        if (inFlight.isPresent()) {
+            return step.into(new KeeperState.Closing(inFlight.get(), release, held));
+        }
+        return finish(step, release ? held : Optional.empty());
+    }
+
+    /** The call whose answer the state waits for, if any. */
+    private static Optional<Long> inFlight(KeeperState state) {
+        if (state instanceof KeeperState.Acquiring acquiring) {
+            return Optional.of(acquiring.call());
+        }
+        if (state instanceof KeeperState.Proving proving) {
+            return Optional.of(proving.call());
+        }
+        if (state instanceof KeeperState.Renewing renewing) {
+            return Optional.of(renewing.call());
+        }
+        if (state instanceof KeeperState.Resolving resolving) {
+            return Optional.of(resolving.call());
+        }
+        return Optional.empty();
+    }
+
+    private static KeeperStep finish(KeeperStep.Builder step, Optional<Fence> release) {
+        step.then(release.<KeeperEffect>map(KeeperEffect.ReleaseAndFinish::new).orElse(new KeeperEffect.Finish()));
+        return step.into(new KeeperState.Closed());
+    }
+
+    // ---- shared by the owner phases ----
+
+    KeeperStep acquire(KeeperStep.Builder step) {
+        long call = step.id();
+        return step.then(new KeeperEffect.SendAcquire(call)).into(new KeeperState.Acquiring(call, false));
+    }
+
+    KeeperStep prove(KeeperStep.Builder step, Fence start, Fence presented, Now now) {
+        long call = step.id();
+        return step.then(new KeeperEffect.SendRenew(call, presented))
+                .into(new KeeperState.Proving(start, presented, call, now.nanos()));
+    }
+
+    KeeperStep waitFor(KeeperStep.Builder step, long delayNanos) {
+        long wake = step.id();
+        return step.then(new KeeperEffect.Schedule(new KeeperEvent.Wake(wake), delayNanos))
+                .into(new KeeperState.Waiting(wake));
+    }
+
+    KeeperStep waitAfterExpiry(KeeperStep.Builder step, LeaseView heldByOther, Now now) {
+        ExpiryFallback.Wait wait = step.memory().fallback().after(heldByOther, now.wall(), now.nanos(), ttlNanos,
+                jitter.millis(ExpiryFallback.JITTER_MS) * MILLI);
+        return waitFor(step.learnt(wait.after()), wait.nanos());
+    }
+
+    /** After a failed call: soon, but not in a tight loop while dagnats is away. */
+    long retryDelay() {
+        return Math.min(ttlNanos / 3, (200 + jitter.millis(300)) * MILLI);
+    }
+
+    /** The tenure a grant continues: the view's tenure, or (from a dagnats that does not say) its revision. */
+    static Fence startOf(LeaseView lease) {
+        return lease.tenure().orElse(lease.revision());
+    }
+
+    /** A release, revoke or expiry: the key is free. */
+    static boolean freed(KeeperEvent.Changed changed) {
+        return changed.change().map(change -> change.kind().endsLease()).orElse(false);
+    }
+
+    /**
+     * A change above {@code since} that ends what this process holds: a release, revoke or
+     * expiry, or a write naming another claimant (the end before it was missed).
+     */
+    boolean endsOrTakes(KeeperEvent.Changed changed, Fence since) {
+        if (changed.change().isEmpty() || !since.isBelow(new Fence(changed.change().get().sequence()))) {
+            return false;
+        }
+        LeaseChange change = changed.change().get();
+        return change.kind().endsLease() || !change.claimant().equals(Optional.of(self));
+    }
+
+    KeeperEffect info(String line) {
+        return new KeeperEffect.Log(System.Logger.Level.INFO, line);
+    }
+
+    KeeperEffect warning(String error) {
+        return new KeeperEffect.Log(System.Logger.Level.WARNING, "lease " + key + ": " + error);
+    }
+}
