@@ -188,7 +188,7 @@ public final class ShardSet implements AutoCloseable {
     }
 
     private void saw(LeaseView lease) {
-        keys.memberOf(lease.key()).ifPresent(members::add);
+        keys.memberOf(lease.key(), lease.holder()).ifPresent(members::add);
         keys.shardOf(lease.key()).ifPresent(shard -> owners.put(shard, lease.holder()));
     }
 
@@ -219,11 +219,12 @@ public final class ShardSet implements AutoCloseable {
                     change.holder().ifPresent(owner -> owners.put(shard, owner));
                 }
             });
-            keys.memberOf(change.key()).ifPresent(who -> {
-                if (ends) {
-                    members.remove(who);
-                } else {
+            keys.namedBy(change.key()).ifPresent(who -> {
+                // A member key that ended, or that another holder wrote, shows no member.
+                if (!ends && change.holder().filter(who::equals).isPresent()) {
                     members.add(who);
+                } else {
+                    members.remove(who);
                 }
             });
             decide();
