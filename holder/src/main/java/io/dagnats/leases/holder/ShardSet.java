@@ -4,10 +4,10 @@ import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Tenure;
-import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseView;
 import io.dagnats.leases.protocol.ListRequest;
+import io.dagnats.leases.protocol.ListingWalk;
 import io.dagnats.leases.protocol.Operation;
 import java.time.Duration;
 import java.util.Collection;
@@ -174,17 +174,9 @@ public final class ShardSet implements AutoCloseable {
     private Map<LeaseKey, LeaseView> list(KeyPrefix prefix)
             throws ExecutionException, TimeoutException, InterruptedException {
         Map<LeaseKey, LeaseView> leases = new HashMap<>();
-        ListRequest request = ListRequest.first(prefix, ListRequest.MAX_PAGE_SIZE);
-        while (true) {
-            Answers.Listing page = holder.client().list(request).get(30, TimeUnit.SECONDS);
-            // A key renewed during the walk may come twice: the higher revision is the newer.
-            page.leases().forEach(lease -> leases.merge(lease.key(), lease,
-                    (one, other) -> one.revision().revision() >= other.revision().revision() ? one : other));
-            if (page.nextCursor().isEmpty()) {
-                return leases;
-            }
-            request = request.next(page.nextCursor().get());
-        }
+        ListingWalk.walkAsync(holder.client()::list, prefix, ListRequest.MAX_PAGE_SIZE).get(30, TimeUnit.SECONDS)
+                .forEach(lease -> leases.put(lease.key(), lease));
+        return leases;
     }
 
     private void saw(LeaseView lease) {
