@@ -1,8 +1,11 @@
 package io.dagnats.leases.cli;
 
+import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.DagnatsException;
+import io.dagnats.leases.protocol.LeaseView;
+import io.dagnats.leases.protocol.ListingWalk;
 import io.dagnats.leases.protocol.ListRequest;
 import io.dagnats.leases.protocol.Operation;
 import io.dagnats.leases.protocol.Replies;
@@ -10,6 +13,7 @@ import io.dagnats.leases.protocol.Request;
 import io.dagnats.leases.protocol.Requests;
 import io.nats.client.JetStreamStatusException;
 import io.nats.client.Message;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -35,6 +39,15 @@ final class DagnatsCalls {
 
     Answers.Listing list(ListRequest request) {
         return call(Operation.LIST.subject(), Requests.encode(request), Replies::decodeList);
+    }
+
+    /** Every held lease under {@code prefix}, sorted by key: the protocol's {@link ListingWalk}, page by page. */
+    List<LeaseView> listAll(KeyPrefix prefix, int pageSize) {
+        try {
+            return ListingWalk.walk(this::list, prefix, pageSize);
+        } catch (DagnatsException looping) {
+            throw new CliFailure(looping.getMessage());
+        }
     }
 
     Answers.Revoke revoke(Request.Revoke request) {

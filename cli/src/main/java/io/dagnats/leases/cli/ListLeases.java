@@ -51,7 +51,7 @@ final class ListLeases implements Callable<Integer> {
         }
         List<LeaseView> leases;
         try (NatsSession session = options.open()) {
-            leases = LeaseListing.walk(new DagnatsCalls(session)::list, prefix, pageSize);
+            leases = new DagnatsCalls(session).listAll(prefix, pageSize);
         }
         Instant now = context.clock().instant();
         PrintWriter out = context.out();

@@ -61,7 +61,7 @@ final class ShowStatus implements Callable<Integer> {
             }
             if (!instances.isEmpty()) {
                 try {
-                    live = OptionalLong.of(LeaseListing.walk(new DagnatsCalls(session)::list, KeyPrefix.ALL,
+                    live = OptionalLong.of(new DagnatsCalls(session).listAll(KeyPrefix.ALL,
                             ListRequest.MAX_PAGE_SIZE).size());
                 } catch (CliFailure uncounted) {
                     failures.add(uncounted);

@@ -105,7 +105,7 @@ final class WatchLeases implements Callable<Integer> {
                 Answers.Owner owner = calls.owner(key);
                 held = owner instanceof Answers.Owner.Held lease ? List.of(lease.lease()) : List.of();
             } else {
-                held = LeaseListing.walk(calls::list, prefix == null ? KeyPrefix.ALL : prefix, ListRequest.MAX_PAGE_SIZE);
+                held = calls.listAll(prefix == null ? KeyPrefix.ALL : prefix, ListRequest.MAX_PAGE_SIZE);
             }
             KnownHolders holders = new KnownHolders(true);
             held.forEach(holders::held);

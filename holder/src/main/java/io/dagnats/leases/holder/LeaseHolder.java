@@ -184,8 +184,8 @@ public final class LeaseHolder implements AutoCloseable {
         keys.requireMemberKeyFor(id);
         new LeaseTtl(ttl.toMillis());
         Objects.requireNonNull(drainBound, "drainBound");
-        ShardSet set = new ShardSet(this, new KeyChanges(connection), keys, ttl, drainBound,
-                Objects.requireNonNull(listener, "listener"));
+        ShardSet set = ShardSet.onThreadsOfItsOwn(this, new KeyChanges(connection), keys, ttl, drainBound,
+                Objects.requireNonNull(listener, "listener"), clock);
         shardSets.add(set);
         set.start();
         return set;

@@ -6,8 +6,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The one thread a {@link LeaseKeeper} changes its state on: tasks run one at a
- * time, in order. Delays are on the same monotonic clock as the deadlines.
+ * The one thread a {@link LeaseKeeper} (or a {@link ShardSet}) changes its state on:
+ * tasks run one at a time, in order. Delays are on the same monotonic clock as the deadlines.
  */
 interface Scheduler extends Executor {
 

@@ -22,7 +22,8 @@ import java.util.TreeSet;
  * race for one shard; a campaign the replica no longer needs, or for a shard
  * another holder took, is abandoned. A replica that is no member (its member
  * lease is not held) campaigns for nothing and gives up nothing: its shards are
- * safe with it until its leases end.
+ * safe with it until its leases end. Shards it is leaving (draining, or abandoned
+ * to their TTL) are neither its own for the quota nor free to campaign for.
  */
 final class ShardBalance {
 
@@ -36,14 +37,22 @@ final class ShardBalance {
      * @param owners  the holder of each held shard, as last listed or heard of
      * @param owned   the shards this replica acts as owner of now
      * @param pending the shards it campaigns for and does not own yet
+     * @param leaving the shards it gives up and still holds on the server: being drained, or
+     *                abandoned to their TTL and not yet seen freed; none of {@code owned}
      */
     record View(int shardCount, HolderId me, Set<HolderId> members, Map<Integer, HolderId> owners,
-            Set<Integer> owned, Set<Integer> pending) {
+            Set<Integer> owned, Set<Integer> pending, Set<Integer> leaving) {
         View {
             members = Set.copyOf(members);
             owners = Map.copyOf(owners);
             owned = Set.copyOf(owned);
             pending = Set.copyOf(pending);
+            leaving = Set.copyOf(leaving);
+        }
+
+        View(int shardCount, HolderId me, Set<HolderId> members, Map<Integer, HolderId> owners,
+                Set<Integer> owned, Set<Integer> pending) {
+            this(shardCount, me, members, owners, owned, pending, Set.of());
         }
     }
 
@@ -91,7 +100,7 @@ final class ShardBalance {
             for (int i = 0; i < view.shardCount() && campaign.size() < wanted; i++) {
                 int shard = (start + i) % view.shardCount();
                 if (!view.owners().containsKey(shard) && !view.owned().contains(shard)
-                        && !view.pending().contains(shard)) {
+                        && !view.pending().contains(shard) && !view.leaving().contains(shard)) {
                     campaign.add(shard);
                 }
             }
