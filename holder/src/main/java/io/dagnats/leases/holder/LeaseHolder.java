@@ -10,15 +10,11 @@ import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
 import io.opentelemetry.api.OpenTelemetry;
 import java.security.SecureRandom;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -37,10 +33,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * if (leader.isOwner()) { store.write(record, leader.fence().orElseThrow()); }
  * }</pre>
  *
- * <p>Its own job is the registry of kept keys and the order of start and close;
- * each key's keeping is a {@link LeaseKeeper}, the inbox a {@link ForwardInbox},
- * the change events {@link KeyChanges}. Over 200 lines only because its public
- * {@link Builder} is nested here, where users' code names it.
+ * <p>Its own job is the order of start and close; the kept keys are {@link KeptKeys},
+ * each key's keeping a {@link LeaseKeeper}, the inbox a {@link ForwardInbox}, the change
+ * events {@link KeyChanges}. Over 200 lines only because its public {@link Builder} is
+ * nested here, where users' code names it.
  */
 public final class LeaseHolder implements AutoCloseable {
 
@@ -52,12 +48,11 @@ public final class LeaseHolder implements AutoCloseable {
     private final Claimant self;
     private final LeaseClient client;
     private final MonotonicClock clock;
-    private final Scheduler scheduler;
-    /** The executor behind {@link #scheduler}, shut down on close. */
+    /** The thread that campaigns and renews, shut down on close. */
     private final ScheduledExecutorService executor;
     /** The one thread listeners are told on, so that a slow one delays no renewal. */
     private final ExecutorService listeners;
-    private final Map<LeaseKey, KeptLease> kept = new ConcurrentHashMap<>();
+    private final KeptKeys kept;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Serves forwards to the keys this holder owns; null when no forward handler was given. */
     private final ForwardInbox inbox;
@@ -72,7 +67,7 @@ public final class LeaseHolder implements AutoCloseable {
     private LeaseHolder(Builder builder) {
         this.connection = builder.connection;
         this.id = builder.holderId != null ? builder.holderId : uniqueId(builder.holderPrefix);
-        this.self = Claimant.of(id, newIncarnation());
+        this.self = Claimant.of(id, new Incarnation(randomHex(12)));
         this.telemetry = new HolderTelemetry(builder.openTelemetry, this::owners, builder.connection::getConnectedUrl);
         this.health = new HealthWatch(id, connection::getStatus, builder.requestTimeout, builder.clock);
         this.client = new LeaseClient(connection, builder.requestTimeout, telemetry, health);
@@ -80,11 +75,11 @@ public final class LeaseHolder implements AutoCloseable {
         this.executor = builder.scheduler != null
                 ? builder.scheduler
                 : Executors.newSingleThreadScheduledExecutor(Daemons.named("dagnats-holder-" + id));
-        this.scheduler = Scheduler.of(executor);
         this.listeners = Executors.newSingleThreadExecutor(Daemons.named("dagnats-listener-" + id));
         this.changes = new KeyChanges(connection);
+        this.kept = new KeptKeys(self, client, clock, Scheduler.of(executor), listeners, changes, telemetry, health);
         this.inbox = builder.forwardHandler == null ? null : new ForwardInbox(connection, self, builder.forwardHandler,
-                telemetry, this::ownership, Daemons.named("dagnats-forward-" + id));
+                telemetry, kept::ownership, Daemons.named("dagnats-forward-" + id));
     }
 
     /**
@@ -104,9 +99,13 @@ public final class LeaseHolder implements AutoCloseable {
 
     /** A holder id that names one process: {@code prefix-<12 random hex digits>}. */
     public static HolderId uniqueId(String prefix) {
-        byte[] suffix = new byte[6];
-        RANDOM.nextBytes(suffix);
-        return new HolderId(prefix + "-" + HexFormat.of().formatHex(suffix));
+        return new HolderId(prefix + "-" + randomHex(6));
+    }
+
+    private static String randomHex(int bytes) {
+        byte[] bits = new byte[bytes];
+        RANDOM.nextBytes(bits);
+        return HexFormat.of().formatHex(bits);
     }
 
     public HolderId id() {
@@ -122,12 +121,6 @@ public final class LeaseHolder implements AutoCloseable {
         return self.incarnation().orElseThrow();
     }
 
-    private static Incarnation newIncarnation() {
-        byte[] bits = new byte[12];
-        RANDOM.nextBytes(bits);
-        return new Incarnation(HexFormat.of().formatHex(bits));
-    }
-
     /** Whether this holder reaches dagnats, as its calls show: see {@link HolderHealth}, and its log lines there. */
     public HolderHealth health() {
         return health.health();
@@ -140,39 +133,17 @@ public final class LeaseHolder implements AutoCloseable {
 
     /** Starts keeping {@code key}: campaigning for it now, renewing it while held. */
     public KeptLease keep(String key, Duration ttl, OwnershipListener listener) {
-        LeaseKey leaseKey = new LeaseKey(key);
-        LeaseTtl leaseTtl = new LeaseTtl(ttl.toMillis());
-        Objects.requireNonNull(listener, "listener");
-        KeptLease lease = kept.compute(leaseKey, (ignored, existing) -> {
-            if (existing != null) {
-                throw new IllegalStateException(key + " is already kept by this holder");
-            }
-            return new KeptLease(new LeaseKeeper(new KeeperRules(leaseKey, self, leaseTtl, Jitter.random()), client, clock,
-                    Clock.systemUTC(), scheduler, listeners, listener, telemetry),
-                    () -> forget(leaseKey));
-        });
-        LeaseKeeper keeper = lease.keeper();
-        health.kept(leaseKey, ttl);
-        changes.follow(leaseKey, keeper::keyChanged);
-        keeper.start();
-        return lease;
+        return kept.keep(key, ttl, listener);
     }
 
     /**
      * Joins the shard set {@code setName}: its {@code shardCount} shards are spread over the
      * replicas that joined it, each owning ⌈M/N⌉ or ⌊M/N⌋ of them, and {@code listener} hears
-     * which are this process's. A shard given to another replica is drained first, for at
-     * most {@code ttl}. Close the set (or the holder) to leave: its shards are drained and
-     * released for the others to take.
+     * which are this process's; a shard given to another replica is drained first, for at most
+     * {@code ttl}. Close the set (or the holder) to leave. See {@link ShardSet}.
      *
-     * <pre>{@code
-     * ShardSet orders = holder.shards("orders", 12, Duration.ofSeconds(15), listener);
-     * orders.tenure(7).ifPresent(tenure -> store.write(record, tenure.fence()));
-     * }</pre>
-     *
-     * @param setName one key token; {@code <setName>-shard-<i>} and {@code <setName>-member-<holder id>}
-     *                must fit in 128 characters
-     * @throws IllegalArgumentException for a name or count that makes no valid keys
+     * @throws IllegalArgumentException for a name or count that makes no valid keys, or a name
+     *                                  that collides with another set's keys
      */
     public ShardSet shards(String setName, int shardCount, Duration ttl, ShardListener listener) {
         return shards(setName, shardCount, ttl, ttl, listener);
@@ -180,42 +151,21 @@ public final class LeaseHolder implements AutoCloseable {
 
     /** As {@link #shards(String, int, Duration, ShardListener)}, with a drain bound of its own. */
     public ShardSet shards(String setName, int shardCount, Duration ttl, Duration drainBound, ShardListener listener) {
-        ShardKeys keys = new ShardKeys(setName, shardCount);
-        keys.requireMemberKeyFor(id);
-        new LeaseTtl(ttl.toMillis());
-        Objects.requireNonNull(drainBound, "drainBound");
-        ShardSet set = ShardSet.onThreadsOfItsOwn(this, new KeyChanges(connection), keys, ttl, drainBound,
-                Objects.requireNonNull(listener, "listener"), clock);
+        ShardSet set = ShardSet.join(this, new KeyChanges(connection), new ShardKeys(setName, shardCount), ttl,
+                drainBound, listener, clock);
         shardSets.add(set);
         set.start();
         return set;
     }
 
+    /** What the owner gauge reads; the keys are made after the telemetry that reads them. */
+    private Map<LeaseKey, Boolean> owners() {
+        return kept.owners();
+    }
+
     /** Stops keeping {@code key} and releases it if held. */
     public void drop(String key) {
-        KeptLease lease = kept.get(new LeaseKey(key));
-        if (lease != null) {
-            lease.close();
-        }
-    }
-
-    /** The ownership of {@code key}, if this holder keeps it. */
-    private Optional<Ownership> ownership(LeaseKey key) {
-        return Optional.ofNullable(kept.get(key)).map(lease -> lease.keeper().ownership());
-    }
-
-    /** Every kept key, and whether this process acts as its owner right now: what the owner gauge reads. */
-    private Map<LeaseKey, Boolean> owners() {
-        Map<LeaseKey, Boolean> owners = new HashMap<>();
-        kept.forEach((key, lease) -> owners.put(key, lease.isOwner()));
-        return owners;
-    }
-
-    /** A kept lease closed: no more change events for it, and the key may be kept again. */
-    private void forget(LeaseKey key) {
-        changes.unfollow(key);
-        kept.remove(key);
-        health.dropped(key);
+        kept.get(new LeaseKey(key)).ifPresent(KeptLease::close);
     }
 
     /**
@@ -232,10 +182,7 @@ public final class LeaseHolder implements AutoCloseable {
             inbox.stopReceiving();
         }
         shardSets.forEach(ShardSet::close);
-        for (KeptLease lease : List.copyOf(kept.values())) {
-            lease.close();
-        }
-        kept.clear();
+        kept.closeAll();
         changes.close();
         executor.shutdownNow();
         listeners.shutdown(); // what the closes told them still reaches the listeners

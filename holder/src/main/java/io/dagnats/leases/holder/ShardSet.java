@@ -1,10 +1,12 @@
 package io.dagnats.leases.holder;
 
+import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -14,11 +16,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * M shards spread over the live replicas of a set, each owning ⌈M/N⌉ or ⌊M/N⌋
- * ({@link ShardBalance} has the rule). Made by {@link LeaseHolder#shards}.
+ * ({@link ShardBalance} has the rule). Made by {@link LeaseHolder#shards}:
+ * {@code holder.shards("orders", 12, ttl, listener).tenure(7).ifPresent(t -> store.write(record, t.fence()))}.
  *
  * <p>Every shard is a lease ({@code <set>-shard-<i>}) this replica keeps through
  * its holder, so ownership follows the holder library's tenure rule and nothing
@@ -39,7 +41,6 @@ public final class ShardSet implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ShardSet.class.getName());
     /** What leaving may take beyond the drains: the member's and the shards' releases. */
     private static final Duration LEAVE_SLACK = Duration.ofSeconds(30);
-    private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final LeaseHolder holder;
     private final ShardKeys keys;
@@ -74,12 +75,22 @@ public final class ShardSet implements AutoCloseable {
         this.sight = new ShardSight(keys, holder.id(), holder.client(), changes, loop, ttl, this::decide);
     }
 
-    /** A set whose loop and drains run on daemon threads of their own. */
-    static ShardSet onThreadsOfItsOwn(LeaseHolder holder, KeyChanges changes, ShardKeys keys, Duration ttl,
+    /**
+     * A set of {@code holder}'s, not started yet, whose loop and drains run on daemon threads
+     * of their own.
+     *
+     * @throws IllegalArgumentException when {@code <set>-member-<holder id>} would not fit in 128
+     *                                  characters, or {@code ttl} is no lease TTL
+     */
+    static ShardSet join(LeaseHolder holder, KeyChanges changes, ShardKeys keys, Duration ttl,
             Duration drainBound, ShardListener listener, MonotonicClock clock) {
-        ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(daemon("dagnats-shards-" + keys.set()));
+        keys.requireMemberKeyFor(holder.id());
+        new LeaseTtl(ttl.toMillis());
+        Objects.requireNonNull(drainBound, "drainBound");
+        Objects.requireNonNull(listener, "listener");
+        ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(Daemons.named("dagnats-shards-" + keys.set()));
         return new ShardSet(holder, changes, keys, ttl, drainBound, listener, Scheduler.of(loop), loop::shutdownNow,
-                clock, daemon("dagnats-drain-" + keys.set()));
+                clock, Daemons.named("dagnats-drain-" + keys.set()));
     }
 
     /** Joins the set: keeps the member lease, follows the shard keys, and looks at the set now and every ttl/3. */
@@ -244,13 +255,5 @@ public final class ShardSet implements AutoCloseable {
             left.complete(null);
             stopLoop.run();
         }
-    }
-
-    private static ThreadFactory daemon(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name + "-" + THREADS.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }
