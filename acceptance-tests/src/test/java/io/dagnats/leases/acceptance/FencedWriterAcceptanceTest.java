@@ -294,10 +294,11 @@ class FencedWriterAcceptanceTest extends SharedServiceTest {
     @Test
     void aPausedProcessRestartedUnderItsOwnHolderIdCannotWriteAfterItsSuccessor() throws Exception {
         String key = "review12b-restart";
-        CountDownLatch wake = new CountDownLatch(1);
+        AtomicReference<CountDownLatch> wake = new AtomicReference<>(new CountDownLatch(0));
         AtomicReference<Tenure> held = new AtomicReference<>();
+        ScheduledExecutorService pausable = Executors.newSingleThreadScheduledExecutor();
         try (Connection oldNats = Nats.connect(service.nats.url());
-                LeaseHolder old = LeaseHolder.builder(oldNats).holderId(HOLDER).build()) {
+                LeaseHolder old = LeaseHolder.builder(oldNats).holderId(HOLDER).scheduler(pausable).build()) {
             KeptLease oldLease = old.keep(key, RESTART_TTL, new OwnershipListener() {
                 @Override
                 public void becameOwner(Tenure tenure) {
@@ -311,11 +312,7 @@ class FencedWriterAcceptanceTest extends SharedServiceTest {
                 public void renewed(Tenure tenure) {
                     // A GC pause on the holder's thread right after a renew: nothing is renewed after this.
                     if (held.compareAndSet(null, tenure)) {
-                        try {
-                            wake.await();
-                        } catch (InterruptedException interrupted) {
-                            Thread.currentThread().interrupt();
-                        }
+                        wake.set(SchedulerPause.block(pausable));
                     }
                 }
             });
@@ -342,7 +339,7 @@ class FencedWriterAcceptanceTest extends SharedServiceTest {
                             + ") wrote with its start: " + late);
                 }
             } finally {
-                wake.countDown();
+                wake.get().countDown();
                 oldLease.close();
             }
         }

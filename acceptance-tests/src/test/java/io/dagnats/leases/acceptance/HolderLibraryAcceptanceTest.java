@@ -208,13 +208,13 @@ class HolderLibraryAcceptanceTest {
         assertFalse(sink.write(sleepersFence, "sleeper", "the write it held through the pause"));
         assertEquals(List.of("sleeper", "successor"),
                 sink.accepted().stream().map(FencedSink.Write::writer).toList());
-        // A forward dagnats sent to the sleeper before the takeover (naming its incarnation, as the lease
-        // did), arriving late, is rejected.
+        // A forward dagnats sent to the sleeper before the takeover (to its incarnation's inbox, as the
+        // lease named it), arriving late, is rejected.
         Headers late = new Headers();
         late.put("Dagnats-Lease-Fence", Long.toString(sleepersFence));
-        late.put("Dagnats-Lease-Incarnation", sleeper.holder.incarnation().value());
         Message rejected = successor.connection.request(NatsMessage.builder()
-                .subject("dagnats.lease.inbox." + sleeper.holderName() + ".paused-key")
+                .subject("dagnats.lease.incarnation." + sleeper.holderName() + "."
+                        + sleeper.holder.incarnation().value() + ".paused-key")
                 .headers(late).data(new byte[0]).build(), Duration.ofSeconds(5));
         assertEquals("stale", rejected.getHeaders().getFirst("Dagnats-Lease-Reject"));
         assertEquals(0, rejected.getData().length);

@@ -98,10 +98,10 @@ class HolderProcessFaultsAcceptanceTest {
         Reliability.report("holder SIGSTOP'd past its TTL (" + TTL_MS + " ms), then woken", summary);
         Headers late = new Headers();
         late.put("Dagnats-Lease-Fence", sleepers.path("revision").asText());
-        // As dagnats sent it while the sleeper held the key: naming the sleeper's incarnation.
-        late.put("Dagnats-Lease-Incarnation", sleepers.path("incarnation").asText());
         Message rejected = client.connection().request(NatsMessage.builder()
-                .subject("dagnats.lease.inbox." + sleepers.path("holder").asText() + ".stopped-key")
+                // As dagnats sent it while the sleeper held the key: to the sleeper's incarnation.
+                .subject("dagnats.lease.incarnation." + sleepers.path("holder").asText() + "."
+                        + sleepers.path("incarnation").asText() + ".stopped-key")
                 .headers(late).data(new byte[0]).build(), Duration.ofSeconds(5));
         assertEquals("stale", rejected.getHeaders().getFirst("Dagnats-Lease-Reject"));
         JsonNode forwarded = client.call("forward", "{\"key\":\"stopped-key\",\"payload\":\"\"}");

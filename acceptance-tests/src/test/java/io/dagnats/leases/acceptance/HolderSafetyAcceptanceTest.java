@@ -2,7 +2,6 @@ package io.dagnats.leases.acceptance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,13 +13,12 @@ import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.nats.client.Connection;
 import io.nats.client.Message;
+import io.nats.client.JetStreamStatusException;
 import io.nats.client.Nats;
+import io.nats.client.Options;
 import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
 import java.time.Duration;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.CompletableFuture;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -184,9 +182,9 @@ class HolderSafetyAcceptanceTest {
         try (LeaseHolder holder = LeaseHolder.builder(connection).holderPrefix("inbox")
                 .forwardHandler((tenure, payload) -> new byte[0]).build()) {
             Message reply = client.connection().request(NatsMessage.builder()
-                    .subject("dagnats.lease.inbox." + holder.id().value() + ".not!a!key")
-                    .headers(new Headers().put("Dagnats-Lease-Fence", "1")
-                            .put("Dagnats-Lease-Incarnation", holder.incarnation().value()))
+                    .subject("dagnats.lease.incarnation." + holder.id().value() + "." + holder.incarnation().value()
+                            + ".not!a!key")
+                    .headers(new Headers().put("Dagnats-Lease-Fence", "1"))
                     .data(new byte[0]).build(), Duration.ofSeconds(5));
 
             assertTrue(reply != null && reply.getHeaders() != null, "an answer, not a timeout");
@@ -195,19 +193,25 @@ class HolderSafetyAcceptanceTest {
     }
 
     @Test
-    void aForwardNamingAnotherIncarnationOfTheHolderIdIsNotAnsweredAtAll() throws Exception {
+    void aHolderOfTheLibraryListensOnlyOnItsOwnIncarnationsInboxes() throws Exception {
         try (LeaseHolder holder = LeaseHolder.builder(connection).holderPrefix("inbox")
-                .forwardHandler((tenure, payload) -> new byte[0]).build()) {
-            for (Headers headers : List.of(new Headers().put("Dagnats-Lease-Fence", "1"),
-                    new Headers().put("Dagnats-Lease-Fence", "1").put("Dagnats-Lease-Incarnation", "another-run"))) {
-                CompletableFuture<Message> reply = client.connection().requestWithTimeout(NatsMessage.builder()
-                        .subject("dagnats.lease.inbox." + holder.id().value() + ".some-key")
-                        .headers(headers).data(new byte[0]).build(), Duration.ofMillis(500));
+                .forwardHandler((tenure, payload) -> new byte[0]).build();
+                Connection asker = Nats.connect(new Options.Builder().server(nats.url()).reportNoResponders().build())) {
+            // The plain inbox of its holder id, and the inboxes of another incarnation under its id.
+            for (String subject : List.of("dagnats.lease.inbox." + holder.id().value() + ".some-key",
+                    "dagnats.lease.incarnation." + holder.id().value() + ".another-run.some-key")) {
+                String outcome = asker.requestWithTimeout(NatsMessage.builder().subject(subject)
+                        .headers(new Headers().put("Dagnats-Lease-Fence", "1")).data(new byte[0]).build(),
+                        Duration.ofSeconds(5)).handle((reply, failure) -> {
+                            Throwable cause = failure != null && failure.getCause() != null ? failure.getCause() : failure;
+                            if (cause != null) {
+                                return cause instanceof JetStreamStatusException status
+                                        ? "status " + status.getStatus().getCode() : cause.toString();
+                            }
+                            return reply.isStatusMessage() ? "status " + reply.getStatus().getCode() : "a reply";
+                        }).join();
 
-                ExecutionException silence = assertThrows(ExecutionException.class, reply::get,
-                        "a reply from a process the lease does not name: " + headers);
-                assertTrue(silence.getCause() instanceof CancellationException
-                        || silence.getCause() instanceof java.util.concurrent.TimeoutException, silence.toString());
+                assertEquals("status 503", outcome, "no responders on " + subject);
             }
         }
     }

@@ -96,7 +96,8 @@ class OwnerFenceAcceptanceTest {
             headers.put("Dagnats-Lease-Fence", fenceHeader);
         }
         Message reply = client.connection().request(NatsMessage.builder()
-                .subject("dagnats.lease.inbox." + holder.id().value() + "." + KEY)
+                // Where dagnats sends it: the inbox of the incarnation the lease was taken under.
+                .subject("dagnats.lease.incarnation." + holder.id().value() + "." + holder.incarnation().value() + "." + KEY)
                 .headers(headers)
                 .data(body.getBytes(StandardCharsets.UTF_8))
                 .build(), Duration.ofSeconds(5));

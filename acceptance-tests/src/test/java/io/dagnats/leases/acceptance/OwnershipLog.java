@@ -99,13 +99,16 @@ final class OwnershipLog implements AutoCloseable {
         } catch (IOException cannotOpen) {
             throw new UncheckedIOException(cannotOpen);
         }
+        // Several watches of one process (a shard set's keys) write to the one file: a line at a time.
         return new OwnershipLog(incarnation, line -> {
-            try {
-                writer.write(line);
-                writer.write('\n');
-                writer.flush();
-            } catch (IOException cannotWrite) {
-                throw new UncheckedIOException(cannotWrite);
+            synchronized (writer) {
+                try {
+                    writer.write(line);
+                    writer.write('\n');
+                    writer.flush();
+                } catch (IOException cannotWrite) {
+                    throw new UncheckedIOException(cannotWrite);
+                }
             }
         });
     }

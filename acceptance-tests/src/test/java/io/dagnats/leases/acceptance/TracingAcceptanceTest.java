@@ -93,7 +93,7 @@ class TracingAcceptanceTest {
                     () -> parse(zipkin.trace(traceId)), trace -> hasService(trace, "owner-service")
                             && hasService(trace, "dagnats") && hasService(trace, "caller-service")
                             && find(trace, "dagnats", "process api.leases.forward") != null
-                            && find(trace, "owner-service", "process dagnats.lease.inbox") != null
+                            && find(trace, "owner-service", "process dagnats.lease.incarnation") != null
                             && find(trace, "caller-service", "send api.leases.forward") != null
                             && find(trace, "dagnats", "process api.leases.owner") != null);
 
@@ -119,14 +119,14 @@ class TracingAcceptanceTest {
             assertEquals("PRODUCER", callSpan.path("kind").asText(), callSpan.toPrettyString());
             assertTrue(isUnder(forwardSpan, callSpan, byId), "the dagnats forward span is under the caller's send");
 
-            // The owner's inbox subject holds its id and the key: the names hold the template instead.
-            String inboxTemplate = "dagnats.lease.inbox.{holder}.{key}";
+            // The owner's inbox subject holds its id, its incarnation and the key: the names hold the template.
+            String inboxTemplate = "dagnats.lease.incarnation.{holder}.{incarnation}.{key}";
             JsonNode sendSpan = find(spans, "dagnats", "send " + inboxTemplate);
             assertNotNull(sendSpan, spans.toPrettyString());
             assertEquals("PRODUCER", sendSpan.path("kind").asText(), sendSpan.toPrettyString());
             assertTrue(isUnder(sendSpan, forwardSpan, byId));
             assertEquals(inboxTemplate, sendSpan.path("tags").path("messaging.destination.template").asText());
-            assertEquals("dagnats.lease.inbox." + owner.id().value() + ".traced",
+            assertEquals("dagnats.lease.incarnation." + owner.id().value() + "." + owner.incarnation().value() + ".traced",
                     sendSpan.path("tags").path("messaging.destination.name").asText());
             assertServer(sendSpan, nats);
 

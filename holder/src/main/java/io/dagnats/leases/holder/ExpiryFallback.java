@@ -58,7 +58,7 @@ record ExpiryFallback(long clockAheadNanos, Optional<LeaseView> lastPastExpiry, 
             // Still held then, and at least until this renewal, which came after that reading.
             clockAhead += lastPastByNanos + (nowNanos - lastReadAtNanos);
         }
-        long untilExpiry = Duration.between(wallNow, lease.expiresAt()).toNanos() + clockAhead;
+        long untilExpiry = clampedNanos(Duration.between(wallNow, lease.expiresAt())) + clockAhead;
         boolean past = untilExpiry <= 0;
         ExpiryFallback learnt = new ExpiryFallback(clockAhead, past ? Optional.of(lease) : Optional.empty(),
                 Math.max(0, -untilExpiry), nowNanos, past ? pastInARow + 1 : 0);
@@ -67,6 +67,13 @@ record ExpiryFallback(long clockAheadNanos, Optional<LeaseView> lastPastExpiry, 
         }
         return new Wait(Math.max(FLOOR_NANOS, Math.min(ttlNanos, untilExpiry + AFTER_EXPIRY_NANOS)) + jitterNanos,
                 learnt);
+    }
+
+    /** A wait in nanoseconds, a year at most either way: an expiry centuries off overflows no long. */
+    private static long clampedNanos(Duration between) {
+        Duration year = Duration.ofDays(366);
+        return between.compareTo(year) > 0 ? year.toNanos() : between.compareTo(year.negated()) < 0
+                ? -year.toNanos() : between.toNanos();
     }
 
     private static boolean renewedSince(LeaseView earlier, LeaseView later) {

@@ -2,8 +2,6 @@ package io.dagnats.leases.holder;
 
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
-import io.dagnats.leases.domain.HolderId;
-import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.protocol.LeaseHeaders;
@@ -28,9 +26,9 @@ import java.util.function.Function;
  * dagnats routes to this process as owner of a key, each on a handler thread of
  * its own, and answers with the protocol's stale reject to whatever the
  * owner-side rule refuses (not owner, a fence below the tenure, a token that is
- * no key). A request that names another incarnation than this process's is not
- * answered at all: every process under one holder id receives it, and only the
- * one the lease names may say "not processed". A request is judged as it arrives and again on its handler thread,
+ * no key). Its inboxes are its incarnation's own subjects, which no other process
+ * under the same holder id receives: only the process the lease names can answer,
+ * so its reject is proof of "not processed", and no responders proof it is gone. A request is judged as it arrives and again on its handler thread,
  * where admitting it and tracking the run are one step of its {@link Ownership}.
  */
 final class ForwardInbox {
@@ -42,9 +40,8 @@ final class ForwardInbox {
     private static final System.Logger LOG = System.getLogger("io.dagnats.leases.holder.LeaseHolder");
 
     private final Connection connection;
-    private final HolderId id;
-    /** This process's incarnation: a request naming another (or none) is another process's to answer. */
-    private final Incarnation incarnation;
+    /** This process: its inboxes are its incarnation's ({@link LeaseSubjects#inboxes(Claimant)}). */
+    private final Claimant self;
     private static final Duration SUBSCRIBED = Duration.ofSeconds(2);
 
     private final ForwardHandler forwardHandler;
@@ -57,8 +54,7 @@ final class ForwardInbox {
     ForwardInbox(Connection connection, Claimant self, ForwardHandler forwardHandler, HolderTelemetry telemetry,
             Function<LeaseKey, Optional<Ownership>> kept, ThreadFactory handlerThreads) {
         this.connection = connection;
-        this.id = self.holder();
-        this.incarnation = self.incarnation().orElseThrow(() -> new IllegalArgumentException("no incarnation"));
+        this.self = self;
         this.forwardHandler = forwardHandler;
         this.telemetry = telemetry;
         this.kept = kept;
@@ -72,7 +68,7 @@ final class ForwardInbox {
      */
     void start() {
         inbox = connection.createDispatcher(this::onForward);
-        inbox.subscribe(LeaseSubjects.inboxes(id));
+        inbox.subscribe(LeaseSubjects.inboxes(self));
         try {
             connection.flush(SUBSCRIBED);
         } catch (TimeoutException notConfirmed) {
@@ -96,14 +92,8 @@ final class ForwardInbox {
     }
 
     private void onForward(Message request) {
-        String named = request.hasHeaders() ? request.getHeaders().getFirst(LeaseHeaders.INCARNATION) : null;
-        if (!incarnation.value().equals(named)) {
-            // Another process under this holder id is the one the lease names (or a holder without
-            // incarnations): it answers, and an answer from here, a reject above all, would be a lie.
-            return;
-        }
         String subject = request.getSubject();
-        String keyToken = LeaseSubjects.inboxTail(id, subject);
+        String keyToken = LeaseSubjects.inboxTail(self, subject);
         LeaseKey leaseKey = keyToken.indexOf('.') >= 0 ? null : safeKey(keyToken);
         Ownership lease = leaseKey == null ? null : kept.apply(leaseKey).orElse(null);
         Optional<Fence> presented =

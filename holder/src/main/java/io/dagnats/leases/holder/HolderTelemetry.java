@@ -119,12 +119,12 @@ final class HolderTelemetry {
      */
     Span startServing(String subject, String key, Headers headers) {
         Context parent = headers == null ? Context.root() : propagator.extract(Context.root(), headers, HEADERS);
-        return tracer.spanBuilder("process " + LeaseSubjects.INBOX_TEMPLATE)
+        return tracer.spanBuilder("process " + LeaseSubjects.INCARNATION_TEMPLATE)
                 .setParent(parent)
                 .setSpanKind(SpanKind.CONSUMER)
                 .setAttribute(SYSTEM, "nats")
                 .setAttribute(DESTINATION, subject)
-                .setAttribute(TEMPLATE, LeaseSubjects.INBOX_TEMPLATE)
+                .setAttribute(TEMPLATE, LeaseSubjects.INCARNATION_TEMPLATE)
                 .setAttribute(OPERATION_TYPE, "process")
                 .setAttribute(OPERATION, "process")
                 .setAllAttributes(server())

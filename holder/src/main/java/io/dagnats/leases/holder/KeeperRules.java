@@ -160,7 +160,9 @@ final class KeeperRules {
             step.then(new KeeperEffect.StopOwning(release
                     ? OwnershipListener.StopReason.RELEASED : OwnershipListener.StopReason.ABANDONED));
         }
-        Optional<Fence> held = tenure.map(Tenure::fence);
+        // What this process last knew it held: the tenure's fence, or the grant its renew is proving.
+        Optional<Fence> held = state instanceof KeeperState.Proving proving
+                ? Optional.of(proving.presented()) : tenure.map(Tenure::fence);
         Optional<Long> inFlight = inFlight(state);
         if (inFlight.isPresent()) {
             return step.into(new KeeperState.Closing(inFlight.get(), release, held));

@@ -62,4 +62,10 @@ class ExpiryFallbackTest {
         assertEquals(Duration.ofMillis(800).toNanos(), second.after().clockAheadNanos());
         assertEquals(400, millis(second), "the expiry read corrected by 800 ms: 300 ms ahead, plus 100");
     }
+
+    @Test
+    void anExpiryCenturiesAwayOrAgoIsReadAsFarAwayNotAsAnOverflow() {
+        assertEquals(15_000, millis(ExpiryFallback.NOTHING_LEARNT.after(held(5, Duration.ofDays(365 * 400)), WALL, 0, TTL, 0)));
+        assertEquals(10_000, millis(ExpiryFallback.NOTHING_LEARNT.after(held(5, Duration.ofDays(-365 * 400)), WALL, 0, TTL, 0)));
+    }
 }

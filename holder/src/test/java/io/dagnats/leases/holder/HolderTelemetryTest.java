@@ -47,14 +47,14 @@ class HolderTelemetryTest {
     void servingAForwardIsAConsumerSpanNamedWithoutHolderOrKey() {
         Headers headers = new Headers();
         headers.put("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
-        telemetry.startServing("dagnats.lease.inbox.owner-7f3a.k-1", "k-1", headers).end();
+        telemetry.startServing("dagnats.lease.incarnation.owner-7f3a.run-1.k-1", "k-1", headers).end();
 
         SpanData served = spans.getFinishedSpanItems().get(0);
-        assertEquals("process dagnats.lease.inbox.{holder}.{key}", served.getName());
+        assertEquals("process dagnats.lease.incarnation.{holder}.{incarnation}.{key}", served.getName());
         assertEquals(SpanKind.CONSUMER, served.getKind());
         assertEquals("00f067aa0ba902b7", served.getParentSpanId());
-        assertMessaging(served.getAttributes(), "process", "dagnats.lease.inbox.owner-7f3a.k-1");
-        assertEquals("dagnats.lease.inbox.{holder}.{key}",
+        assertMessaging(served.getAttributes(), "process", "dagnats.lease.incarnation.owner-7f3a.run-1.k-1");
+        assertEquals("dagnats.lease.incarnation.{holder}.{incarnation}.{key}",
                 served.getAttributes().get(AttributeKey.stringKey("messaging.destination.template")));
         assertEquals("k-1", served.getAttributes().get(AttributeKey.stringKey("dagnats.lease.key")));
     }

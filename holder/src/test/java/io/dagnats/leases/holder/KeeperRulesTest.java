@@ -150,6 +150,9 @@ class KeeperRulesTest {
                         Optional.of(new Fence(6))), answered(new Answers.Acquire.Granted(mine(7, 5))), "Closed", "Finish"),
                 row("an unanswered call at close releases the fence last known", new KeeperState.Closing(1, true,
                         Optional.of(new Fence(6))), FAILED, "Closed", "ReleaseAndFinish 6"),
+                row("close while proving a grant waits for the renew", proving, new KeeperEvent.Close(true), "Closing"),
+                row("close releases the grant a proving renew left unanswered", new KeeperState.Closing(1, true,
+                        Optional.of(new Fence(5))), FAILED, "Closed", "ReleaseAndFinish 5"),
                 row("a waiter closes at once", new KeeperState.Waiting(1), new KeeperEvent.Close(true), "Closed",
                         "Finish"));
     }

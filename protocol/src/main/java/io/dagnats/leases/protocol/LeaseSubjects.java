@@ -1,5 +1,6 @@
 package io.dagnats.leases.protocol;
 
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 
@@ -23,6 +24,16 @@ public final class LeaseSubjects {
     public static final String INBOX_PREFIX = "dagnats.lease.inbox.";
     /** An owner's inbox with its variable parts named, as telemetry names the destination (low in cardinality). */
     public static final String INBOX_TEMPLATE = INBOX_PREFIX + "{holder}.{key}";
+    /**
+     * The inboxes of one process of a holder that sent an incarnation: this, the holder id, the
+     * incarnation, and the key (ADR-034). Outside {@link #INBOX_PREFIX}, so a process subscribed
+     * to the holder id's plain inboxes (another process under the same id, a holder that does
+     * not send incarnations) never receives a forward meant for this one, and "no responders"
+     * stays proof that the process the lease names is not there.
+     */
+    public static final String INCARNATION_PREFIX = "dagnats.lease.incarnation.";
+    /** A process's inbox with its variable parts named, as telemetry names the destination. */
+    public static final String INCARNATION_TEMPLATE = INCARNATION_PREFIX + "{holder}.{incarnation}.{key}";
 
     private LeaseSubjects() {
     }
@@ -32,14 +43,46 @@ public final class LeaseSubjects {
         return CHANGED_PREFIX + key.value();
     }
 
-    /** The owner's inbox for one key, which dagnats' forward requests. */
+    /** The owner's inbox for one key, which dagnats' forward requests, of a holder that sent no incarnation. */
     public static String inbox(HolderId holder, LeaseKey key) {
         return INBOX_PREFIX + holder.value() + "." + key.value();
+    }
+
+    /** The inbox for one key of the process {@code owner} names: its incarnation's, when it has one. */
+    public static String inbox(Claimant owner, LeaseKey key) {
+        return owner.incarnation().map(incarnation -> INCARNATION_PREFIX + owner.holder().value() + "."
+                + incarnation.value() + "." + key.value()).orElseGet(() -> inbox(owner.holder(), key));
+    }
+
+    /** The name of {@code owner}'s inbox as telemetry gives it: {@link #INBOX_TEMPLATE} or {@link #INCARNATION_TEMPLATE}. */
+    public static String inboxTemplate(Claimant owner) {
+        return owner.incarnation().isPresent() ? INCARNATION_TEMPLATE : INBOX_TEMPLATE;
     }
 
     /** Every inbox of one holder: what a holder that serves forwards subscribes to. */
     public static String inboxes(HolderId holder) {
         return INBOX_PREFIX + holder.value() + ".>";
+    }
+
+    /** Every inbox of the process {@code self} names: what it subscribes to, to serve forwards. */
+    public static String inboxes(Claimant self) {
+        return self.incarnation().map(incarnation -> INCARNATION_PREFIX + self.holder().value() + "."
+                + incarnation.value() + ".>").orElseGet(() -> inboxes(self.holder()));
+    }
+
+    /**
+     * What follows {@code self}'s inbox prefix in {@code subject}: the key's token on a subject
+     * {@link #inboxes(Claimant)} matched (which may still not be a valid key).
+     *
+     * @throws IllegalArgumentException when {@code subject} is not one of its inboxes
+     */
+    public static String inboxTail(Claimant self, String subject) {
+        String wildcard = inboxes(self);
+        String prefix = wildcard.substring(0, wildcard.length() - 1);
+        if (!subject.startsWith(prefix)) {
+            throw new IllegalArgumentException(subject + " is not an inbox of " + self);
+        }
+        return subject.substring(prefix.length());
     }
 
     /**

@@ -54,12 +54,11 @@ public final class NatsOwnerInbox implements OwnerInbox {
     public CompletionStage<Delivery> deliver(LeaseKey key, Claimant owner, Fence fence, byte[] payload, Duration timeout) {
         Headers headers = new Headers();
         headers.put(LeaseHeaders.FENCE, LeaseHeaders.formatFence(fence));
-        owner.incarnation().ifPresent(incarnation -> headers.put(LeaseHeaders.INCARNATION, incarnation.value()));
         telemetry.outgoingHeaders().forEach(headers::put);
         CompletableFuture<Message> reply;
         try {
             reply = connection.requestWithTimeout(NatsMessage.builder()
-                            .subject(LeaseSubjects.inbox(owner.holder(), key))
+                            .subject(LeaseSubjects.inbox(owner, key))
                             .headers(headers)
                             .data(payload)
                             .build(), timeout);

@@ -40,7 +40,7 @@ final class TracedOwnerInbox implements OwnerInbox {
     @Override
     public CompletionStage<Delivery> deliver(LeaseKey key, Claimant owner, Fence fence, byte[] payload, Duration timeout) {
         return Spans.traced(faults, "a forward attempt", () -> MessagingSpan.builder(tracer, SpanKind.PRODUCER, "send",
-                        "send", LeaseSubjects.inbox(owner.holder(), key), LeaseSubjects.INBOX_TEMPLATE, server)
+                        "send", LeaseSubjects.inbox(owner, key), LeaseSubjects.inboxTemplate(owner), server)
                 .setAttribute(OpenTelemetryLeaseTelemetry.LEASE_KEY, key.value())
                 .setAttribute(OpenTelemetryLeaseTelemetry.LEASE_HOLDER, owner.holder().value())
                 .setAttribute(OpenTelemetryLeaseTelemetry.LEASE_REVISION, fence.revision())
