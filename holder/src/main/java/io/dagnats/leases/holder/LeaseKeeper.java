@@ -124,7 +124,14 @@ final class LeaseKeeper {
 
     /** One transition and its effects; on the scheduler thread only. */
     private void handle(KeeperEvent event) {
-        KeeperStep step = rules.next(state, memory, event, new KeeperRules.Now(clock.nanoTime(), wallClock.instant()));
+        KeeperStep step;
+        try {
+            step = rules.next(state, memory, event, new KeeperRules.Now(clock.nanoTime(), wallClock.instant()));
+        } catch (RuntimeException bug) {
+            // A bug in a rule must not pass silently: say which state and event, and keep the state.
+            LOG.log(System.Logger.Level.ERROR, "lease " + rules.key + ": no rule for " + event + " in " + state, bug);
+            return;
+        }
         state = step.state();
         memory = step.memory();
         step.effects().forEach(this::perform);
