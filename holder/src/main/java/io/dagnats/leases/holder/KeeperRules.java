@@ -14,8 +14,8 @@ import java.util.Optional;
 
 /**
  * The keeping of one key as one pure function: (state, memory, event, now) to the next state
- * and the effects to perform. Campaigning and closing are here; the owner phases are
- * {@link TenancyRules}. Nothing here reads a clock, draws a random number it was not given,
+ * and the effects to perform. Campaigning is here; the owner phases are
+ * {@link TenancyRules}, closing {@link ClosingRules}. Nothing here reads a clock, draws a random number it was not given,
  * or does I/O.
  *
  * <p>Whose write a lease is, is a comparison: this process's {@link Claimant} (holder id and
@@ -39,6 +39,7 @@ final class KeeperRules {
     final long ttlNanos;
     final Jitter jitter;
     private final TenancyRules tenancy;
+    private final ClosingRules closings;
 
     KeeperRules(LeaseKey key, Claimant self, LeaseTtl ttl, Jitter jitter) {
         this.key = Objects.requireNonNull(key, "key");
@@ -47,12 +48,13 @@ final class KeeperRules {
         this.ttlNanos = ttl.duration().toNanos();
         this.jitter = Objects.requireNonNull(jitter, "jitter");
         this.tenancy = new TenancyRules(this);
+        this.closings = new ClosingRules(self);
     }
 
     KeeperStep next(KeeperState state, KeeperMemory memory, KeeperEvent event, Now now) {
         KeeperStep.Builder step = new KeeperStep.Builder(memory);
         if (event instanceof KeeperEvent.Close close) {
-            return close(state, close.release(), step);
+            return closings.close(state, close.release(), step);
         }
         if (state instanceof KeeperState.Idle) {
             return event instanceof KeeperEvent.Start ? acquire(step) : step.into(state);
@@ -67,7 +69,7 @@ final class KeeperRules {
             return proving(proving, event, step, now);
         }
         if (state instanceof KeeperState.Closing closing) {
-            return closing(closing, event, step);
+            return closings.closing(closing, event, step);
         }
         if (state instanceof KeeperState.Closed) {
             return step.into(state);
@@ -132,64 +134,6 @@ final class KeeperRules {
             return prove(step, proving.start(), renewed, now);
         }
         return tenancy.own(step.then(new KeeperEffect.BecomeOwner(tenure)), tenure, proving.sentAt(), now);
-    }
-
-    private KeeperStep closing(KeeperState.Closing closing, KeeperEvent event, KeeperStep.Builder step) {
-        Optional<Fence> held;
-        if (event instanceof KeeperEvent.AcquireAnswered answered && answered.call() == closing.call()) {
-            LeaseView lease = answered.answer().lease();
-            held = answered.answer() instanceof Answers.Acquire.Granted && lease.isHeldBy(self)
-                    ? Optional.of(lease.revision()) : Optional.empty();
-        } else if (event instanceof KeeperEvent.RenewAnswered answered && answered.call() == closing.call()) {
-            held = answered.answer() instanceof Answers.Renew.Renewed renewed
-                    ? Optional.of(renewed.lease().revision()) : Optional.empty();
-        } else if (event instanceof KeeperEvent.CallFailed failed && failed.call() == closing.call()) {
-            held = closing.held(); // a release under it is answered lost if the call wrote; nothing is harmed
-        } else {
-            return step.into(closing);
-        }
-        return finish(step, closing.release() ? held : Optional.empty());
-    }
-
-    private KeeperStep close(KeeperState state, boolean release, KeeperStep.Builder step) {
-        if (state instanceof KeeperState.Closing || state instanceof KeeperState.Closed) {
-            return step.into(state);
-        }
-        Optional<Tenure> tenure = state.tenure();
-        if (tenure.isPresent()) {
-            step.then(new KeeperEffect.StopOwning(release
-                    ? OwnershipListener.StopReason.RELEASED : OwnershipListener.StopReason.ABANDONED));
-        }
-        // What this process last knew it held: the tenure's fence, or the grant its renew is proving.
-        Optional<Fence> held = state instanceof KeeperState.Proving proving
-                ? Optional.of(proving.presented()) : tenure.map(Tenure::fence);
-        Optional<Long> inFlight = inFlight(state);
-        if (inFlight.isPresent()) {
-            return step.into(new KeeperState.Closing(inFlight.get(), release, held));
-        }
-        return finish(step, release ? held : Optional.empty());
-    }
-
-    /** The call whose answer the state waits for, if any. */
-    private static Optional<Long> inFlight(KeeperState state) {
-        if (state instanceof KeeperState.Acquiring acquiring) {
-            return Optional.of(acquiring.call());
-        }
-        if (state instanceof KeeperState.Proving proving) {
-            return Optional.of(proving.call());
-        }
-        if (state instanceof KeeperState.Renewing renewing) {
-            return Optional.of(renewing.call());
-        }
-        if (state instanceof KeeperState.Resolving resolving) {
-            return Optional.of(resolving.call());
-        }
-        return Optional.empty();
-    }
-
-    private static KeeperStep finish(KeeperStep.Builder step, Optional<Fence> release) {
-        step.then(release.<KeeperEffect>map(KeeperEffect.ReleaseAndFinish::new).orElse(new KeeperEffect.Finish()));
-        return step.into(new KeeperState.Closed());
     }
 
     // ---- shared by the owner phases ----

@@ -9,9 +9,7 @@ import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
 import io.opentelemetry.api.OpenTelemetry;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,14 +31,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * if (leader.isOwner()) { store.write(record, leader.fence().orElseThrow()); }
  * }</pre>
  *
- * <p>Its own job is the order of start and close; the kept keys are {@link KeptKeys},
- * each key's keeping a {@link LeaseKeeper}, the inbox a {@link ForwardInbox}, the change
- * events {@link KeyChanges}. Over 200 lines only because its public {@link Builder} is
- * nested here, where users' code names it.
+ * <p>Its own job is the order of start and close: the kept keys are {@link KeptKeys}, the
+ * inbox a {@link ForwardInbox}; its public {@link Builder} is nested here, where users name it.
  */
 public final class LeaseHolder implements AutoCloseable {
-
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Connection connection;
     private final HolderId id;
@@ -58,7 +52,6 @@ public final class LeaseHolder implements AutoCloseable {
     private final ForwardInbox inbox;
     /** Change events of the kept keys: one subscription per key, each waking its lease. */
     private final KeyChanges changes;
-    private final HolderTelemetry telemetry;
     /** The shard sets made by {@link #shards}, left before the leases are released on close. */
     private final List<ShardSet> shardSets = new CopyOnWriteArrayList<>();
     /** Hears every call's outcome; behind {@link #health()} and the stuck and recovered log lines. */
@@ -67,8 +60,8 @@ public final class LeaseHolder implements AutoCloseable {
     private LeaseHolder(Builder builder) {
         this.connection = builder.connection;
         this.id = builder.holderId != null ? builder.holderId : uniqueId(builder.holderPrefix);
-        this.self = Claimant.of(id, new Incarnation(randomHex(12)));
-        this.telemetry = new HolderTelemetry(builder.openTelemetry, this::owners, builder.connection::getConnectedUrl);
+        this.self = Claimant.of(id, new Incarnation(RandomIds.hex(12)));
+        HolderTelemetry telemetry = new HolderTelemetry(builder.openTelemetry, this::owners, connection::getConnectedUrl);
         this.health = new HealthWatch(id, connection::getStatus, builder.requestTimeout, builder.clock);
         this.client = new LeaseClient(connection, builder.requestTimeout, telemetry, health);
         this.clock = builder.clock;
@@ -82,10 +75,7 @@ public final class LeaseHolder implements AutoCloseable {
                 telemetry, kept::ownership, Daemons.named("dagnats-forward-" + id));
     }
 
-    /**
-     * Opens what listens on the connection: the dispatcher for the kept keys' change events,
-     * and the forward inbox, if any; from here on dagnats may route requests to this process.
-     */
+    /** Opens the change events' dispatcher and the inbox: from here on dagnats may route requests here. */
     private void start() {
         changes.open();
         if (inbox != null) {
@@ -99,24 +89,14 @@ public final class LeaseHolder implements AutoCloseable {
 
     /** A holder id that names one process: {@code prefix-<12 random hex digits>}. */
     public static HolderId uniqueId(String prefix) {
-        return new HolderId(prefix + "-" + randomHex(6));
-    }
-
-    private static String randomHex(int bytes) {
-        byte[] bits = new byte[bytes];
-        RANDOM.nextBytes(bits);
-        return HexFormat.of().formatHex(bits);
+        return new HolderId(prefix + "-" + RandomIds.hex(6));
     }
 
     public HolderId id() {
         return id;
     }
 
-    /**
-     * This holder's incarnation: random, its own for as long as it lives, sent with every
-     * acquire, renew and release, so that another process under the same holder id is another
-     * holder to dagnats (see docs/wire-protocol.md).
-     */
+    /** This holder's own random incarnation, sent with its calls: another process under its id is another holder (ADR-034). */
     public Incarnation incarnation() {
         return self.incarnation().orElseThrow();
     }

@@ -22,19 +22,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * ({@link ShardBalance} has the rule). Made by {@link LeaseHolder#shards}:
  * {@code holder.shards("orders", 12, ttl, listener).tenure(7).ifPresent(t -> store.write(record, t.fence()))}.
  *
- * <p>Every shard is a lease ({@code <set>-shard-<i>}) this replica keeps through
- * its holder, so ownership follows the holder library's tenure rule and nothing
- * else: this class only chooses which shard keys to keep. Membership is a lease
- * too ({@code <set>-member-<holder id>}, held by that holder): a crashed replica
- * leaves within its TTL. The replica sees the set by listing both prefixes every
- * third of the TTL and by the change events of the shard keys and of the members
- * it knows; it takes a freed shard as soon as the event arrives, and gives one up
- * by draining it first.
- *
- * <p>Its own job is the loop, on one scheduler of its own: fold what it sees into
- * its {@link ShardView}, ask the view for a plan, act on it. Nothing on the loop
- * waits for the network or a drain: listings and drains end as tasks of their own
- * ({@link ShardDrains}). Only a lease's close waits, for its release's answer.
+ * <p>Every shard is a lease ({@code <set>-shard-<i>}) kept through the holder, so ownership
+ * follows the tenure rule and nothing else: this class only chooses which shard keys to keep.
+ * Membership is a lease too ({@code <set>-member-<holder id>}, held by that holder). Its job
+ * is the loop, on a scheduler of its own: fold what {@link ShardSight} sees into the
+ * {@link ShardView}, ask it for a plan, act on it. Nothing on the loop waits for the network
+ * or a drain ({@link ShardDrains}); only a lease's close waits, for its release's answer.
  */
 public final class ShardSet implements AutoCloseable {
 
@@ -76,11 +69,9 @@ public final class ShardSet implements AutoCloseable {
     }
 
     /**
-     * A set of {@code holder}'s, not started yet, whose loop and drains run on daemon threads
-     * of their own.
+     * A set of {@code holder}'s, not started, its loop and drains on daemon threads of their own.
      *
-     * @throws IllegalArgumentException when {@code <set>-member-<holder id>} would not fit in 128
-     *                                  characters, or {@code ttl} is no lease TTL
+     * @throws IllegalArgumentException when a member key would not fit, or {@code ttl} is no lease TTL
      */
     static ShardSet join(LeaseHolder holder, KeyChanges changes, ShardKeys keys, Duration ttl,
             Duration drainBound, ShardListener listener, MonotonicClock clock) {
