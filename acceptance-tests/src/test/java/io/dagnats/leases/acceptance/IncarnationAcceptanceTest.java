@@ -5,15 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.dagnats.leases.holder.KeptLease;
+import io.dagnats.leases.holder.LeaseHolder;
+import io.dagnats.leases.holder.OwnershipListener;
+import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
 import io.nats.client.Message;
+import io.nats.client.Nats;
 import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -145,5 +153,54 @@ class IncarnationAcceptanceTest extends SharedServiceTest {
 
         assertTrue(held.path("incarnation").isMissingNode(), held.toString());
         assertEquals(held.path("revision"), held.path("tenure"));
+    }
+
+    /**
+     * A guide-following raw-wire holder (it sends no incarnation, and rejects forwards for keys it
+     * does not own, as the owner side rule says) shares a holder id with a library holder that owns
+     * the key. Seen failing while incarnations shared the holder id's inbox (ADR-034's first
+     * design): 6 of 10 forwards the library processed were answered owner_rejected, the raw
+     * holder's reject having reached dagnats first.
+     */
+    @Test
+    void aRawWireHolderSharingTheIdNeverSeesAForwardToTheLibraryHoldersLease() throws Exception {
+        String id = "shared-" + UUID.randomUUID();
+        String key = key();
+        List<String> served = new CopyOnWriteArrayList<>();
+        List<String> rawReceived = new CopyOnWriteArrayList<>();
+        try (Connection libraryNats = Nats.connect(service.nats.url());
+                LeaseHolder library = LeaseHolder.builder(libraryNats).holderId(id).forwardHandler((tenure, payload) -> {
+                    served.add(new String(payload, StandardCharsets.UTF_8));
+                    return payload;
+                }).build();
+                Connection raw = Nats.connect(service.nats.url())) {
+            KeptLease lease = library.keep(key, Duration.ofSeconds(9), OwnershipListener.NONE);
+            Polling.until(Duration.ofSeconds(10), "the library holder to own", lease::isOwner, owner -> owner);
+            Dispatcher rawInbox = raw.createDispatcher(request -> {
+                rawReceived.add(request.getSubject());
+                Headers reject = new Headers();
+                reject.put("Dagnats-Lease-Reject", "stale");
+                raw.publish(NatsMessage.builder().subject(request.getReplyTo()).headers(reject).data(new byte[0]).build());
+            });
+            rawInbox.subscribe("dagnats.lease.inbox." + id + ".>");
+            raw.flush(Duration.ofSeconds(5));
+
+            List<String> answers = new ArrayList<>();
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                String request = "req-" + i;
+                JsonNode answer = client.call("forward", "{\"key\":\"" + key + "\",\"payload\":\""
+                        + Base64.getEncoder().encodeToString(request.getBytes(StandardCharsets.UTF_8))
+                        + "\",\"timeout_ms\":2000}");
+                answers.add(answer.has("kind") ? request + " -> " + answer.path("kind").asText()
+                        : request + " -> " + new String(Base64.getDecoder().decode(answer.path("payload").asText()),
+                                StandardCharsets.UTF_8));
+                expected.add(request + " -> " + request);
+            }
+
+            assertEquals(expected, answers, "the raw holder received " + rawReceived);
+            assertEquals(10, served.size(), served.toString());
+            assertEquals(List.of(), rawReceived);
+        }
     }
 }

@@ -249,4 +249,29 @@ class RememberedRouteAcceptanceTest {
                 bob.holder.id().value() + "@" + delivered.owner().revision().revision() + " -> Replied"), deliveries);
         assertEquals(1, alice.served.size());
     }
+
+    /**
+     * A StatefulSet-style restart under one holder id: process A owns the key and this instance
+     * remembers the route; A closes (releasing through the other dagnats), process B under the same
+     * id takes the key. The next forward goes to A's incarnation: nobody listens there any more, so
+     * this instance reads the lease and reaches B. Seen failing while both processes shared one
+     * inbox subject (ADR-034's first design): B stayed silent, and the answer was owner_timeout
+     * after 5 s, with nobody having processed the request.
+     */
+    @Test
+    void aRememberedRouteToAGoneIncarnationUnderASharedIdReachesTheNewOwner() throws Exception {
+        String id = "pod-" + UUID.randomUUID();
+        Owner a = new Owner(id);
+        a.own();
+        forward("one");
+        a.close();
+        Owner b = new Owner(id);
+        Tenure bs = b.own();
+
+        ForwardToOwner.Outcome.Delivered delivered = forward("two");
+
+        assertEquals(id + ":two", reply(delivered), deliveries.toString());
+        assertEquals(List.of("two under tenure " + bs.start()), b.served);
+        assertEquals(1, a.served.size(), a.served.toString());
+    }
 }
