@@ -24,7 +24,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *
  * <p>The suite runs the smoke test: two cuts of one node with
  * {@code sync_interval: always}. The full matrix (every configuration, 20 cuts
- * each, about 40 minutes) runs from {@code scripts/power-loss.sh}, which sets
+ * each, about 35 minutes) runs from {@code scripts/power-loss.sh}, which sets
  * {@code power.loss.cuts}; its figures go to docs/reliability.md.
  */
 class PowerLossAcceptanceTest {

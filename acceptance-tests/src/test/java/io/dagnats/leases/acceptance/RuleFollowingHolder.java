@@ -2,6 +2,7 @@ package io.dagnats.leases.acceptance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nats.client.Connection;
+import io.nats.client.ErrorListener;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import java.io.IOException;
@@ -82,7 +83,9 @@ final class RuleFollowingHolder implements AutoCloseable {
         this.requestTimeout = Duration.ofMillis(Math.min(1000, renewEvery.toMillis() * 3));
         try {
             this.connection = Nats.connect(new Options.Builder().servers(urls.split(","))
-                    .maxReconnects(-1).reconnectWait(Duration.ofMillis(100)).build());
+                    .maxReconnects(-1).reconnectWait(Duration.ofMillis(100))
+                    .errorListener(new ErrorListener() { }) // a dozen holders refused during every outage: not news
+                    .build());
         } catch (IOException failed) {
             throw new UncheckedIOException(failed);
         } catch (InterruptedException interrupted) {
