@@ -6,6 +6,10 @@
 # - When NATS_URL is not set, starts a local nats-server 2.11+ with JetStream
 #   on 127.0.0.1:4222, its store in the git-ignored .data/ folder (fetching
 #   the server into .tools/ when none is on PATH), and stops it afterwards.
+#   That server runs with `jetstream { sync_interval: always }`: it fsyncs
+#   every write before acknowledging it, so a lease write it acknowledged
+#   survives a power loss or kernel crash too (README, "The local server's
+#   durability"; figures in docs/reliability.md and docs/benchmarks.md).
 # - Serves until Ctrl-C or SIGTERM.
 #
 # Stopping. Ctrl-C (SIGINT to the terminal's process group) or SIGTERM to this
@@ -104,13 +108,17 @@ if [ -z "${NATS_URL:-}" ]; then
   # A session of its own: Ctrl-C in the terminal cannot reach it, so it
   # outlives dagnats' drain. (A background child is never a process group
   # leader, so setsid runs the server in place and $! is the server.)
-  setsid "$bin" -a 127.0.0.1 -p "$port" -js -sd "$data/nats" >"$data/nats-server.log" 2>&1 &
+  # Fsync before every acknowledgement: with the default (every 2 minutes) a
+  # power cut loses acknowledged leases and hands their revisions out again.
+  printf 'jetstream { sync_interval: always }\n' >"$data/nats-server.conf"
+  setsid "$bin" -a 127.0.0.1 -p "$port" -js -sd "$data/nats" -c "$data/nats-server.conf" \
+    >"$data/nats-server.log" 2>&1 &
   nats_pid=$!
   . scripts/lib.sh
   if ! wait_for_port "$port"; then
     echo "the local nats-server did not start; its log:" >&2; cat "$data/nats-server.log" >&2; exit 1
   fi
-  echo "started a local $("$bin" --version) on 127.0.0.1:$port (store: $data/nats, log: $data/nats-server.log)"
+  echo "started a local $("$bin" --version) on 127.0.0.1:$port (store: $data/nats, sync_interval: always, log: $data/nats-server.log)"
   export NATS_URL="nats://127.0.0.1:$port"
 fi
 

@@ -2,7 +2,9 @@
 # Runs the whole test suite: unit, architecture and acceptance tests. The
 # acceptance tests start their own nats-server processes (a 2.11+ one and a
 # pre-2.11 one for the `unsupported` path), which this script fetches first,
-# and one throwaway PostgreSQL (the fenced-write test), installed when missing.
+# and one throwaway PostgreSQL (the fenced-write test), installed when missing,
+# and the power-loss test's lazy filesystem (FUSE), installed when missing; if
+# it cannot be, that test says so on one line and skips.
 #
 #   scripts/test.sh                 everything
 #   scripts/test.sh -pl domain      extra arguments go to Maven
@@ -13,7 +15,8 @@ scripts/require-toolchain.sh
 NATS_SERVER_BIN=$(scripts/nats-server.sh)
 NATS_SERVER_LEGACY_BIN=$(scripts/nats-server.sh legacy)
 POSTGRESQL_BIN=$(scripts/postgresql.sh)
-export NATS_SERVER_BIN NATS_SERVER_LEGACY_BIN POSTGRESQL_BIN
+LAZYFS_COMMAND=$(scripts/fuse.sh) || LAZYFS_COMMAND=""
+export NATS_SERVER_BIN NATS_SERVER_LEGACY_BIN POSTGRESQL_BIN LAZYFS_COMMAND
 echo "test servers: $("$NATS_SERVER_BIN" --version) and $("$NATS_SERVER_LEGACY_BIN" --version)"
 echo "test database: $("$POSTGRESQL_BIN/postgres" --version)"
 
