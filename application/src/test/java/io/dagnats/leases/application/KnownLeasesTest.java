@@ -42,7 +42,7 @@ class KnownLeasesTest {
         final KnownLeases known = new KnownLeases(100);
         final AcquireLease acquire = new AcquireLease(store, known, clock);
         final RenewLease renew = new RenewLease(store, known, clock);
-        final ReleaseLease release = new ReleaseLease(store, known);
+        final ReleaseLease release = new ReleaseLease(store, known, clock);
 
         Acquisition acquire(HolderId holder) {
             return acquire.execute(new AcquireLease.Command(KEY, holder, TTL)).toCompletableFuture().join();

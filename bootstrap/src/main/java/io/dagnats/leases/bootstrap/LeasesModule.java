@@ -59,14 +59,14 @@ final class LeasesModule extends AbstractModule {
 
     @Provides
     @Singleton
-    ReleaseLease release(LeaseStore store, KnownLeases known) {
-        return new ReleaseLease(store, known);
+    ReleaseLease release(LeaseStore store, KnownLeases known, Clock clock) {
+        return new ReleaseLease(store, known, clock);
     }
 
     @Provides
     @Singleton
-    RevokeLease revoke(LeaseStore store, KnownLeases known) {
-        return new RevokeLease(store, known);
+    RevokeLease revoke(LeaseStore store, KnownLeases known, Clock clock) {
+        return new RevokeLease(store, known, clock);
     }
 
     /** For the lease gauges: built only when metrics are exported. */

@@ -18,6 +18,7 @@ import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
 import io.dagnats.leases.application.RevokeLease;
 import io.dagnats.leases.application.SharedReads;
+import io.dagnats.leases.domain.MonotonicClock;
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
 import io.nats.client.Consumer;
@@ -98,8 +99,8 @@ final class NatsModule extends AbstractModule {
 
     @Provides
     @Singleton
-    LeaseBucket bucket(Connection connection, Clock clock) {
-        return new LeaseBucket(connection, settings.bucket(), clock);
+    LeaseBucket bucket(Connection connection, Clock clock, MonotonicClock monotonic) {
+        return new LeaseBucket(connection, settings.bucket(), clock, monotonic);
     }
 
     @Provides

@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import io.dagnats.leases.domain.MonotonicClock;
+import io.dagnats.leases.domain.ServerClockReading;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -60,6 +62,9 @@ public final class LeaseBucket {
     private final Connection connection;
     private final Settings settings;
     private final Clock clock;
+    private final MonotonicClock monotonic;
+    /** The server's clock as the last look's stream info read it ({@code ts}); null before any, or from a server without it. */
+    private volatile ServerClockReading serverClock;
     private final AtomicReference<BucketStatus> status =
             new AtomicReference<>(new BucketStatus.Pending("not provisioned yet"));
     private volatile Runnable recheck = () -> { };
@@ -76,9 +81,35 @@ public final class LeaseBucket {
     private boolean lookFoundNoStream;
 
     public LeaseBucket(Connection connection, Settings settings, Clock clock) {
+        this(connection, settings, clock, MonotonicClock.SYSTEM);
+    }
+
+    /** @param monotonic what the age of a reading of the server's clock is measured on */
+    public LeaseBucket(Connection connection, Settings settings, Clock clock, MonotonicClock monotonic) {
         this.connection = Objects.requireNonNull(connection, "connection");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.monotonic = Objects.requireNonNull(monotonic, "monotonic");
+    }
+
+    /**
+     * The earliest the store server's clock can read now, from the last look's stream info (its
+     * {@code ts}, nats-server 2.10+), taken as of the answer's arrival so the round trip errs early;
+     * empty before any look, for a server that sends no time, or when the last reading is older than
+     * {@link ServerClockReading#LONGEST_TRUSTED}. Never this host's clock.
+     */
+    Optional<Instant> serverTimeAtLeast() {
+        ServerClockReading reading = serverClock;
+        return reading == null ? Optional.empty() : reading.serverTimeAtLeast(monotonic.nanoTime());
+    }
+
+    private StreamInfo timedInfo(JetStreamManagement management) throws IOException, JetStreamApiException {
+        StreamInfo info = BucketStream.find(management);
+        long answered = monotonic.nanoTime();
+        if (info != null && info.getTimestamp() != null) {
+            serverClock = new ServerClockReading(info.getTimestamp().toInstant(), answered);
+        }
+        return info;
     }
 
     public BucketStatus status() {
@@ -178,11 +209,14 @@ public final class LeaseBucket {
         }
         try {
             JetStreamManagement management = connection.jetStreamManagement();
-            StreamInfo existing = BucketStream.find(management);
+            StreamInfo existing = timedInfo(management);
             if (existing == null) {
                 lookFoundNoStream = true;
                 create(management);
-                existing = management.getStreamInfo(Subjects.STREAM);
+                existing = timedInfo(management);
+                if (existing == null) {
+                    return new BucketStatus.Pending("the bucket " + Subjects.BUCKET + " was created but is not found yet");
+                }
             }
             BucketStatus judged = judge(existing);
             recordGrace(management, existing);

@@ -1,8 +1,12 @@
 package io.dagnats.leases.adapters.nats;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A message as {@code $JS.API.STREAM.MSG.GET} (or a direct get) returns it: its
@@ -14,6 +18,37 @@ record StoredMessage(long sequence, String subject, Instant time, Map<String, St
     /** Header names are case-insensitive on the wire; lookups here use lower case. */
     String header(String name) {
         return headers.get(name.toLowerCase(Locale.ROOT));
+    }
+
+    /** A {@code Nats-TTL} as the server takes it: seconds, bare or with a Go duration's units. */
+    private static final Pattern TTL = Pattern.compile("(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?|(\\d+)");
+
+    /**
+     * The message's own TTL ({@code Nats-TTL}), as the server stores it; empty when it has none, or
+     * one this service does not read ({@code never}, fractions): such a message is never judged expired.
+     */
+    Optional<Duration> ttl() {
+        String value = header(Subjects.HEADER_TTL);
+        if (value == null) {
+            return Optional.empty();
+        }
+        Matcher parts = TTL.matcher(value.strip());
+        if (!parts.matches() || value.isBlank()) {
+            return Optional.empty();
+        }
+        if (parts.group(4) != null) {
+            return positive(Duration.ofSeconds(Long.parseLong(parts.group(4))));
+        }
+        return positive(Duration.ofHours(number(parts.group(1))).plusMinutes(number(parts.group(2)))
+                .plusSeconds(number(parts.group(3))));
+    }
+
+    private static long number(String digits) {
+        return digits == null ? 0 : Long.parseLong(digits);
+    }
+
+    private static Optional<Duration> positive(Duration ttl) {
+        return ttl.isZero() ? Optional.empty() : Optional.of(ttl);
     }
 
     /** A release or revoke tombstone, or the server's expiry marker: the key is free, not held. */
