@@ -10,7 +10,6 @@ import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseEvent;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseWrite;
-import io.dagnats.leases.domain.StoreExpiry;
 import io.dagnats.leases.protocol.LeaseHeaders;
 import io.nats.client.Connection;
 import io.nats.client.Message;
@@ -247,8 +246,7 @@ public final class NatsLeaseStore implements LeaseStore {
             throw new LeaseFailure(ErrorKind.INTERNAL, corrupt.getMessage(), corrupt);
         }
         // Judged on the server's clock only: its stamp and TTL against its own time, never this host's.
-        Optional<Duration> forgotten = message.ttl()
-                .flatMap(ttl -> new StoreExpiry(message.time(), ttl).forgottenFor(bucket.serverTimeAtLeast()));
+        Optional<Duration> forgotten = message.forgottenFor(bucket.serverTimeAtLeast());
         return new Read(new KeyState.Held(lease), lease, forgotten);
     }
 

@@ -1,5 +1,6 @@
 package io.dagnats.leases.adapters.nats;
 
+import io.dagnats.leases.domain.StoreExpiry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
@@ -41,6 +42,15 @@ record StoredMessage(long sequence, String subject, Instant time, Map<String, St
         }
         return positive(Duration.ofHours(number(parts.group(1))).plusMinutes(number(parts.group(2)))
                 .plusSeconds(number(parts.group(3))));
+    }
+
+    /**
+     * How long ago the store should have freed this message by its own TTL, judged on the server's
+     * clock only ({@link StoreExpiry}: its stamp and TTL against {@code serverTimeAtLeast}); empty for
+     * a live one, one without a TTL this service reads, and when the server's clock is not known.
+     */
+    Optional<Duration> forgottenFor(Optional<Instant> serverTimeAtLeast) {
+        return ttl().flatMap(ttl -> new StoreExpiry(time, ttl).forgottenFor(serverTimeAtLeast));
     }
 
     private static long number(String digits) {
