@@ -82,8 +82,13 @@ final class CompareAndSet {
             BiFunction<LeaseWrite, LeaseStore.WriteOutcome.Written, O> onWritten,
             int attempt) {
         return store.read(key).thenCompose(state -> {
-            if (!known.saw(ticket, state)) {
+            KnownLeases.Sight sight = known.saw(ticket, state);
+            if (sight == KnownLeases.Sight.WENT_BACK) {
                 return contradicted(store, key, state);
+            }
+            if (sight == KnownLeases.Sight.REUSED) {
+                // The memory is gone; the read is the store as it is, decided from as without memory.
+                reused(store, key, state);
             }
             Decision<O> decision = rules.decide(state);
             if (decision instanceof Decision.Answer<O> answer) {
@@ -116,10 +121,24 @@ final class CompareAndSet {
         KeyState state = write instanceof LeaseWrite.Put put
                 ? new KeyState.Held(put.leaseAt(written.revision()))
                 : new KeyState.Free(write.key(), written.revision().revision());
-        if (!known.saw(ticket, state)) {
+        KnownLeases.Sight sight = known.saw(ticket, state);
+        if (sight == KnownLeases.Sight.WENT_BACK) {
             return contradicted(store, write.key(), state);
         }
+        if (sight == KnownLeases.Sight.REUSED) {
+            reused(store, write.key(), state);
+        }
         return CompletableFuture.completedFuture(onWritten.apply(write, written));
+    }
+
+    /**
+     * The store answered another write at a revision remembered: it repeats revisions. The call goes
+     * on from the answer (a true read of the store, or the write it just applied); the store stops
+     * claiming that its revisions never repeat, and the memory has ended (ADR-035).
+     */
+    static void reused(LeaseStore store, LeaseKey key, KeyState state) {
+        store.revisionsRepeat("lease " + key + " showed another write at revision " + state.lastSequence()
+                + " than the one remembered there");
     }
 
     /**

@@ -165,6 +165,11 @@ class LeaseUseCasesTest {
             public void contradicted(String evidence) {
                 store.contradicted(evidence);
             }
+
+            @Override
+            public void revisionsRepeat(String evidence) {
+                store.revisionsRepeat(evidence);
+            }
         };
 
         CompletionException failure = assertThrows(CompletionException.class,

@@ -10,6 +10,7 @@ import io.dagnats.leases.application.LeaseCensus;
 import io.dagnats.leases.application.LeaseListing;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.OwnerInbox;
+import io.dagnats.leases.application.ReadLease;
 import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
 import io.dagnats.leases.application.RevokeLease;
@@ -49,6 +50,12 @@ final class LeasesModule extends AbstractModule {
     @Singleton
     AcquireLease acquire(LeaseStore store, KnownLeases known, Clock clock) {
         return new AcquireLease(store, known, clock);
+    }
+
+    @Provides
+    @Singleton
+    ReadLease owner(LeaseStore store, KnownLeases known) {
+        return new ReadLease(store, known);
     }
 
     @Provides

@@ -14,6 +14,7 @@ import io.dagnats.leases.application.LeaseListing;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.OwnerInbox;
+import io.dagnats.leases.application.ReadLease;
 import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
 import io.dagnats.leases.application.RevokeLease;
@@ -119,10 +120,10 @@ final class NatsModule extends AbstractModule {
 
     @Provides
     @Singleton
-    LeaseApi api(Connection connection, LeaseBucket bucket, LeaseStore store, AcquireLease acquire,
+    LeaseApi api(Connection connection, LeaseBucket bucket, ReadLease owner, AcquireLease acquire,
             RenewLease renew, ReleaseLease release, ForwardToOwner forward, LeaseListing listing,
             RevokeLease revoke, LeaseTelemetry telemetry) {
-        return new LeaseApi(connection, bucket, store, acquire, renew, release, forward, listing, revoke, telemetry);
+        return new LeaseApi(connection, bucket, owner, acquire, renew, release, forward, listing, revoke, telemetry);
     }
 
     @Provides

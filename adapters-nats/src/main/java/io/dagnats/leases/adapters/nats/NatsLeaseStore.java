@@ -45,6 +45,8 @@ public final class NatsLeaseStore implements LeaseStore {
     private final Clock clock;
     private final JsonFactory json = new JsonFactory();
     private volatile ReadyIdentity lastIdentity;
+    /** The verdict under which an answer showed revisions handed out again; trusted no more until the next look. */
+    private volatile BucketStatus.Ready repeating;
 
     /**
      * @param timeout how long one JetStream request may take before the call is {@code unavailable}
@@ -179,7 +181,18 @@ public final class NatsLeaseStore implements LeaseStore {
             cached = new ReadyIdentity(ready, ready.identity().forStore());
             lastIdentity = cached;
         }
-        return cached.identity();
+        // Every look makes a new verdict: the next one judges the bucket afresh (a copy is refused then).
+        return ready == repeating ? new Identity(cached.identity().name(), false) : cached.identity();
+    }
+
+    @Override
+    public void revisionsRepeat(String evidence) {
+        if (bucket.status() instanceof BucketStatus.Ready ready && repeating != ready) {
+            repeating = ready;
+            LOG.log(System.Logger.Level.WARNING, "dagnats: the leases bucket hands out revisions again (" + evidence
+                    + "): it is not the bucket last judged, perhaps one recreated from a copy of its configuration;"
+                    + " the memory of known leases is off and every call reads the leader until the next look");
+        }
     }
 
     private record ReadyIdentity(BucketStatus.Ready ready, Identity identity) {
