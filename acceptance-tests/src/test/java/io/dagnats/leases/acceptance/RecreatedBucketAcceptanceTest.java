@@ -358,6 +358,38 @@ class RecreatedBucketAcceptanceTest {
     }
 
     /**
+     * The same copy, met by an instance that never saw the original (started after it was made): the
+     * creation time dagnats recorded in the original's metadata is not the copy's own, so the copy is
+     * refused rather than served with fences that repeat the original's (before, it was served and
+     * granted a fresh key at the original's first revision).
+     */
+    @Test
+    void aBucketRecreatedFromItsOwnConfigurationIsRefusedByAnInstanceThatNeverSawTheOriginal() throws Exception {
+        long old = client.acquire("k-" + UUID.randomUUID(), "h1", 30_000).path("revision").asLong();
+        StreamConfiguration copied = Polling.until(Duration.ofSeconds(10), "the creation time in the bucket's metadata",
+                () -> configuration(), configuration -> configuration != null
+                        && configuration.getMetadata().containsKey("dagnats.created"));
+        service.dagnats.close();
+        recreateByHand(copied);
+
+        try (DagnatsServer later = DagnatsServer.start(Settings.forUrl(service.nats.url()))) {
+            JsonNode reply = client.acquire("k-" + UUID.randomUUID(), "h2", 30_000);
+
+            assertEquals("unsupported", reply.path("kind").asText(), reply.toString());
+            assertTrue(reply.path("error").asText().contains("copy"), reply.toString());
+            assertFalse(reply.path("revision").asLong() == old, reply.toString());
+        }
+    }
+
+    private StreamConfiguration configuration() {
+        try {
+            return management().getStreamInfo("KV_leases").getConfiguration();
+        } catch (Exception notNow) {
+            return null;
+        }
+    }
+
+    /**
      * Lost; or unsupported naming the first sequence, when the service happened to look at the
      * bucket (every 2 s) between the recreation and the call, and refused the copy for starting at
      * or below fences it had handed out (ADR-026 rule 5).

@@ -219,7 +219,10 @@ public final class LeaseBucket {
                 }
             }
             BucketStatus judged = judge(existing);
-            recordGrace(management, existing);
+            // One metadata update per look: each starts from this look's configuration.
+            if (!recordGrace(management, existing)) {
+                recordCreation(management, existing, judged);
+            }
             return judged;
         } catch (JetStreamApiException refused) {
             if (refused.getApiErrorCode() == JETSTREAM_NOT_ENABLED
@@ -253,13 +256,13 @@ public final class LeaseBucket {
      * it from their next look. A metadata edit is not a new bucket ({@link BucketIdentity}). Best
      * effort: a failed update is tried again at the next look.
      */
-    private void recordGrace(JetStreamManagement management, StreamInfo info) {
+    private boolean recordGrace(JetStreamManagement management, StreamInfo info) {
         StreamConfiguration configuration = info.getConfiguration();
         BucketIdentity seen = BucketIdentity.of(info.getCreateTime().toInstant(), configuration.getFirstSequence(),
                 configuration.getMetadata());
         Optional<Instant> end = history.graceToRecord(seen);
         if (end.isEmpty()) {
-            return;
+            return false;
         }
         try {
             BucketStream.recordGraceEnd(management, configuration, end.get());
@@ -268,6 +271,27 @@ public final class LeaseBucket {
                     + ", so instances that never saw the old bucket grant nothing before then either");
         } catch (IOException | JetStreamApiException | RuntimeException notNow) {
             LOG.log(System.Logger.Level.WARNING, "dagnats: could not record the grace end in the leases bucket's"
+                    + " metadata (" + notNow.getMessage() + "); trying again at the next look");
+        }
+        return true;
+    }
+
+    /**
+     * Records the bucket's own creation time in its metadata ({@link BucketIdentity#CREATED_METADATA})
+     * when it serves with fences that never repeat and records none, so that a stream created from a
+     * copy of its configuration reads as a copy at every instance's next look, including instances
+     * that never saw this bucket (ADR-035). Best effort, tried again at the next look.
+     */
+    private void recordCreation(JetStreamManagement management, StreamInfo info, BucketStatus judged) {
+        StreamConfiguration configuration = info.getConfiguration();
+        if (!(judged instanceof BucketStatus.Ready ready) || !ready.identity().needsCreationStamp(configuration.getMetadata())) {
+            return;
+        }
+        try {
+            BucketStream.recordMetadata(management, configuration, BucketIdentity.CREATED_METADATA,
+                    ready.identity().created().toString());
+        } catch (IOException | JetStreamApiException | RuntimeException notNow) {
+            LOG.log(System.Logger.Level.WARNING, "dagnats: could not record the leases bucket's creation time in its"
                     + " metadata (" + notNow.getMessage() + "); trying again at the next look");
         }
     }
