@@ -33,6 +33,11 @@ record StoredMessage(long sequence, String subject, Instant time, Map<String, St
         if (value == null) {
             return Optional.empty();
         }
+        // Read on every leader read of a held key: dagnats' own form, whole seconds, without a regex.
+        Optional<Duration> seconds = wholeSeconds(value);
+        if (seconds.isPresent()) {
+            return positive(seconds.get());
+        }
         Matcher parts = TTL.matcher(value.strip());
         if (!parts.matches() || value.isBlank()) {
             return Optional.empty();
@@ -51,6 +56,19 @@ record StoredMessage(long sequence, String subject, Instant time, Map<String, St
      */
     Optional<Duration> forgottenFor(Optional<Instant> serverTimeAtLeast) {
         return ttl().flatMap(ttl -> new StoreExpiry(time, ttl).forgottenFor(serverTimeAtLeast));
+    }
+
+    private static Optional<Duration> wholeSeconds(String value) {
+        int end = value.length() - 1;
+        if (end < 1 || end > 18 || value.charAt(end) != 's') {
+            return Optional.empty();
+        }
+        for (int i = 0; i < end; i++) {
+            if (value.charAt(i) < '0' || value.charAt(i) > '9') {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(Duration.ofSeconds(Long.parseLong(value, 0, end, 10)));
     }
 
     private static long number(String digits) {
