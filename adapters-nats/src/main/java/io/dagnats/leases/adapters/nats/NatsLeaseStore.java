@@ -29,10 +29,10 @@ import java.util.concurrent.CompletionStage;
  * lagging replica could answer) and every write is a compare-and-set on the
  * key's last subject sequence carrying its own TTL.
  *
- * <p>A little over 200 lines on purpose: a read and a write each go request,
+ * <p>About 300 lines on purpose: a read and a write each go request,
  * answer, outcome, and the outcome depends on the bucket verdict the request
  * was sent under (a sequence below the bucket's first, a stream gone, a grant
- * withheld). Split apart, every piece would take the bucket and that verdict as
+ * withheld, a lease the store forgot to expire and the read removes). Split apart, every piece would take the bucket and that verdict as
  * arguments; reading the JetStream answers is already {@link JetStreamReplies}'.
  */
 public final class NatsLeaseStore implements LeaseStore {
