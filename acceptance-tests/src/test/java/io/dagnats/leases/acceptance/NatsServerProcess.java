@@ -17,17 +17,20 @@ import java.util.stream.Stream;
 
 /**
  * A real nats-server for one test class: its own free port, its own store
- * directory, stopped (and its directory removed) on close.
+ * directory, stopped (and its directory removed) on close. It can be stopped
+ * (SIGTERM) or killed (SIGKILL) and started again on the same port and store.
  */
 final class NatsServerProcess implements AutoCloseable {
 
-    private final Process process;
+    private volatile Process process;
+    private final List<String> command;
     private final int port;
     private final Path storeDirectory;
     private final Path log;
 
-    private NatsServerProcess(Process process, int port, Path storeDirectory, Path log) {
+    private NatsServerProcess(Process process, List<String> command, int port, Path storeDirectory, Path log) {
         this.process = process;
+        this.command = command;
         this.port = port;
         this.storeDirectory = storeDirectory;
         this.log = log;
@@ -67,15 +70,55 @@ final class NatsServerProcess implements AutoCloseable {
                 command.addAll(List.of("-js", "-sd", store.resolve("jetstream").toString()));
             }
             command.addAll(List.of(extraArguments));
-            Process process = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
-            NatsServerProcess server = new NatsServerProcess(process, port, store, log);
+            NatsServerProcess server = new NatsServerProcess(launch(command, log), List.copyOf(command), port, store, log);
             server.awaitListening(Duration.ofSeconds(15));
             return server;
         } catch (IOException failed) {
             throw new UncheckedIOException(failed);
+        }
+    }
+
+    private static Process launch(List<String> command, Path log) throws IOException {
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .start();
+    }
+
+    /** SIGTERM, and waits for the process to end: the server shuts down cleanly, flushing its store. */
+    void stop() {
+        process.destroy();
+        awaitExit(process);
+    }
+
+    /** kill -9, and waits for the process to end: nothing flushed, no goodbye. */
+    void kill() {
+        process.destroyForcibly();
+        awaitExit(process);
+    }
+
+    /** Starts the server again, stopped or killed before, on the same port and store directory. */
+    void startAgain() {
+        if (process.isAlive()) {
+            throw new IllegalStateException("nats-server on " + port + " is still running");
+        }
+        try {
+            String before = Files.readString(log);
+            process = launch(command, log);
+            awaitListening(Duration.ofSeconds(30), before.length());
+        } catch (IOException failed) {
+            throw new UncheckedIOException(failed);
+        }
+    }
+
+    private static void awaitExit(Process process) {
+        try {
+            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("nats-server did not exit within 15 s");
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(interrupted);
         }
     }
 
@@ -88,6 +131,11 @@ final class NatsServerProcess implements AutoCloseable {
     }
 
     private void awaitListening(Duration limit) throws IOException {
+        awaitListening(limit, 0);
+    }
+
+    /** @param logFrom where this start's lines begin in the log (a restart appends to it) */
+    private void awaitListening(Duration limit, int logFrom) throws IOException {
         long deadline = System.nanoTime() + limit.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
@@ -95,7 +143,7 @@ final class NatsServerProcess implements AutoCloseable {
             }
             try (Socket probe = new Socket()) {
                 probe.connect(new InetSocketAddress("127.0.0.1", port), 200);
-                if (Files.readString(log).contains("Server is ready")) {
+                if (Files.readString(log).substring(logFrom).contains("Server is ready")) {
                     return;
                 }
             } catch (IOException notYet) {

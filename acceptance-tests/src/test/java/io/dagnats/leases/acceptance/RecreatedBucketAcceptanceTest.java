@@ -327,6 +327,80 @@ class RecreatedBucketAcceptanceTest {
         assertEquals(h2s, lastMessage(key).getSeq());
     }
 
+    /**
+     * Issue 21: the bucket deleted and created again from the configuration its own stream info
+     * returned (what {@code nats stream info --json} into {@code nats stream add --config}, a backup
+     * restore or a declarative manifest does) starts at dagnats' own first sequence, so a lease written
+     * into it (here directly, standing in for any writer the grace period does not stop) gets the very
+     * revision h1 held. The owner query that shows h2 at that revision proves the revision was handed
+     * out twice: h1's renew and release with it must answer lost, and h2 keep the key (before, the
+     * renew answered granted and wrote h1 over h2's lease).
+     */
+    @Test
+    void anOldRevisionCannotRenewOrReleaseInABucketRecreatedFromItsOwnConfiguration() throws Exception {
+        String key = "k-" + UUID.randomUUID();
+        long old = client.acquire(key, "h1", 30_000).path("revision").asLong();
+        StreamConfiguration copied = management().getStreamInfo("KV_leases").getConfiguration();
+        assertEquals(copied.getFirstSequence(), old, "h1's lease is the bucket's first write");
+
+        recreateByHand(copied);
+        long h2s = writeAsDagnats(key, "h2", 0);
+        assertEquals(old, h2s, "the copy hands out h1's revision again");
+        JsonNode owner = client.owner(key);
+        JsonNode renewed = client.renew(key, "h1", old);
+        JsonNode released = client.release(key, "h1", old);
+
+        assertLostUnlessTheCopyWasRefused(renewed, owner);
+        assertLostUnlessTheCopyWasRefused(released, owner);
+        MessageInfo last = lastMessage(key);
+        assertEquals(h2s, last.getSeq(), "h2 must keep the key; owner answered " + owner);
+        assertTrue(new String(last.getData(), StandardCharsets.UTF_8).contains("\"h2\""));
+    }
+
+    /**
+     * The same copy, met by an instance that never saw the original (started after it was made): the
+     * creation time dagnats recorded in the original's metadata is not the copy's own, so the copy is
+     * refused rather than served with fences that repeat the original's (before, it was served and
+     * granted a fresh key at the original's first revision).
+     */
+    @Test
+    void aBucketRecreatedFromItsOwnConfigurationIsRefusedByAnInstanceThatNeverSawTheOriginal() throws Exception {
+        long old = client.acquire("k-" + UUID.randomUUID(), "h1", 30_000).path("revision").asLong();
+        StreamConfiguration copied = Polling.until(Duration.ofSeconds(10), "the creation time in the bucket's metadata",
+                () -> configuration(), configuration -> configuration != null
+                        && configuration.getMetadata().containsKey("dagnats.created"));
+        service.dagnats.close();
+        recreateByHand(copied);
+
+        try (DagnatsServer later = DagnatsServer.start(Settings.forUrl(service.nats.url()))) {
+            JsonNode reply = client.acquire("k-" + UUID.randomUUID(), "h2", 30_000);
+
+            assertEquals("unsupported", reply.path("kind").asText(), reply.toString());
+            assertTrue(reply.path("error").asText().contains("copy"), reply.toString());
+            assertFalse(reply.path("revision").asLong() == old, reply.toString());
+        }
+    }
+
+    private StreamConfiguration configuration() {
+        try {
+            return management().getStreamInfo("KV_leases").getConfiguration();
+        } catch (Exception notNow) {
+            return null;
+        }
+    }
+
+    /**
+     * Lost; or unsupported naming the first sequence, when the service happened to look at the
+     * bucket (every 2 s) between the recreation and the call, and refused the copy for starting at
+     * or below fences it had handed out (ADR-026 rule 5).
+     */
+    private static void assertLostUnlessTheCopyWasRefused(JsonNode reply, JsonNode owner) {
+        assertRefused(reply);
+        String kind = reply.path("kind").asText();
+        assertTrue(kind.equals("lost") || kind.equals("unsupported") && reply.path("error").asText().contains("first sequence"),
+                reply + " (owner answered " + owner + ")");
+    }
+
     private String recordedGrace() {
         try {
             return management().getStreamInfo("KV_leases").getConfiguration().getMetadata().get("dagnats.grants-from");
@@ -349,8 +423,12 @@ class RecreatedBucketAcceptanceTest {
 
     /** Deletes the bucket and creates it again as a raw stream with the safe settings, as an operator might. */
     private void recreateByHand(long firstSequence) throws Exception {
+        recreateByHand(BucketSettingsAcceptanceTest.safeBucket().firstSequence(firstSequence).build());
+    }
+
+    /** Deletes the bucket and creates it again with {@code configuration}. */
+    private void recreateByHand(StreamConfiguration configuration) throws Exception {
         JetStreamManagement management = management();
-        StreamConfiguration configuration = BucketSettingsAcceptanceTest.safeBucket().firstSequence(firstSequence).build();
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (true) {
             try {

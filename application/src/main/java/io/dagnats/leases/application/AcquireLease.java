@@ -45,6 +45,7 @@ public final class AcquireLease {
                 known,
                 command.key(),
                 true,
+                Clocks.now(clock),
                 state -> LeaseRules.acquire(state, command.holder(), command.ttl(), Clocks.now(clock)),
                 (write, written) -> new Acquisition.Granted(
                         ((LeaseWrite.Put) write).leaseAt(written.revision())));

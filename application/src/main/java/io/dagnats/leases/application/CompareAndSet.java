@@ -5,6 +5,7 @@ import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseWrite;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -26,17 +27,20 @@ final class CompareAndSet {
     /**
      * @param assumeFree when the key is not remembered, try the write as if the key had
      *                   never been written (an acquire of a fresh key is then one write)
+     * @param now        this instance's wall clock, only ever used to propose less from memory
      */
     static <O> CompletionStage<O> run(
             LeaseStore store,
             KnownLeases known,
             LeaseKey key,
             boolean assumeFree,
+            Instant now,
             CallRules<O> rules,
             BiFunction<LeaseWrite, LeaseStore.WriteOutcome.Written, O> onWritten) {
         KnownLeases.Ticket ticket = known.begin(store.identity());
         Optional<KeyState> remembered = known.lastSeen(ticket, key);
-        KeyState assumed = remembered.orElse(assumeFree && known.enabled(ticket) ? new KeyState.Free(key, 0) : null);
+        KeyState assumed = remembered.isPresent() && pastItsExpiry(remembered.get(), now) ? null
+                : remembered.orElse(assumeFree && known.enabled(ticket) ? new KeyState.Free(key, 0) : null);
         if (assumed != null) {
             // Only a write the store accepts is trusted; an answer (held, lost) always comes from a read.
             Decision<O> proposal = rules.decide(assumed);
@@ -58,6 +62,17 @@ final class CompareAndSet {
         return attempt(store, known, ticket, key, rules, onWritten, 1);
     }
 
+    /**
+     * A remembered lease whose advisory expiry is past on this instance's clock proposes nothing: the
+     * store may have forgotten to expire it (a crash, ADR-035), and a compare-and-set on its revision
+     * would renew or release a lease that ended. The call reads, and the store judges the lease on
+     * the server's clock. This clock only ever costs a read here, never frees a lease: if it runs
+     * ahead, a live lease is read and renewed as before.
+     */
+    private static boolean pastItsExpiry(KeyState remembered, Instant now) {
+        return remembered instanceof KeyState.Held held && !now.isBefore(held.lease().expiresAt());
+    }
+
     private static <O> CompletionStage<O> attempt(
             LeaseStore store,
             KnownLeases known,
@@ -67,8 +82,13 @@ final class CompareAndSet {
             BiFunction<LeaseWrite, LeaseStore.WriteOutcome.Written, O> onWritten,
             int attempt) {
         return store.read(key).thenCompose(state -> {
-            if (!known.saw(ticket, state)) {
+            KnownLeases.Sight sight = known.saw(ticket, state);
+            if (sight == KnownLeases.Sight.WENT_BACK) {
                 return contradicted(store, key, state);
+            }
+            if (sight == KnownLeases.Sight.REUSED) {
+                // The memory is gone; the read is the store as it is, decided from as without memory.
+                reused(store, key, state);
             }
             Decision<O> decision = rules.decide(state);
             if (decision instanceof Decision.Answer<O> answer) {
@@ -101,10 +121,24 @@ final class CompareAndSet {
         KeyState state = write instanceof LeaseWrite.Put put
                 ? new KeyState.Held(put.leaseAt(written.revision()))
                 : new KeyState.Free(write.key(), written.revision().revision());
-        if (!known.saw(ticket, state)) {
+        KnownLeases.Sight sight = known.saw(ticket, state);
+        if (sight == KnownLeases.Sight.WENT_BACK) {
             return contradicted(store, write.key(), state);
         }
+        if (sight == KnownLeases.Sight.REUSED) {
+            reused(store, write.key(), state);
+        }
         return CompletableFuture.completedFuture(onWritten.apply(write, written));
+    }
+
+    /**
+     * The store answered another write at a revision remembered: it repeats revisions. The call goes
+     * on from the answer (a true read of the store, or the write it just applied); the store stops
+     * claiming that its revisions never repeat, and the memory has ended (ADR-035).
+     */
+    static void reused(LeaseStore store, LeaseKey key, KeyState state) {
+        store.revisionsRepeat("lease " + key + " showed another write at revision " + state.lastSequence()
+                + " than the one remembered there");
     }
 
     /**

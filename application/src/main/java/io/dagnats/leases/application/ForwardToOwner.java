@@ -117,8 +117,12 @@ public final class ForwardToOwner {
     private CompletionStage<Outcome> attempt(Command command, KnownLeases.Ticket ticket, long deadline, int attempt,
             Refusal refused) {
         return store.read(command.key()).thenCompose(state -> {
-            if (!known.saw(ticket, state)) {
+            KnownLeases.Sight sight = known.saw(ticket, state);
+            if (sight == KnownLeases.Sight.WENT_BACK) {
                 return CompareAndSet.contradicted(store, command.key(), state);
+            }
+            if (sight == KnownLeases.Sight.REUSED) {
+                CompareAndSet.reused(store, command.key(), state);
             }
             if (!(state instanceof KeyState.Held held)) {
                 boolean nothingLearnt = refused == null || refused.remembered();

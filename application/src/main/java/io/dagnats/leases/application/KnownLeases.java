@@ -20,7 +20,10 @@ import java.util.Optional;
  * whose sequences may repeat an earlier store's is not remembered at all; and a
  * key whose sequence goes back (a leader read sent after revision N was
  * recorded shows a lower, non-zero one) proves the store is not the one
- * remembered, so everything is forgotten.
+ * remembered, so everything is forgotten. An answer naming another write at a
+ * remembered revision proves the store repeats revisions (a bucket recreated from
+ * a copy of its own configuration): everything is forgotten, and nothing is
+ * remembered of that store identity again (ADR-035).
  */
 public final class KnownLeases {
 
@@ -37,9 +40,30 @@ public final class KnownLeases {
     private record Entry(KeyState state, long stamp) {
     }
 
+    /** What one answer of the store showed of the memory. */
+    enum Sight {
+        /** Nothing contradicts what was remembered (or nothing was). */
+        CONSISTENT,
+        /**
+         * A key's sequence went back: another store answered (ADR-026). Everything is forgotten,
+         * and the store must be judged again before it is trusted.
+         */
+        WENT_BACK,
+        /**
+         * Another write at a revision remembered (another holder, incarnation, acquired_at or
+         * tenure, or a lease where a release was): the store hands out revisions again, as a bucket
+         * recreated from a copy of its own configuration does (ADR-035). Everything is forgotten and
+         * nothing more is remembered of this store identity; the answer itself is a true read of the
+         * store as it is now, and is decided from like any read of a bucket without memory.
+         */
+        REUSED
+    }
+
     private final int capacity;
     private final Map<LeaseKey, Entry> states;
     private LeaseStore.Identity identity = LeaseStore.Identity.NONE;
+    /** A store identity an answer proved to repeat revisions: nothing is remembered of it again. */
+    private LeaseStore.Identity distrusted = LeaseStore.Identity.NONE;
     private long stamps;
 
     /** @param capacity keys remembered at most; 0 remembers nothing */
@@ -68,8 +92,8 @@ public final class KnownLeases {
     }
 
     /** Whether this call may propose writes from memory at all. */
-    boolean enabled(Ticket ticket) {
-        return capacity > 0 && ticket.identity().neverRepeats();
+    synchronized boolean enabled(Ticket ticket) {
+        return capacity > 0 && ticket.identity().neverRepeats() && !ticket.identity().equals(distrusted);
     }
 
     /** The key as last seen here, if remembered of the call's store. */
@@ -84,30 +108,65 @@ public final class KnownLeases {
     /**
      * Records what a leader read or an applied write of this call showed.
      *
-     * @return false when the state contradicts what was remembered before the call began (the
-     *         key's sequence went back): then everything is forgotten, and the caller must not
-     *         trust the store until it has checked itself again
+     * @return {@link Sight#WENT_BACK} when the state contradicts what was remembered before the call
+     *         began (the key's sequence went back): then everything is forgotten, and the caller must
+     *         not trust the store until it has checked itself again; {@link Sight#REUSED} when it
+     *         names another write at a remembered revision: then everything is forgotten for good
      */
-    synchronized boolean saw(Ticket ticket, KeyState state) {
+    synchronized Sight saw(Ticket ticket, KeyState state) {
+        return look(ticket, state, true);
+    }
+
+    /** Checks what a read showed (an owner query) against the memory, without remembering it. */
+    synchronized Sight checked(Ticket ticket, KeyState state) {
+        return look(ticket, state, false);
+    }
+
+    private Sight look(Ticket ticket, KeyState state, boolean remember) {
         if (!enabled(ticket) || !ticket.identity().equals(identity)) {
-            return true;
+            return Sight.CONSISTENT;
         }
         Entry known = states.get(state.key());
+        if (known != null && state.lastSequence() != 0 && state.lastSequence() == known.state().lastSequence()
+                && !sameWrite(known.state(), state)) {
+            // A revision names one write of a store; two writes under one number mean it repeats them,
+            // and any compare-and-set proposed from memory could land on another holder's lease.
+            states.clear();
+            distrusted = identity;
+            return Sight.REUSED;
+        }
         if (known != null && known.stamp() <= ticket.stamp()) {
             // Remembered before this call asked: the store's answer is newer. Within one store a
             // key's last sequence only grows, or is 0 once its expiry marker has gone.
             if (state.lastSequence() != 0 && state.lastSequence() < known.state().lastSequence()) {
                 states.clear();
-                return false;
+                return Sight.WENT_BACK;
             }
-            states.put(state.key(), new Entry(state, ++stamps));
-            return true;
+            if (remember) {
+                states.put(state.key(), new Entry(state, ++stamps));
+            }
+            return Sight.CONSISTENT;
         }
         // Not remembered, or recorded by a concurrent call meanwhile: never move a key backwards.
-        if (known == null || known.state().lastSequence() <= state.lastSequence()) {
+        if (remember && (known == null || known.state().lastSequence() <= state.lastSequence())) {
             states.put(state.key(), new Entry(state, ++stamps));
         }
-        return true;
+        return Sight.CONSISTENT;
+    }
+
+    /**
+     * Whether two states at one revision can be the same write: the same holder, incarnation,
+     * acquire time and tenure for a lease; any two frees. A free answer where a lease was remembered
+     * is not taken for proof: it is what a lease the store forgot to expire reads as when its removal
+     * did not apply (ADR-035), at that lease's own revision.
+     */
+    private static boolean sameWrite(KeyState remembered, KeyState answered) {
+        if (remembered instanceof KeyState.Held was && answered instanceof KeyState.Held is) {
+            return was.lease().claimant().equals(is.lease().claimant())
+                    && was.lease().acquiredAt().equals(is.lease().acquiredAt())
+                    && was.lease().tenure().equals(is.lease().tenure());
+        }
+        return !(remembered instanceof KeyState.Free && answered instanceof KeyState.Held);
     }
 
     synchronized int size() {

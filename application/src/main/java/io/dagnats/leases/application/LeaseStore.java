@@ -51,6 +51,15 @@ public interface LeaseStore {
     void contradicted(String evidence);
 
     /**
+     * Reports an answer that named another write at a revision already seen (another holder,
+     * incarnation, acquire time or tenure): the store hands out revisions again, as a bucket
+     * recreated from a copy of its own configuration does (ADR-035). The store keeps serving, but
+     * its {@link #identity()} no longer claims that its revisions never repeat until it has been
+     * judged again, so nothing proposes a write from memory on it. Returns at once.
+     */
+    void revisionsRepeat(String evidence);
+
+    /**
      * One incarnation of the store.
      *
      * @param name          differs between incarnations

@@ -6,6 +6,7 @@ import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseRules;
 import io.dagnats.leases.domain.Release;
+import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 
@@ -28,9 +29,13 @@ public final class ReleaseLease {
     private final LeaseStore store;
     private final KnownLeases known;
 
-    public ReleaseLease(LeaseStore store, KnownLeases known) {
+    private final Clock clock;
+
+    /** @param clock only ever makes a remembered lease propose less (see {@link CompareAndSet}) */
+    public ReleaseLease(LeaseStore store, KnownLeases known, Clock clock) {
         this.store = Objects.requireNonNull(store, "store");
         this.known = Objects.requireNonNull(known, "known");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     public CompletionStage<Release> execute(Command command) {
@@ -39,6 +44,7 @@ public final class ReleaseLease {
                 known,
                 command.key(),
                 false,
+                Clocks.now(clock),
                 state -> LeaseRules.release(state, command.holder(), command.revision()),
                 (write, written) -> new Release.Released(write.key(), write.holder(), written.revision()));
     }

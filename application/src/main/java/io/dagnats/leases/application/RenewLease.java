@@ -48,6 +48,7 @@ public final class RenewLease {
                 known,
                 command.key(),
                 false,
+                Clocks.now(clock),
                 state -> LeaseRules.renew(state, command.holder(), command.revision(), command.ttl(), Clocks.now(clock)),
                 (write, written) -> new Renewal.Renewed(
                         ((LeaseWrite.Put) write).leaseAt(written.revision())));

@@ -9,6 +9,7 @@ import io.dagnats.leases.domain.LeaseRules;
 import io.dagnats.leases.domain.LeaseWrite;
 import io.dagnats.leases.domain.Revocation;
 import io.dagnats.leases.domain.RevokeReason;
+import java.time.Clock;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -33,9 +34,13 @@ public final class RevokeLease {
     private final LeaseStore store;
     private final KnownLeases known;
 
-    public RevokeLease(LeaseStore store, KnownLeases known) {
+    private final Clock clock;
+
+    /** @param clock only ever makes a remembered lease propose less (see {@link CompareAndSet}) */
+    public RevokeLease(LeaseStore store, KnownLeases known, Clock clock) {
         this.store = Objects.requireNonNull(store, "store");
         this.known = Objects.requireNonNull(known, "known");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /**
@@ -52,6 +57,7 @@ public final class RevokeLease {
                 known,
                 command.key(),
                 false,
+                Clocks.now(clock),
                 rules(command),
                 (write, written) -> {
                     LeaseWrite.Tombstone tombstone = (LeaseWrite.Tombstone) write;

@@ -95,6 +95,11 @@ public final class SharedReads implements LeaseStore {
         store.contradicted(evidence);
     }
 
+    @Override
+    public void revisionsRepeat(String evidence) {
+        store.revisionsRepeat(evidence);
+    }
+
     /** Keys with a read in flight now; for tests. */
     int inFlight() {
         return flights.size();

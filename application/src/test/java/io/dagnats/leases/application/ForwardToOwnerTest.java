@@ -37,7 +37,7 @@ class ForwardToOwnerTest {
     private final InMemoryLeaseStore store = new InMemoryLeaseStore();
     private final KnownLeases known = new KnownLeases(1_000);
     private final AcquireLease acquire = new AcquireLease(store, known, clock);
-    private final ReleaseLease release = new ReleaseLease(store, known);
+    private final ReleaseLease release = new ReleaseLease(store, known, clock);
 
     /** Answers each delivery from a script, and records who was asked under which fence. */
     private final class ScriptedInbox implements OwnerInbox {
@@ -60,7 +60,7 @@ class ForwardToOwnerTest {
     /** Another dagnats instance on the same store: nothing it does reaches {@code known}. */
     private final KnownLeases elsewhere = new KnownLeases(1_000);
     private final AcquireLease acquireElsewhere = new AcquireLease(store, elsewhere, clock);
-    private final ReleaseLease releaseElsewhere = new ReleaseLease(store, elsewhere);
+    private final ReleaseLease releaseElsewhere = new ReleaseLease(store, elsewhere, clock);
 
     private Lease grant(String holder) {
         return assertInstanceOf(Acquisition.Granted.class,

@@ -26,6 +26,7 @@ final class InMemoryLeaseStore implements LeaseStore {
     private Identity identity = new Identity("store-1", true);
     private int incarnations = 1;
     private final List<String> contradictions = new ArrayList<>();
+    private final List<String> repeats = new ArrayList<>();
     private String withheld;
 
     InMemoryLeaseStore() {
@@ -73,6 +74,16 @@ final class InMemoryLeaseStore implements LeaseStore {
     @Override
     public synchronized void contradicted(String evidence) {
         contradictions.add(evidence);
+    }
+
+    /** Only recorded: this store's identity is the test's to choose. */
+    @Override
+    public synchronized void revisionsRepeat(String evidence) {
+        repeats.add(evidence);
+    }
+
+    synchronized List<String> repeats() {
+        return List.copyOf(repeats);
     }
 
     synchronized List<String> contradictions() {

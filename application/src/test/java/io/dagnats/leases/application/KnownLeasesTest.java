@@ -10,7 +10,9 @@ import io.dagnats.leases.domain.Acquisition;
 import io.dagnats.leases.domain.Decision;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Claimant;
+import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
@@ -42,7 +44,7 @@ class KnownLeasesTest {
         final KnownLeases known = new KnownLeases(100);
         final AcquireLease acquire = new AcquireLease(store, known, clock);
         final RenewLease renew = new RenewLease(store, known, clock);
-        final ReleaseLease release = new ReleaseLease(store, known);
+        final ReleaseLease release = new ReleaseLease(store, known, clock);
 
         Acquisition acquire(HolderId holder) {
             return acquire.execute(new AcquireLease.Command(KEY, holder, TTL)).toCompletableFuture().join();
@@ -183,6 +185,28 @@ class KnownLeasesTest {
         assertEquals(1, store.reads(), "the renew read the new store instead of proposing from memory");
     }
 
+    /**
+     * Issue 21's copy: the store recreated from its own configuration starts at the old first
+     * sequence, so bob's lease, written through another instance, has alice's revision. The owner
+     * query that shows it ends the memory, and alice's renew reads instead of proposing on the reused
+     * revision: lost, bob keeps the key (before, the renew was accepted over bob's lease).
+     */
+    @Test
+    void anOwnerQueryShowingAnotherHolderAtARememberedRevisionStopsTheRenewFromMemory() {
+        Lease alices = one.acquire(ALICE).lease();
+        store.recreate(alices.revision().revision(), false, true);
+        KeyState bobs = store.writeUnseen(put(BOB));
+        assertEquals(alices.revision().revision(), bobs.lastSequence(), "the copy hands out alice's revision again");
+
+        KeyState shown = new ReadLease(store, one.known).execute(KEY).toCompletableFuture().join();
+        Renewal renewal = one.renew(ALICE, alices);
+
+        assertEquals(bobs, shown);
+        assertEquals(Lost.Reason.HELD_BY_OTHER, assertInstanceOf(Lost.class, renewal).reason());
+        assertEquals(1, store.repeats().size(), store.repeats().toString());
+        assertEquals(bobs, store.read(KEY).toCompletableFuture().join(), "bob keeps the key");
+    }
+
     @Test
     void aKeysSequenceGoingBackBeforeTheStoreNoticedIsAContradictionThatForgetsEverything() {
         two.acquire.execute(new AcquireLease.Command(new LeaseKey("other"), BOB, TTL)).toCompletableFuture().join();
@@ -204,9 +228,9 @@ class KnownLeasesTest {
         KnownLeases known = new KnownLeases(10);
         KnownLeases.Ticket slow = known.begin(FRESH);
         KnownLeases.Ticket fast = known.begin(FRESH);
-        assertTrue(known.saw(fast, new KeyState.Free(KEY, 10)));
+        assertEquals(KnownLeases.Sight.CONSISTENT, known.saw(fast, new KeyState.Free(KEY, 10)));
 
-        assertTrue(known.saw(slow, new KeyState.Free(KEY, 5)));
+        assertEquals(KnownLeases.Sight.CONSISTENT, known.saw(slow, new KeyState.Free(KEY, 5)));
 
         assertEquals(10, known.lastSeen(known.begin(FRESH), KEY).orElseThrow().lastSequence());
     }
@@ -217,7 +241,7 @@ class KnownLeasesTest {
         known.saw(known.begin(FRESH), new KeyState.Free(KEY, 10));
 
         KnownLeases.Ticket later = known.begin(FRESH);
-        assertTrue(known.saw(later, new KeyState.Free(KEY, 0)));
+        assertEquals(KnownLeases.Sight.CONSISTENT, known.saw(later, new KeyState.Free(KEY, 0)));
 
         assertEquals(0, known.lastSeen(later, KEY).orElseThrow().lastSequence());
     }
@@ -228,9 +252,72 @@ class KnownLeasesTest {
         known.saw(known.begin(FRESH), new KeyState.Free(KEY, 10));
         known.saw(known.begin(FRESH), new KeyState.Free(new LeaseKey("other"), 11));
 
-        assertFalse(known.saw(known.begin(FRESH), new KeyState.Free(KEY, 3)));
+        assertEquals(KnownLeases.Sight.WENT_BACK, known.saw(known.begin(FRESH), new KeyState.Free(KEY, 3)));
 
         assertEquals(0, known.size());
+    }
+
+    /**
+     * A bucket recreated from a copy of its own configuration starts at the old first sequence: a
+     * read names another holder at the very revision remembered. The memory ends, and nothing is
+     * proposed from memory on that store identity again (issue 21; before, h1's renew was proposed on
+     * the reused revision and accepted over h2's lease).
+     */
+    @Test
+    void anotherHolderAtARememberedRevisionEndsTheMemoryForThatStore() {
+        KnownLeases known = new KnownLeases(10);
+        Lease alices = put(ALICE).leaseAt(new Fence(7));
+        known.saw(known.begin(FRESH), new KeyState.Held(alices));
+        known.saw(known.begin(FRESH), new KeyState.Free(new LeaseKey("other"), 8));
+        Lease bobs = put(BOB).leaseAt(new Fence(7));
+
+        KnownLeases.Ticket reading = known.begin(FRESH);
+        assertEquals(KnownLeases.Sight.REUSED, known.checked(reading, new KeyState.Held(bobs)));
+
+        assertEquals(0, known.size());
+        KnownLeases.Ticket later = known.begin(FRESH);
+        assertFalse(known.enabled(later));
+        known.saw(later, new KeyState.Held(bobs));
+        assertTrue(known.lastSeen(later, KEY).isEmpty(), "nothing is remembered of a store that repeats revisions");
+        assertTrue(known.enabled(known.begin(new LeaseStore.Identity("another bucket", true))));
+    }
+
+    @Test
+    void anotherTenureOrAcquireTimeAtARememberedRevisionIsReuseToo() {
+        Lease alices = put(ALICE).leaseAt(new Fence(7));
+        Lease later = new Lease(KEY, ALICE, new Fence(7), new Fence(7), alices.acquiredAt().plusSeconds(1),
+                alices.writtenAt(), TTL);
+        Lease otherTenure = new Lease(KEY, ALICE, new Fence(7), new Fence(3), alices.acquiredAt(),
+                alices.writtenAt(), TTL);
+        Lease otherIncarnation = new Lease(KEY, ALICE, Optional.of(new Incarnation("i2")), new Fence(7), new Fence(7),
+                alices.acquiredAt(), alices.writtenAt(), TTL);
+        for (Lease other : List.of(later, otherTenure, otherIncarnation)) {
+            KnownLeases known = new KnownLeases(10);
+            known.saw(known.begin(FRESH), new KeyState.Held(alices));
+
+            assertEquals(KnownLeases.Sight.REUSED, known.saw(known.begin(FRESH), new KeyState.Held(other)), other.toString());
+        }
+    }
+
+    @Test
+    void theSameWriteReadAgainOrALeaseReadFreeAtItsRevisionIsNoReuse() {
+        KnownLeases known = new KnownLeases(10);
+        Lease alices = put(ALICE).leaseAt(new Fence(7));
+        known.saw(known.begin(FRESH), new KeyState.Held(alices));
+
+        assertEquals(KnownLeases.Sight.CONSISTENT, known.saw(known.begin(FRESH), new KeyState.Held(alices)));
+        // What a lease the store forgot to expire reads as, when its removal did not apply.
+        assertEquals(KnownLeases.Sight.CONSISTENT, known.saw(known.begin(FRESH), new KeyState.Free(KEY, 7)));
+        assertTrue(known.enabled(known.begin(FRESH)));
+    }
+
+    @Test
+    void aLeaseWhereAReleaseWasRememberedIsReuse() {
+        KnownLeases known = new KnownLeases(10);
+        known.saw(known.begin(FRESH), new KeyState.Free(KEY, 7));
+
+        assertEquals(KnownLeases.Sight.REUSED,
+                known.saw(known.begin(FRESH), new KeyState.Held(put(BOB).leaseAt(new Fence(7)))));
     }
 
     private LeaseWrite.Put put(HolderId holder) {

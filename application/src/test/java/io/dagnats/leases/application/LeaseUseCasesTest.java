@@ -39,8 +39,8 @@ class LeaseUseCasesTest {
     private final KnownLeases known = new KnownLeases(1_000);
     private final AcquireLease acquire = new AcquireLease(store, known, clock);
     private final RenewLease renew = new RenewLease(store, known, clock);
-    private final ReleaseLease release = new ReleaseLease(store, known);
-    private final RevokeLease revoke = new RevokeLease(store, known);
+    private final ReleaseLease release = new ReleaseLease(store, known, clock);
+    private final RevokeLease revoke = new RevokeLease(store, known, clock);
     private static final RevokeReason WHY = new RevokeReason("stuck after a GC pause");
 
     @Test
@@ -165,6 +165,11 @@ class LeaseUseCasesTest {
             public void contradicted(String evidence) {
                 store.contradicted(evidence);
             }
+
+            @Override
+            public void revisionsRepeat(String evidence) {
+                store.revisionsRepeat(evidence);
+            }
         };
 
         CompletionException failure = assertThrows(CompletionException.class,
@@ -284,7 +289,7 @@ class LeaseUseCasesTest {
     @Test
     void aRevokeWithoutRevisionDecidedOnAReadThatLosesARaceToAnotherTenureEndsNothing() {
         Lease alices = granted(acquire(ALICE));
-        RevokeLease unremembering = new RevokeLease(store, new KnownLeases(1_000));
+        RevokeLease unremembering = new RevokeLease(store, new KnownLeases(1_000), clock);
         store.interleaveBeforeNextWrite(() -> {
             join(release.execute(new ReleaseLease.Command(KEY, ALICE, alices.revision())));
             granted(acquire(ALICE));

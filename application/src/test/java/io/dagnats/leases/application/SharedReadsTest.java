@@ -60,6 +60,10 @@ class SharedReadsTest {
         @Override
         public void contradicted(String evidence) {
         }
+
+        @Override
+        public void revisionsRepeat(String evidence) {
+        }
     }
 
     private final HeldReads store = new HeldReads();

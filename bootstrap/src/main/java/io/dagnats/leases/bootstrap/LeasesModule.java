@@ -10,6 +10,7 @@ import io.dagnats.leases.application.LeaseCensus;
 import io.dagnats.leases.application.LeaseListing;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.OwnerInbox;
+import io.dagnats.leases.application.ReadLease;
 import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
 import io.dagnats.leases.application.RevokeLease;
@@ -53,20 +54,26 @@ final class LeasesModule extends AbstractModule {
 
     @Provides
     @Singleton
+    ReadLease owner(LeaseStore store, KnownLeases known) {
+        return new ReadLease(store, known);
+    }
+
+    @Provides
+    @Singleton
     RenewLease renew(LeaseStore store, KnownLeases known, Clock clock) {
         return new RenewLease(store, known, clock);
     }
 
     @Provides
     @Singleton
-    ReleaseLease release(LeaseStore store, KnownLeases known) {
-        return new ReleaseLease(store, known);
+    ReleaseLease release(LeaseStore store, KnownLeases known, Clock clock) {
+        return new ReleaseLease(store, known, clock);
     }
 
     @Provides
     @Singleton
-    RevokeLease revoke(LeaseStore store, KnownLeases known) {
-        return new RevokeLease(store, known);
+    RevokeLease revoke(LeaseStore store, KnownLeases known, Clock clock) {
+        return new RevokeLease(store, known, clock);
     }
 
     /** For the lease gauges: built only when metrics are exported. */

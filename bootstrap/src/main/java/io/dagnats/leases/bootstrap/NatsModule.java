@@ -14,10 +14,12 @@ import io.dagnats.leases.application.LeaseListing;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.OwnerInbox;
+import io.dagnats.leases.application.ReadLease;
 import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
 import io.dagnats.leases.application.RevokeLease;
 import io.dagnats.leases.application.SharedReads;
+import io.dagnats.leases.domain.MonotonicClock;
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
 import io.nats.client.Consumer;
@@ -98,8 +100,8 @@ final class NatsModule extends AbstractModule {
 
     @Provides
     @Singleton
-    LeaseBucket bucket(Connection connection, Clock clock) {
-        return new LeaseBucket(connection, settings.bucket(), clock);
+    LeaseBucket bucket(Connection connection, Clock clock, MonotonicClock monotonic) {
+        return new LeaseBucket(connection, settings.bucket(), clock, monotonic);
     }
 
     @Provides
@@ -118,10 +120,10 @@ final class NatsModule extends AbstractModule {
 
     @Provides
     @Singleton
-    LeaseApi api(Connection connection, LeaseBucket bucket, LeaseStore store, AcquireLease acquire,
+    LeaseApi api(Connection connection, LeaseBucket bucket, ReadLease owner, AcquireLease acquire,
             RenewLease renew, ReleaseLease release, ForwardToOwner forward, LeaseListing listing,
             RevokeLease revoke, LeaseTelemetry telemetry) {
-        return new LeaseApi(connection, bucket, store, acquire, renew, release, forward, listing, revoke, telemetry);
+        return new LeaseApi(connection, bucket, owner, acquire, renew, release, forward, listing, revoke, telemetry);
     }
 
     @Provides

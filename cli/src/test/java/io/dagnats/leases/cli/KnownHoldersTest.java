@@ -38,6 +38,16 @@ class KnownHoldersTest {
         assertEquals(Optional.of(new Fence(40)), expired.fence());
     }
 
+    /** dagnats' removal of a lease the store forgot to expire (ADR-035) names its lease already. */
+    @Test
+    void anExpiryDagnatsWroteIsShownAsItNamesTheLeaseEvenUnlisted() {
+        KnownHolders holders = new KnownHolders(true);
+        LeaseChange written = new LeaseChange(NOW, KEY, LeaseChange.Kind.EXPIRED, 45, Optional.of(new HolderId("worker-3")),
+                Optional.of(new Fence(44)), Optional.empty(), Optional.empty());
+
+        assertEquals(Optional.of(written), holders.explain(written));
+    }
+
     @Test
     void anExpiryNamesTheHolderOfTheLastWriteSeen() {
         KnownHolders holders = new KnownHolders(true);

@@ -8,7 +8,12 @@ public enum LeaseEvent {
     RENEWED("renewed"),
     RELEASED("released"),
     /** An operator freed the key over its holder's head ({@code api.leases.revoke}). */
-    REVOKED("revoked");
+    REVOKED("revoked"),
+    /**
+     * The service removed a lease its store still showed long after the store's own expiry on the
+     * server's clock ({@link StoreExpiry}): the key is free, as after the server's expiry marker.
+     */
+    EXPIRED("expired");
 
     private final String wireName;
 

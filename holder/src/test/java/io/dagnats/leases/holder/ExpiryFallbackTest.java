@@ -63,6 +63,27 @@ class ExpiryFallbackTest {
         assertEquals(400, millis(second), "the expiry read corrected by 800 ms: 300 ms ahead, plus 100");
     }
 
+    /**
+     * Issue 21: a store recovered after a crash brought back a lease long past its expiry, answered
+     * again and again; then its holder got it back and renewed it (an older dagnats grants that). One
+     * revision read past its expiry across more than its TTL is no live lease: its renewal is not
+     * taken for this clock running ahead (before, the waiter learnt it ran minutes ahead).
+     */
+    @Test
+    void aRenewalOfALeaseTheStoreForgotToExpireTeachesNothingAboutThisClock() {
+        ExpiryFallback fallback = ExpiryFallback.NOTHING_LEARNT;
+        long now = 0;
+        for (int answer = 0; answer < 3; answer++) {
+            fallback = fallback.after(held(5, Duration.ofMinutes(-14)), WALL.plusSeconds(10L * answer), now, TTL, 0)
+                    .after();
+            now += Duration.ofSeconds(10).toNanos();
+        }
+
+        ExpiryFallback renewed = fallback.after(held(6, Duration.ofSeconds(29)), WALL.plusSeconds(30), now, TTL, 0).after();
+
+        assertEquals(0, renewed.clockAheadNanos());
+    }
+
     @Test
     void anExpiryCenturiesAwayOrAgoIsReadAsFarAwayNotAsAnOverflow() {
         assertEquals(15_000, millis(ExpiryFallback.NOTHING_LEARNT.after(held(5, Duration.ofDays(365 * 400)), WALL, 0, TTL, 0)));

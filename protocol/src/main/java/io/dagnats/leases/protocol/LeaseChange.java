@@ -107,6 +107,8 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
                 case RENEWED -> Kind.RENEWED;
                 case RELEASED -> Kind.RELEASED;
                 case REVOKED -> Kind.REVOKED;
+                // dagnats removed a lease the store forgot to expire (ADR-035): an expiry like the server's.
+                case EXPIRED -> Kind.EXPIRED;
             };
             Optional<HolderId> holder = Optional.ofNullable(header.apply(LeaseHeaders.HOLDER)).map(HolderId::new);
             Optional<Incarnation> incarnation =

@@ -3,6 +3,7 @@ package io.dagnats.leases.protocol;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.dagnats.leases.domain.Claimant;
+import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Incarnation;
 import java.time.Instant;
@@ -36,6 +37,19 @@ class LeaseChangeTest {
 
         assertEquals(Optional.of(Claimant.of(new HolderId("h"))), acquired.claimant());
         assertEquals(Optional.empty(), expired.claimant());
+    }
+
+    /** dagnats removed a lease the store forgot to expire (ADR-035): an expiry, naming the lease it ended. */
+    @Test
+    void anExpiryDagnatsWroteIsAnExpiryNamingItsLease() {
+        LeaseChange expired = read(Map.of("Nats-Sequence", "44", "Dagnats-Lease-Event", "expired",
+                "Dagnats-Lease-Holder", "h", "Dagnats-Lease-Fence", "40", "KV-Operation", "DEL", "Nats-TTL", "60s"))
+                .orElseThrow();
+
+        assertEquals(LeaseChange.Kind.EXPIRED, expired.kind());
+        assertEquals(Optional.of(Claimant.of(new HolderId("h"))), expired.claimant());
+        assertEquals(Optional.of(new Fence(40)), expired.fence());
+        assertEquals(Optional.empty(), expired.ttl());
     }
 
     @Test

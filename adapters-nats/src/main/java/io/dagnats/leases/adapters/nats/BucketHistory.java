@@ -79,7 +79,13 @@ final class BucketHistory {
             }
         } else {
             // Sequences seen since the last look may be the old bucket's or this one's: not counted.
-            if (lastIdentity != null && identity.firstSequence() <= confirmedHighest) {
+            if (identity.copiedFrom().isPresent()) {
+                // Known whether or not this instance saw the original: its metadata names another creation.
+                refuse(identity, "it was created (" + identity.created() + ") from a copy of the configuration of the"
+                        + " bucket dagnats created at " + identity.copiedFrom().get() + " (" + BucketIdentity.CREATED_METADATA
+                        + "), first sequence " + identity.firstSequence() + " included, so the fences that bucket"
+                        + " handed out would be handed out again");
+            } else if (lastIdentity != null && identity.firstSequence() <= confirmedHighest) {
                 refuse(identity, "it was recreated (created " + identity.created() + ") with first sequence "
                         + identity.firstSequence() + ", at or below sequence " + confirmedHighest
                         + " of the bucket before it, so fences would be handed out again");

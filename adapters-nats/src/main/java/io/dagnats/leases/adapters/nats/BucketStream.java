@@ -77,15 +77,24 @@ final class BucketStream {
      */
     static void recordGraceEnd(JetStreamManagement management, StreamConfiguration configuration, Instant grantsFrom)
             throws IOException, JetStreamApiException {
+        recordMetadata(management, configuration, BucketIdentity.GRANTS_FROM_METADATA, grantsFrom.toString());
+    }
+
+    /**
+     * Sets one dagnats key of the bucket's metadata, keeping every other dagnats key and leaving the
+     * server's own ({@code _nats.*}) to the server.
+     */
+    static void recordMetadata(JetStreamManagement management, StreamConfiguration configuration, String key,
+            String value) throws IOException, JetStreamApiException {
         Map<String, String> metadata = new HashMap<>();
         if (configuration.getMetadata() != null) {
-            configuration.getMetadata().forEach((key, value) -> {
-                if (!key.startsWith("_nats.")) {
-                    metadata.put(key, value);
+            configuration.getMetadata().forEach((name, given) -> {
+                if (!name.startsWith("_nats.")) {
+                    metadata.put(name, given);
                 }
             });
         }
-        metadata.put(BucketIdentity.GRANTS_FROM_METADATA, grantsFrom.toString());
+        metadata.put(key, value);
         management.updateStream(StreamConfiguration.builder(configuration).metadata(metadata).build());
     }
 }

@@ -3,8 +3,8 @@ package io.dagnats.leases.adapters.nats;
 import io.dagnats.leases.application.AcquireLease;
 import io.dagnats.leases.application.ForwardToOwner;
 import io.dagnats.leases.application.LeaseListing;
-import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
+import io.dagnats.leases.application.ReadLease;
 import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
 import io.dagnats.leases.application.RevokeLease;
@@ -43,7 +43,7 @@ public final class LeaseApi {
     public LeaseApi(
             Connection connection,
             LeaseBucket bucket,
-            LeaseStore store,
+            ReadLease owner,
             AcquireLease acquire,
             RenewLease renew,
             ReleaseLease release,
@@ -54,7 +54,7 @@ public final class LeaseApi {
         this.connection = Objects.requireNonNull(connection, "connection");
         this.bucket = Objects.requireNonNull(bucket, "bucket");
         Dispatcher dispatcher = new Dispatcher(connection, bucket::status, telemetry, inFlight);
-        LeaseHandlers handlers = new LeaseHandlers(acquire, renew, release, store);
+        LeaseHandlers handlers = new LeaseHandlers(acquire, renew, release, owner);
         ForwardHandler forwarding = new ForwardHandler(forward, () -> connection.getServerInfo().getMaxPayload());
         ListHandler listed = new ListHandler(listing, () -> connection.getServerInfo().getMaxPayload());
         RevokeHandler revoking = new RevokeHandler(revoke);

@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import io.dagnats.leases.domain.MonotonicClock;
+import io.dagnats.leases.domain.ServerClockReading;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -60,6 +62,9 @@ public final class LeaseBucket {
     private final Connection connection;
     private final Settings settings;
     private final Clock clock;
+    private final MonotonicClock monotonic;
+    /** The server's clock as the last look's stream info read it ({@code ts}); null before any, or from a server without it. */
+    private volatile ServerClockReading serverClock;
     private final AtomicReference<BucketStatus> status =
             new AtomicReference<>(new BucketStatus.Pending("not provisioned yet"));
     private volatile Runnable recheck = () -> { };
@@ -76,9 +81,35 @@ public final class LeaseBucket {
     private boolean lookFoundNoStream;
 
     public LeaseBucket(Connection connection, Settings settings, Clock clock) {
+        this(connection, settings, clock, MonotonicClock.SYSTEM);
+    }
+
+    /** @param monotonic what the age of a reading of the server's clock is measured on */
+    public LeaseBucket(Connection connection, Settings settings, Clock clock, MonotonicClock monotonic) {
         this.connection = Objects.requireNonNull(connection, "connection");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.monotonic = Objects.requireNonNull(monotonic, "monotonic");
+    }
+
+    /**
+     * The earliest the store server's clock can read now, from the last look's stream info (its
+     * {@code ts}, nats-server 2.10+), taken as of the answer's arrival so the round trip errs early;
+     * empty before any look, for a server that sends no time, or when the last reading is older than
+     * {@link ServerClockReading#LONGEST_TRUSTED}. Never this host's clock.
+     */
+    Optional<Instant> serverTimeAtLeast() {
+        ServerClockReading reading = serverClock;
+        return reading == null ? Optional.empty() : reading.serverTimeAtLeast(monotonic.nanoTime());
+    }
+
+    private StreamInfo timedInfo(JetStreamManagement management) throws IOException, JetStreamApiException {
+        StreamInfo info = BucketStream.find(management);
+        long answered = monotonic.nanoTime();
+        if (info != null && info.getTimestamp() != null) {
+            serverClock = new ServerClockReading(info.getTimestamp().toInstant(), answered);
+        }
+        return info;
     }
 
     public BucketStatus status() {
@@ -178,14 +209,20 @@ public final class LeaseBucket {
         }
         try {
             JetStreamManagement management = connection.jetStreamManagement();
-            StreamInfo existing = BucketStream.find(management);
+            StreamInfo existing = timedInfo(management);
             if (existing == null) {
                 lookFoundNoStream = true;
                 create(management);
-                existing = management.getStreamInfo(Subjects.STREAM);
+                existing = timedInfo(management);
+                if (existing == null) {
+                    return new BucketStatus.Pending("the bucket " + Subjects.BUCKET + " was created but is not found yet");
+                }
             }
             BucketStatus judged = judge(existing);
-            recordGrace(management, existing);
+            // One metadata update per look: each starts from this look's configuration.
+            if (!recordGrace(management, existing)) {
+                recordCreation(management, existing, judged);
+            }
             return judged;
         } catch (JetStreamApiException refused) {
             if (refused.getApiErrorCode() == JETSTREAM_NOT_ENABLED
@@ -219,13 +256,13 @@ public final class LeaseBucket {
      * it from their next look. A metadata edit is not a new bucket ({@link BucketIdentity}). Best
      * effort: a failed update is tried again at the next look.
      */
-    private void recordGrace(JetStreamManagement management, StreamInfo info) {
+    private boolean recordGrace(JetStreamManagement management, StreamInfo info) {
         StreamConfiguration configuration = info.getConfiguration();
         BucketIdentity seen = BucketIdentity.of(info.getCreateTime().toInstant(), configuration.getFirstSequence(),
                 configuration.getMetadata());
         Optional<Instant> end = history.graceToRecord(seen);
         if (end.isEmpty()) {
-            return;
+            return false;
         }
         try {
             BucketStream.recordGraceEnd(management, configuration, end.get());
@@ -234,6 +271,27 @@ public final class LeaseBucket {
                     + ", so instances that never saw the old bucket grant nothing before then either");
         } catch (IOException | JetStreamApiException | RuntimeException notNow) {
             LOG.log(System.Logger.Level.WARNING, "dagnats: could not record the grace end in the leases bucket's"
+                    + " metadata (" + notNow.getMessage() + "); trying again at the next look");
+        }
+        return true;
+    }
+
+    /**
+     * Records the bucket's own creation time in its metadata ({@link BucketIdentity#CREATED_METADATA})
+     * when it serves with fences that never repeat and records none, so that a stream created from a
+     * copy of its configuration reads as a copy at every instance's next look, including instances
+     * that never saw this bucket (ADR-035). Best effort, tried again at the next look.
+     */
+    private void recordCreation(JetStreamManagement management, StreamInfo info, BucketStatus judged) {
+        StreamConfiguration configuration = info.getConfiguration();
+        if (!(judged instanceof BucketStatus.Ready ready) || !ready.identity().needsCreationStamp(configuration.getMetadata())) {
+            return;
+        }
+        try {
+            BucketStream.recordMetadata(management, configuration, BucketIdentity.CREATED_METADATA,
+                    ready.identity().created().toString());
+        } catch (IOException | JetStreamApiException | RuntimeException notNow) {
+            LOG.log(System.Logger.Level.WARNING, "dagnats: could not record the leases bucket's creation time in its"
                     + " metadata (" + notNow.getMessage() + "); trying again at the next look");
         }
     }

@@ -1,8 +1,8 @@
 package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.application.AcquireLease;
-import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry.Facts;
+import io.dagnats.leases.application.ReadLease;
 import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
 import io.dagnats.leases.domain.Acquisition;
@@ -26,13 +26,13 @@ final class LeaseHandlers {
     private final AcquireLease acquire;
     private final RenewLease renew;
     private final ReleaseLease release;
-    private final LeaseStore store;
+    private final ReadLease owner;
 
-    LeaseHandlers(AcquireLease acquire, RenewLease renew, ReleaseLease release, LeaseStore store) {
+    LeaseHandlers(AcquireLease acquire, RenewLease renew, ReleaseLease release, ReadLease owner) {
         this.acquire = Objects.requireNonNull(acquire, "acquire");
         this.renew = Objects.requireNonNull(renew, "renew");
         this.release = Objects.requireNonNull(release, "release");
-        this.store = Objects.requireNonNull(store, "store");
+        this.owner = Objects.requireNonNull(owner, "owner");
     }
 
     CompletionStage<Answer> acquire(Request.Acquire request) {
@@ -58,9 +58,9 @@ final class LeaseHandlers {
                 : lost((Lost) answer));
     }
 
-    /** A plain read: no rule to apply, so no use case between the request and the store. */
+    /** A leader read, held against the memory of known leases ({@link ReadLease}). */
     CompletionStage<Answer> owner(Request.Owner request) {
-        return store.read(request.key()).thenApply(state -> state instanceof KeyState.Held held
+        return owner.execute(request.key()).thenApply(state -> state instanceof KeyState.Held held
                 ? Answer.of(Replies.owner(state), Facts.Result.HELD, held.lease())
                 : new Answer(Replies.owner(state), new Facts.Free(request.key())));
     }

@@ -13,6 +13,7 @@ import io.nats.client.Subscription;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -194,10 +195,13 @@ public final class NatsLeaseListing implements LeaseListing {
     /** The held leases among {@code messages} whose keys start with {@code prefix}. */
     private List<Lease> leases(KeyPrefix prefix, List<StoredMessage> messages) {
         List<Lease> leases = new ArrayList<>(messages.size());
+        Optional<Instant> serverTime = bucket.serverTimeAtLeast();
         for (StoredMessage message : messages) {
             Optional<LeaseKey> key = Subjects.keyOf(message.subject());
-            // A subject that is no lease key was written by something else: not a lease.
-            if (key.isEmpty() || !prefix.matches(key.get()) || message.freesKey()) {
+            // A subject that is no lease key was written by something else: not a lease. A lease the
+            // store forgot to expire (ADR-035) is free; the next read of its key removes it.
+            if (key.isEmpty() || !prefix.matches(key.get()) || message.freesKey()
+                    || message.forgottenFor(serverTime).isPresent()) {
                 continue;
             }
             try {

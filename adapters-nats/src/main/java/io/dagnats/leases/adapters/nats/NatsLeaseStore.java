@@ -6,6 +6,8 @@ import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
+import io.dagnats.leases.domain.Lease;
+import io.dagnats.leases.domain.LeaseEvent;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseWrite;
 import io.dagnats.leases.protocol.LeaseHeaders;
@@ -27,21 +29,24 @@ import java.util.concurrent.CompletionStage;
  * lagging replica could answer) and every write is a compare-and-set on the
  * key's last subject sequence carrying its own TTL.
  *
- * <p>A little over 200 lines on purpose: a read and a write each go request,
+ * <p>About 300 lines on purpose: a read and a write each go request,
  * answer, outcome, and the outcome depends on the bucket verdict the request
  * was sent under (a sequence below the bucket's first, a stream gone, a grant
- * withheld). Split apart, every piece would take the bucket and that verdict as
+ * withheld, a lease the store forgot to expire and the read removes). Split apart, every piece would take the bucket and that verdict as
  * arguments; reading the JetStream answers is already {@link JetStreamReplies}'.
  */
 public final class NatsLeaseStore implements LeaseStore {
 
     private static final byte[] NO_BODY = new byte[0];
+    private static final System.Logger LOG = System.getLogger(NatsLeaseStore.class.getName());
 
     private final JetStreamRequest requests;
     private final LeaseBucket bucket;
     private final Clock clock;
     private final JsonFactory json = new JsonFactory();
     private volatile ReadyIdentity lastIdentity;
+    /** The verdict under which an answer showed revisions handed out again; trusted no more until the next look. */
+    private volatile BucketStatus.Ready repeating;
 
     /**
      * @param timeout how long one JetStream request may take before the call is {@code unavailable}
@@ -61,9 +66,71 @@ public final class NatsLeaseStore implements LeaseStore {
         } catch (LeaseFailure notServing) {
             return CompletableFuture.failedFuture(notServing);
         }
+        return read(ready, key, true);
+    }
+
+    private CompletionStage<KeyState> read(BucketStatus.Ready ready, LeaseKey key, boolean mayRemove) {
         byte[] body = ("{\"last_by_subj\":\"" + Subjects.keySubject(key) + "\"}").getBytes(StandardCharsets.US_ASCII);
-        return request(Subjects.MESSAGE_GET, null, body, "read " + key)
-                .thenApply(reply -> toKeyState(ready, key, reply));
+        return request(Subjects.MESSAGE_GET, null, body, "read " + key).thenCompose(reply -> {
+            Read read = toRead(ready, key, reply);
+            if (read.forgottenFor().isEmpty()) {
+                return CompletableFuture.completedFuture(read.state());
+            }
+            // Expired on the server's own clock long ago, yet still stored: never answered as held.
+            Lease expired = read.forgotten();
+            KeyState free = new KeyState.Free(key, expired.revision().revision());
+            return mayRemove ? removeForgotten(ready, expired, read.forgottenFor().get())
+                    : CompletableFuture.completedFuture(free);
+        });
+    }
+
+    /** What a leader read showed, and, for a lease the store forgot to expire, how long ago it should have. */
+    private record Read(KeyState state, Lease forgotten, Optional<Duration> forgottenFor) {
+    }
+
+    /**
+     * Removes a lease the store still shows long after its own expiry (ADR-035) with a fenced delete
+     * (expected last subject sequence = its revision), so the change event a waiter expects is
+     * published ({@code Dagnats-Lease-Event: expired}), and logs it once, as one line: only the
+     * delete that applied logs. The key is free either way: a delete that lost a race reads the key
+     * again; one JetStream did not take still answers free, and the next write compares against
+     * the forgotten revision.
+     */
+    private CompletionStage<KeyState> removeForgotten(BucketStatus.Ready ready, Lease expired, Duration late) {
+        LeaseKey key = expired.key();
+        Headers headers = new Headers();
+        headers.put(Subjects.HEADER_EXPECTED_LAST_SUBJECT_SEQUENCE, Long.toString(expired.revision().revision()));
+        headers.put(Subjects.HEADER_EVENT, LeaseEvent.EXPIRED.wireName());
+        headers.put(Subjects.HEADER_HOLDER, expired.holder().value());
+        expired.incarnation().ifPresent(incarnation -> headers.put(Subjects.HEADER_INCARNATION, incarnation.value()));
+        headers.put(Subjects.HEADER_KV_OPERATION, "DEL");
+        headers.put(Subjects.HEADER_TTL, bucket.settings().markerTtl().toSeconds() + "s");
+        headers.put(Subjects.HEADER_FENCE, LeaseHeaders.formatFence(expired.revision()));
+        KeyState free = new KeyState.Free(key, expired.revision().revision());
+        return request(Subjects.keySubject(key), headers, NO_BODY, "remove expired " + key)
+                .exceptionally(notTaken -> null)
+                .thenCompose(reply -> {
+                    if (reply == null) {
+                        return CompletableFuture.completedFuture(free);
+                    }
+                    PublishAck ack;
+                    try {
+                        ack = JetStreamReplies.parsePublishAck(json, reply.getData());
+                    } catch (IOException | RuntimeException garbled) {
+                        return CompletableFuture.completedFuture(free);
+                    }
+                    if (ack.error() != null) {
+                        return ack.error().wrongLastSequence() ? read(ready, key, false)
+                                : CompletableFuture.completedFuture(free);
+                    }
+                    checkSequence(ready, ack.sequence(), "the removal of expired " + key);
+                    LOG.log(System.Logger.Level.WARNING, "dagnats: lease " + key + " of " + expired.claimant()
+                            + " at revision " + expired.revision() + " expired " + late.toMillis()
+                            + " ms ago on the server's clock but the store still showed it (a store recovered"
+                            + " after a crash forgets TTL expiries, nats-server#6781); removed it at revision "
+                            + ack.sequence());
+                    return CompletableFuture.<KeyState>completedFuture(new KeyState.Free(key, ack.sequence()));
+                });
     }
 
     @Override
@@ -114,7 +181,18 @@ public final class NatsLeaseStore implements LeaseStore {
             cached = new ReadyIdentity(ready, ready.identity().forStore());
             lastIdentity = cached;
         }
-        return cached.identity();
+        // Every look makes a new verdict: the next one judges the bucket afresh (a copy is refused then).
+        return ready == repeating ? new Identity(cached.identity().name(), false) : cached.identity();
+    }
+
+    @Override
+    public void revisionsRepeat(String evidence) {
+        if (bucket.status() instanceof BucketStatus.Ready ready && repeating != ready) {
+            repeating = ready;
+            LOG.log(System.Logger.Level.WARNING, "dagnats: the leases bucket hands out revisions again (" + evidence
+                    + "): it is not the bucket last judged, perhaps one recreated from a copy of its configuration;"
+                    + " the memory of known leases is off and every call reads the leader until the next look");
+        }
     }
 
     private record ReadyIdentity(BucketStatus.Ready ready, Identity identity) {
@@ -152,7 +230,7 @@ public final class NatsLeaseStore implements LeaseStore {
         bucket.saw(sequence);
     }
 
-    private KeyState toKeyState(BucketStatus.Ready ready, LeaseKey key, Message reply) {
+    private Read toRead(BucketStatus.Ready ready, LeaseKey key, Message reply) {
         MessageGetReply get;
         try {
             get = JetStreamReplies.parseGetReply(json, reply.getData());
@@ -161,7 +239,7 @@ public final class NatsLeaseStore implements LeaseStore {
         }
         if (get.error() != null) {
             if (get.error().errorCode() == JetStreamApiError.NO_MESSAGE_FOUND) {
-                return new KeyState.Free(key, 0);
+                return new Read(new KeyState.Free(key, 0), null, Optional.empty());
             }
             if (get.error().errorCode() == JetStreamApiError.STREAM_NOT_FOUND) {
                 bucket.lost(ready, "the stream " + Subjects.STREAM + " was not found on a read of " + key);
@@ -172,13 +250,17 @@ public final class NatsLeaseStore implements LeaseStore {
         StoredMessage message = get.message();
         checkSequence(ready, message.sequence(), "a read of " + key);
         if (message.freesKey()) {
-            return new KeyState.Free(key, message.sequence());
+            return new Read(new KeyState.Free(key, message.sequence()), null, Optional.empty());
         }
+        Lease lease;
         try {
-            return new KeyState.Held(LeaseRecord.decode(json, key, message));
+            lease = LeaseRecord.decode(json, key, message);
         } catch (IOException corrupt) {
             throw new LeaseFailure(ErrorKind.INTERNAL, corrupt.getMessage(), corrupt);
         }
+        // Judged on the server's clock only: its stamp and TTL against its own time, never this host's.
+        Optional<Duration> forgotten = message.forgottenFor(bucket.serverTimeAtLeast());
+        return new Read(new KeyState.Held(lease), lease, forgotten);
     }
 
     private WriteOutcome toWriteOutcome(BucketStatus.Ready ready, LeaseWrite write, Message reply, long confirmedAtSend) {

@@ -34,6 +34,17 @@ class BucketHistoryTest {
         assertEquals(Duration.ofSeconds(600).plusMillis(6_000 + 100).plusSeconds(1), BucketHistory.GRACE);
     }
 
+    /** Refused even by an instance that never saw the original: the copy's metadata names it. */
+    @Test
+    void aCopyOfABucketsConfigurationIsRefusedAtTheFirstLook() {
+        BucketIdentity copy = created(NEW_CREATED, OLD_FIRST, Map.of(BucketIdentity.CREATED_METADATA, OLD_CREATED.toString()));
+
+        Optional<String> refusal = history.look(copy, OLD_FIRST, 0).refusal();
+
+        assertTrue(refusal.isPresent());
+        assertTrue(refusal.get().contains("copy") && refusal.get().contains("first sequence"), refusal.get());
+    }
+
     @Test
     void aFirstBucketHasNoGracePeriod() {
         assertEquals(new BucketHistory.Verdict(Optional.empty(), Optional.empty()), history.look(OLD, OLD_FIRST + 5, 0));

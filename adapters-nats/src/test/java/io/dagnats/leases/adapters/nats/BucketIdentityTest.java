@@ -24,6 +24,34 @@ class BucketIdentityTest {
         assertTrue(identity.forStore().neverRepeats());
     }
 
+    /**
+     * Issue 21: a stream created from a copy of the bucket's configuration carries its first sequence
+     * and metadata, and so the creation time dagnats recorded there, which is not its own.
+     */
+    @Test
+    void aCopyOfABucketsConfigurationIsToldApartByTheCreationTimeItRecords() {
+        Map<String, String> metadata = Map.of(BucketIdentity.FENCES_METADATA, "1796000000000000",
+                BucketIdentity.CREATED_METADATA, CREATED.toString());
+
+        BucketIdentity original = BucketIdentity.of(CREATED.plusNanos(123), 1_796_000_000_000_000L, metadata);
+        BucketIdentity copy = BucketIdentity.of(CREATED.plusSeconds(90), 1_796_000_000_000_000L, metadata);
+
+        assertTrue(original.fencesNeverRepeat(), "its own creation time, to the millisecond");
+        assertEquals(Optional.empty(), original.copiedFrom());
+        assertFalse(original.needsCreationStamp(metadata));
+        assertFalse(copy.fencesNeverRepeat());
+        assertFalse(copy.forStore().neverRepeats());
+        assertEquals(Optional.of(CREATED), copy.copiedFrom());
+    }
+
+    @Test
+    void aBucketDagnatsCreatedWithoutACreationStampGetsOne() {
+        Map<String, String> metadata = Map.of(BucketIdentity.FENCES_METADATA, "1796000000000000");
+
+        assertTrue(BucketIdentity.of(CREATED, 1_796_000_000_000_000L, metadata).needsCreationStamp(metadata));
+        assertFalse(BucketIdentity.of(CREATED, 1, Map.of()).needsCreationStamp(Map.of()), "made elsewhere: no claim to stamp");
+    }
+
     @Test
     void aBucketMadeElsewhereMayRepeatFences() {
         BucketIdentity identity = BucketIdentity.of(CREATED, 0, Map.of());

@@ -85,6 +85,11 @@ final class TracedLeaseStore implements LeaseStore {
         delegate.contradicted(evidence);
     }
 
+    @Override
+    public void revisionsRepeat(String evidence) {
+        delegate.revisionsRepeat(evidence);
+    }
+
     private Span start(SpanKind kind, String type, String operation, LeaseKey key) {
         return MessagingSpan.builder(tracer, kind, type, operation, KEY_SUBJECT_PREFIX + key.value(),
                         KEY_SUBJECT_TEMPLATE, server)

@@ -88,6 +88,10 @@ class OpenTelemetryLeaseTelemetryTest {
         @Override
         public void contradicted(String evidence) {
         }
+
+        @Override
+        public void revisionsRepeat(String evidence) {
+        }
     }
 
     /** Completes reads later, on another thread, as the NATS client does. */
@@ -109,6 +113,11 @@ class OpenTelemetryLeaseTelemetryTest {
 
         @Override
         public void contradicted(String evidence) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void revisionsRepeat(String evidence) {
             throw new UnsupportedOperationException();
         }
     };
