@@ -34,6 +34,8 @@ class StatusCommandAcceptanceTest {
             assertTrue(table.outLines().stream().anyMatch(line -> line.matches("replicas\\s+1 \\(leader .*\\)")),
                     table.toString());
             assertTrue(table.outLines().stream().anyMatch(line -> line.matches("per-message TTL\\s+on")), table.toString());
+            assertTrue(table.outLines().stream().anyMatch(line -> line.matches("durability\\s+file storage on 1 server: .*"
+                    + "only with sync_interval: always there \\(a server setting dagnats cannot read\\)")), table.toString());
             assertTrue(table.out().contains("live leases: 2\n"), table.toString());
 
             assertEquals(0, json.exitCode(), json.toString());
@@ -50,6 +52,7 @@ class StatusCommandAcceptanceTest {
             }
             assertEquals(1, status.path("bucket").path("replicas").asInt(), status.toString());
             assertEquals(1, status.path("bucket").path("history").asInt());
+            assertTrue(status.path("bucket").path("durability").asText().contains("sync_interval: always"), status.toString());
             assertEquals(2, status.path("live_leases").asInt());
         }
     }

@@ -1,5 +1,6 @@
 package io.dagnats.leases.benchmarks;
 
+import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
 import io.nats.client.Message;
 import io.nats.client.Nats;
@@ -52,7 +53,7 @@ public final class RenewLatency {
     }
 
     private static String call(Connection connection, String operation, String body) throws Exception {
-        Message reply = connection.request("api.leases." + operation, body.getBytes(StandardCharsets.UTF_8),
+        Message reply = connection.request(LeaseSubjects.API_PREFIX + operation, body.getBytes(StandardCharsets.UTF_8),
                 Duration.ofSeconds(10));
         if (reply == null) {
             throw new IllegalStateException(operation + " got no answer in 10 s");

@@ -2,6 +2,7 @@ package io.dagnats.leases.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.dagnats.leases.domain.KeyPrefix;
+import io.dagnats.leases.domain.StoreDurability;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.dagnats.leases.protocol.ListRequest;
 import java.io.IOException;
@@ -105,6 +106,7 @@ final class ShowStatus implements Callable<Integer> {
                     .row("per-message TTL", report.messageTtl() ? "on" : "off")
                     .row("expiry markers", report.markerTtl().isZero() ? "off" : Human.setting(report.markerTtl()))
                     .row("storage", report.storage())
+                    .row("durability", new StoreDurability(Math.max(1, report.replicas())).phrase())
                     .row("max age", report.maxAge().isZero() ? "none" : Human.setting(report.maxAge()))
                     .row("messages", report.messages() == 0 ? "0" : report.messages() + " (sequences "
                             + report.firstSequence() + " to " + report.lastSequence() + ")");
@@ -171,6 +173,7 @@ final class ShowStatus implements Callable<Integer> {
         generator.writeBooleanField("allow_msg_ttl", report.messageTtl());
         generator.writeNumberField("marker_ttl_ms", report.markerTtl().toMillis());
         generator.writeStringField("storage", report.storage());
+        generator.writeStringField("durability", new StoreDurability(Math.max(1, report.replicas())).phrase());
         generator.writeNumberField("max_age_ms", report.maxAge().toMillis());
         generator.writeNumberField("messages", report.messages());
         generator.writeNumberField("first_seq", report.firstSequence());

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.ServerClockReading;
+import io.dagnats.leases.domain.StoreDurability;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -333,6 +334,7 @@ public final class LeaseBucket {
                 + ", history 1, per-message TTL on"
                 + ", expiry markers " + configuration.getSubjectDeleteMarkerTtl().toSeconds() + "s"
                 + ", change events on " + Subjects.CHANGED_WILDCARD
+                + "; durability: " + new StoreDurability(configuration.getReplicas()).phrase()
                 + (identity.fencesNeverRepeat()
                         ? "; its fences start above every earlier bucket's: memory of known leases on"
                         : "; its sequences could repeat an earlier bucket's if it was recreated, so the memory of"
