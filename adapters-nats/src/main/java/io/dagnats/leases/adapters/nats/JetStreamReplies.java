@@ -10,6 +10,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /** Reads the JetStream API's answers to a message get and to a publish. */
 final class JetStreamReplies {
@@ -33,6 +34,28 @@ final class JetStreamReplies {
                 throw new IOException("a message get reply with neither message nor error");
             }
             return new MessageGetReply(fields.message, fields.error);
+        }
+    }
+
+    /**
+     * The server's clock as a stream info reply gives it ({@code ts}, nats-server 2.10 and newer):
+     * the stream leader's, at the moment it answered. Empty for an error reply or one without it.
+     *
+     * @throws IOException when the body is not JSON
+     */
+    static Optional<Instant> parseServerTime(JsonFactory json, byte[] body) throws IOException {
+        try (JsonParser parser = json.createParser(body)) {
+            parser.nextToken();
+            Instant[] time = new Instant[1];
+            boolean[] error = new boolean[1];
+            JsonFields.forEach(parser, (name, value) -> {
+                switch (name) {
+                    case "ts" -> time[0] = Timestamps.parse(value.getText());
+                    case "error" -> error[0] = true;
+                    default -> { }
+                }
+            });
+            return error[0] ? Optional.empty() : Optional.ofNullable(time[0]);
         }
     }
 

@@ -10,6 +10,7 @@ import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseEvent;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseWrite;
+import io.dagnats.leases.domain.StoreExpiry;
 import io.dagnats.leases.protocol.LeaseHeaders;
 import io.nats.client.Connection;
 import io.nats.client.Message;
@@ -18,6 +19,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -76,25 +78,51 @@ public final class NatsLeaseStore implements LeaseStore {
             if (read.forgottenFor().isEmpty()) {
                 return CompletableFuture.completedFuture(read.state());
             }
-            // Expired on the server's own clock long ago, yet still stored: never answered as held.
-            Lease expired = read.forgotten();
-            KeyState free = new KeyState.Free(key, expired.revision().revision());
-            return mayRemove ? removeForgotten(ready, expired, read.forgottenFor().get())
-                    : CompletableFuture.completedFuture(free);
+            // Past its expiry on the last reading of the server's clock: confirm on a reading taken
+            // after this read, then never answer it as held.
+            return confirmForgotten(read).thenCompose(late -> {
+                if (late.isEmpty()) {
+                    return CompletableFuture.completedFuture(read.state());
+                }
+                if (!mayRemove) {
+                    throw new LeaseFailure(ErrorKind.UNAVAILABLE, "lease " + key
+                            + " is one the store forgot to expire, and its removal lost a race: retry");
+                }
+                return removeForgotten(ready, read.forgotten(), late.get());
+            });
         });
     }
 
+    /**
+     * How long ago the store should have freed the lease {@code read} shows, judged on a reading of
+     * the stream leader's clock requested after that read's answer arrived (ADR-035): the same clock
+     * as the server's own expiry of it, so a step back of that clock, or another server's clock,
+     * can never make dagnats free a lease before the server itself would. Empty when the lease is
+     * live on that reading, or no reading comes.
+     */
+    private CompletionStage<Optional<Duration>> confirmForgotten(Read read) {
+        return request(Subjects.STREAM_INFO, null, NO_BODY, "read the server's clock")
+                .thenApply(reply -> {
+                    try {
+                        return JetStreamReplies.parseServerTime(json, reply.getData());
+                    } catch (IOException | RuntimeException garbled) {
+                        return Optional.<Instant>empty();
+                    }
+                })
+                .exceptionally(noAnswer -> Optional.empty())
+                .thenApply(serverTime -> read.expiry().flatMap(expiry -> expiry.forgottenFor(serverTime)));
+    }
+
     /** What a leader read showed, and, for a lease the store forgot to expire, how long ago it should have. */
-    private record Read(KeyState state, Lease forgotten, Optional<Duration> forgottenFor) {
+    private record Read(KeyState state, Lease forgotten, Optional<Duration> forgottenFor, Optional<StoreExpiry> expiry) {
     }
 
     /**
      * Removes a lease the store still shows long after its own expiry (ADR-035) with a fenced delete
      * (expected last subject sequence = its revision), so the change event a waiter expects is
      * published ({@code Dagnats-Lease-Event: expired}), and logs it once, as one line: only the
-     * delete that applied logs. The key is free either way: a delete that lost a race reads the key
-     * again; one JetStream did not take still answers free, and the next write compares against
-     * the forgotten revision.
+     * delete that applied logs. A delete that lost a race reads the key again; one JetStream did not
+     * take answers {@code unavailable}, and the caller asks again.
      */
     private CompletionStage<KeyState> removeForgotten(BucketStatus.Ready ready, Lease expired, Duration late) {
         LeaseKey key = expired.key();
@@ -106,22 +134,25 @@ public final class NatsLeaseStore implements LeaseStore {
         headers.put(Subjects.HEADER_KV_OPERATION, "DEL");
         headers.put(Subjects.HEADER_TTL, bucket.settings().markerTtl().toSeconds() + "s");
         headers.put(Subjects.HEADER_FENCE, LeaseHeaders.formatFence(expired.revision()));
-        KeyState free = new KeyState.Free(key, expired.revision().revision());
+        // A removal JetStream did not take answers unavailable: a made-up "free" would be remembered
+        // as a read, and the next real read of the same write would look like a reused revision.
+        LeaseFailure notTaken = new LeaseFailure(ErrorKind.UNAVAILABLE,
+                "lease " + key + " is one the store forgot to expire, and its removal was not confirmed: retry");
         return request(Subjects.keySubject(key), headers, NO_BODY, "remove expired " + key)
-                .exceptionally(notTaken -> null)
+                .exceptionally(noAnswer -> null)
                 .thenCompose(reply -> {
                     if (reply == null) {
-                        return CompletableFuture.completedFuture(free);
+                        return CompletableFuture.failedFuture(notTaken);
                     }
                     PublishAck ack;
                     try {
                         ack = JetStreamReplies.parsePublishAck(json, reply.getData());
                     } catch (IOException | RuntimeException garbled) {
-                        return CompletableFuture.completedFuture(free);
+                        return CompletableFuture.failedFuture(notTaken);
                     }
                     if (ack.error() != null) {
                         return ack.error().wrongLastSequence() ? read(ready, key, false)
-                                : CompletableFuture.completedFuture(free);
+                                : CompletableFuture.failedFuture(notTaken);
                     }
                     checkSequence(ready, ack.sequence(), "the removal of expired " + key);
                     LOG.log(System.Logger.Level.WARNING, "dagnats: lease " + key + " of " + expired.claimant()
@@ -239,7 +270,7 @@ public final class NatsLeaseStore implements LeaseStore {
         }
         if (get.error() != null) {
             if (get.error().errorCode() == JetStreamApiError.NO_MESSAGE_FOUND) {
-                return new Read(new KeyState.Free(key, 0), null, Optional.empty());
+                return new Read(new KeyState.Free(key, 0), null, Optional.empty(), Optional.empty());
             }
             if (get.error().errorCode() == JetStreamApiError.STREAM_NOT_FOUND) {
                 bucket.lost(ready, "the stream " + Subjects.STREAM + " was not found on a read of " + key);
@@ -250,7 +281,7 @@ public final class NatsLeaseStore implements LeaseStore {
         StoredMessage message = get.message();
         checkSequence(ready, message.sequence(), "a read of " + key);
         if (message.freesKey()) {
-            return new Read(new KeyState.Free(key, message.sequence()), null, Optional.empty());
+            return new Read(new KeyState.Free(key, message.sequence()), null, Optional.empty(), Optional.empty());
         }
         Lease lease;
         try {
@@ -260,7 +291,7 @@ public final class NatsLeaseStore implements LeaseStore {
         }
         // Judged on the server's clock only: its stamp and TTL against its own time, never this host's.
         Optional<Duration> forgotten = message.forgottenFor(bucket.serverTimeAtLeast());
-        return new Read(new KeyState.Held(lease), lease, forgotten);
+        return new Read(new KeyState.Held(lease), lease, forgotten, message.expiry());
     }
 
     private WriteOutcome toWriteOutcome(BucketStatus.Ready ready, LeaseWrite write, Message reply, long confirmedAtSend) {

@@ -55,7 +55,12 @@ record StoredMessage(long sequence, String subject, Instant time, Map<String, St
      * a live one, one without a TTL this service reads, and when the server's clock is not known.
      */
     Optional<Duration> forgottenFor(Optional<Instant> serverTimeAtLeast) {
-        return ttl().flatMap(ttl -> new StoreExpiry(time, ttl).forgottenFor(serverTimeAtLeast));
+        return expiry().flatMap(expiry -> expiry.forgottenFor(serverTimeAtLeast));
+    }
+
+    /** When the store itself should free this message: its stamp plus its TTL; empty without a TTL this service reads. */
+    Optional<StoreExpiry> expiry() {
+        return ttl().map(ttl -> new StoreExpiry(time, ttl));
     }
 
     private static Optional<Duration> wholeSeconds(String value) {

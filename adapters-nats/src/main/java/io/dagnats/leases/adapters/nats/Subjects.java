@@ -20,6 +20,8 @@ final class Subjects {
     static final String KEY_WILDCARD = "$KV.leases.>";
     static final String CHANGED_WILDCARD = LeaseSubjects.CHANGED_WILDCARD;
     static final String MESSAGE_GET = "$JS.API.STREAM.MSG.GET." + STREAM;
+    /** Answered by the stream's leader; its {@code ts} is that server's clock. */
+    static final String STREAM_INFO = "$JS.API.STREAM.INFO." + STREAM;
     /** Answered by the leader or, with {@code allow_direct}, any replica: only the listing uses it. */
     static final String DIRECT_GET = "$JS.API.DIRECT.GET." + STREAM;
 
