@@ -121,7 +121,8 @@ final class NatsModule extends AbstractModule {
     LeaseApi api(Connection connection, LeaseBucket bucket, LeaseStore store, AcquireLease acquire,
             RenewLease renew, ReleaseLease release, ForwardToOwner forward, LeaseListing listing,
             RevokeLease revoke, LeaseTelemetry telemetry) {
-        return new LeaseApi(connection, bucket, store, acquire, renew, release, forward, listing, revoke, telemetry);
+        return new LeaseApi(connection, bucket, store, acquire, renew, release, forward, listing, revoke, telemetry,
+                settings.identity().identity());
     }
 
     @Provides

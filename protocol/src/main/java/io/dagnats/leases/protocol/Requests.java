@@ -1,6 +1,7 @@
 package io.dagnats.leases.protocol;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Incarnation;
@@ -99,7 +100,8 @@ public final class Requests {
         LeaseKey key = new LeaseKey(fields.key);
         RevokeReason reason = new RevokeReason(fields.reason);
         return new Request.Revoke(key, reason,
-                fields.has(WireFields.REVISION) ? Optional.of(revision(fields)) : Optional.empty());
+                fields.has(WireFields.REVISION) ? Optional.of(revision(fields)) : Optional.empty(),
+                Optional.ofNullable(fields.account).map(Account::new));
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
@@ -149,6 +151,9 @@ public final class Requests {
                 writeForward(generator, forward);
             } else if (request instanceof Request.Revoke revoke) {
                 generator.writeStringField(Fields.REASON, revoke.reason().value());
+                if (revoke.account().isPresent()) {
+                    generator.writeStringField(Fields.ACCOUNT, revoke.account().get().value());
+                }
                 if (revoke.revision().isPresent()) {
                     FlatJson.writeFence(generator, Fields.REVISION, revoke.revision().get());
                 }
