@@ -148,6 +148,10 @@ public final class Replies {
     private static void leaseView(JsonGenerator generator, Lease lease) throws IOException {
         generator.writeBooleanField(Fields.HELD, true);
         generator.writeStringField(Fields.KEY, lease.key().value());
+        if (lease.key().account().isPresent()) {
+            // Identity mode (ADR-036): whose namespace; an operator's listing spans several.
+            generator.writeStringField(Fields.ACCOUNT, lease.key().account().get().value());
+        }
         generator.writeStringField(Fields.HOLDER, lease.holder().value());
         if (lease.incarnation().isPresent()) {
             generator.writeStringField(Fields.INCARNATION, lease.incarnation().get().value());
