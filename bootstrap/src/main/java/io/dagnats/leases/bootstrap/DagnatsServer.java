@@ -69,6 +69,8 @@ public final class DagnatsServer implements AutoCloseable {
                 + " (" + settings.describeAuthentication() + ", " + telemetrySetup.describe() + ", "
                 + settings.identity().identity().describe() + "): "
                 + status.describe());
+        settings.identity().identity().warning(bucket.serverVersion())
+                .ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, "dagnats: " + warning));
         this.judged = status;
         bucket.recheckWith(() -> {
             try {

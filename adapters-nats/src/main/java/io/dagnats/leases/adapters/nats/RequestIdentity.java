@@ -42,6 +42,15 @@ public sealed interface RequestIdentity {
     /** One line for the start-up log: which mode runs. */
     String describe();
 
+    /**
+     * A warning for the start-up log when this mode cannot trust a server of {@code serverVersion}:
+     * before 2.11.15, 2.12.6 and 2.14.0 a leaf node could forge {@link #REQUEST_INFO}
+     * (CVE-2026-33246). dagnats cannot see whether leaf nodes connect, so it only warns.
+     */
+    default Optional<String> warning(String serverVersion) {
+        return Optional.empty();
+    }
+
     /** A request's caller, or the sentence it is refused with (kind {@code forbidden}). */
     sealed interface Identified {
         record Known(Caller caller) implements Identified {
@@ -104,6 +113,17 @@ public sealed interface RequestIdentity {
             }
             return new Identified.Known(operators.contains(account)
                     ? new Caller.Operator(principal.get()) : new Caller.Member(principal.get()));
+        }
+
+        @Override
+        public Optional<String> warning(String serverVersion) {
+            ServerVersion version = ServerVersion.parse(serverVersion);
+            boolean patched = version.major() > 2 || (version.major() == 2 && (version.minor() >= 14
+                    || (version.minor() == 12 && version.patch() >= 6)
+                    || (version.minor() == 11 && version.patch() >= 15)));
+            return patched ? Optional.empty() : Optional.of("identity mode on nats-server " + serverVersion
+                    + ": a leaf node connected to it can forge " + REQUEST_INFO
+                    + " (CVE-2026-33246); upgrade to 2.11.15, 2.12.6, 2.14.0 or newer, or connect no leaf nodes");
         }
 
         @Override

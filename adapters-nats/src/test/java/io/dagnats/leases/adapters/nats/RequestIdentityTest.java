@@ -90,6 +90,19 @@ class RequestIdentityTest {
         refused(ACCOUNTS.identify(header, IMPORTED));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"2.11.14", "2.12.5", "2.13.9", "2.10.20"})
+    void identityModeWarnsOnAServerWhoseLeafNodesCanForgeTheHeader(String version) {
+        assertTrue(ACCOUNTS.warning(version).orElseThrow().contains("CVE-2026-33246"));
+        assertEquals(Optional.empty(), RequestIdentity.OFF.warning(version));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"2.11.15", "2.12.6", "2.14.0", "2.15.1", "v2.15.1"})
+    void aPatchedServerGetsNoWarning(String version) {
+        assertEquals(Optional.empty(), ACCOUNTS.warning(version));
+    }
+
     @Test
     void dagnatsOwnAccountCannotBeAnOperatorAccount() {
         assertThrows(IllegalArgumentException.class,
