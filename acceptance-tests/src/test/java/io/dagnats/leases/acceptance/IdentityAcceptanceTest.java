@@ -280,6 +280,30 @@ class IdentityAcceptanceTest {
     }
 
     @Test
+    void theOperatorCliListsEveryAccountAndRevokesInTheAccountItNames() {
+        long inA = granted(as("alice").acquire("cli-target", "worker-1", TTL));
+        long inB = granted(as("bob").acquire("cli-target", "worker-1", TTL));
+        Map<String, String> operator = Map.of("NATS_URL", nats.url(), "NATS_USER", "operator",
+                "NATS_PASSWORD", "operator-secret");
+
+        CliProcess.Result listed = CliProcess.run(operator, "leases", "ls", "cli-target", "-o", "json");
+        assertEquals(0, listed.exitCode(), listed.toString());
+        assertTrue(listed.out().contains(Long.toString(inA)) && listed.out().contains(Long.toString(inB)),
+                listed.out());
+
+        CliProcess.Result revoked = CliProcess.run(operator, "leases", "revoke", "cli-target", "--account", "A",
+                "--reason", "operator frees A's", "--revision", Long.toString(inA));
+        assertEquals(0, revoked.exitCode(), revoked.toString());
+        assertFalse(as("alice").owner("cli-target").path("held").asBoolean());
+        assertEquals(inB, as("bob").owner("cli-target").get("revision").asLong(), "B's lease was touched");
+
+        Map<String, String> bob = Map.of("NATS_URL", nats.url(), "NATS_USER", "bob", "NATS_PASSWORD", "bob-secret");
+        CliProcess.Result refused = CliProcess.run(bob, "leases", "revoke", "cli-target", "--reason", "bob tries");
+        assertNotEquals(0, refused.exitCode(), refused.toString());
+        assertTrue(refused.err().contains("forbidden") || refused.out().contains("forbidden"), refused.toString());
+    }
+
+    @Test
     void theHolderLibraryKeepsALeaseAndServesForwardsThroughTheAccountsRoute() throws Exception {
         AtomicInteger served = new AtomicInteger();
         Connection aliceConnection = Nats.connect(options("alice", new Violations()));

@@ -1,6 +1,7 @@
 package io.dagnats.leases.protocol;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
@@ -275,7 +276,8 @@ public final class Replies {
                 fields.has(WireFields.TENURE) ? Optional.of(tenureFence(fields)) : Optional.empty(),
                 Timestamps.parse(WireFields.required(fields.acquiredAt, Fields.ACQUIRED_AT)),
                 Timestamps.parse(WireFields.required(fields.expiresAt, Fields.EXPIRES_AT)),
-                new LeaseTtl(fields.required(WireFields.TTL)));
+                new LeaseTtl(fields.required(WireFields.TTL)),
+                Optional.ofNullable(fields.account).map(Account::new));
     }
 
     private static Fence fence(WireFields fields) {
