@@ -10,6 +10,8 @@ public record KeyPrefix(String value, Namespace namespace) {
 
     /** Every key (identity mode off). */
     public static final KeyPrefix ALL = new KeyPrefix("");
+    /** Every key of every namespace, identity mode on or off: what the lease gauges count. */
+    public static final KeyPrefix EVERY_NAMESPACE = new KeyPrefix("", Namespace.ANY);
 
     public KeyPrefix {
         Token.require("prefix", value, 0);

@@ -7,6 +7,8 @@ public sealed interface Namespace {
 
     Namespace SHARED = new Shared();
     Namespace EVERY = new Every();
+    /** Every stored key, of any namespace or none: what the lease gauges count. */
+    Namespace ANY = new Any();
 
     boolean contains(LeaseKey key);
 
@@ -27,6 +29,14 @@ public sealed interface Namespace {
         @Override
         public boolean contains(LeaseKey key) {
             return key.account().filter(account::equals).isPresent();
+        }
+    }
+
+    /** Every key there is. */
+    record Any() implements Namespace {
+        @Override
+        public boolean contains(LeaseKey key) {
+            return true;
         }
     }
 

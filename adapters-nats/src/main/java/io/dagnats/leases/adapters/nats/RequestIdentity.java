@@ -28,6 +28,8 @@ public sealed interface RequestIdentity {
     String REQUEST_INFO = "Nats-Request-Info";
     /** How the server names the reply subject of a request that crossed a service import. */
     String IMPORTED_REPLY_PREFIX = "_R_.";
+    /** How nats-server prefixes a reply routed back over a gateway: then two tokens, then the reply. */
+    String GATEWAY_REPLY_PREFIX = "_GR_.";
 
     RequestIdentity OFF = new Off();
 
@@ -107,7 +109,7 @@ public sealed interface RequestIdentity {
                 return new Identified.Refused("identity mode: requests from dagnats' own account " + own
                         + " are refused; call dagnats from an application account");
             }
-            if (replyTo == null || !replyTo.startsWith(IMPORTED_REPLY_PREFIX)) {
+            if (!importedReply(replyTo)) {
                 return new Identified.Refused("identity mode: the request did not come through a service import "
                         + "(its reply subject is not the server's)");
             }
@@ -131,6 +133,23 @@ public sealed interface RequestIdentity {
             return "identity mode accounts: dagnats' account " + own + ", operator accounts "
                     + (operators.isEmpty() ? "none" : operators.stream().map(Account::value).sorted().toList())
                     + "; callers are known by the server's " + REQUEST_INFO + " header";
+        }
+
+        /** The server's {@code _R_.} reply subject, bare or behind a gateway's {@code _GR_.<cluster>.<server>.} (not tested on a supercluster). */
+        static boolean importedReply(String replyTo) {
+            if (replyTo == null) {
+                return false;
+            }
+            String reply = replyTo;
+            if (reply.startsWith(GATEWAY_REPLY_PREFIX)) {
+                int cluster = reply.indexOf('.', GATEWAY_REPLY_PREFIX.length());
+                int server = cluster < 0 ? -1 : reply.indexOf('.', cluster + 1);
+                if (cluster <= GATEWAY_REPLY_PREFIX.length() || server <= cluster + 1) {
+                    return false;
+                }
+                reply = reply.substring(server + 1);
+            }
+            return reply.startsWith(IMPORTED_REPLY_PREFIX);
         }
 
         /** The {@code acc} and, when shared, {@code user} of the header's JSON object; empty when it has no valid acc. */

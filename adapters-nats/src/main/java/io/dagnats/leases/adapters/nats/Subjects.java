@@ -57,10 +57,19 @@ final class Subjects {
      * identity mode (ADR-036) {@code $KV.leases.<account token>.<key token>}.
      */
     static Optional<LeaseKey> keyOf(String subject) {
-        if (subject == null || !subject.startsWith(KEY_PREFIX)) {
+        return keyAfter(KEY_PREFIX, subject);
+    }
+
+    /** The key a change event's subject names: {@code dagnats.lease.changed.<key>}, or {@code .<account>.<key>}. */
+    static Optional<LeaseKey> keyOfChange(String subject) {
+        return keyAfter(LeaseSubjects.CHANGED_PREFIX, subject);
+    }
+
+    private static Optional<LeaseKey> keyAfter(String prefix, String subject) {
+        if (subject == null || !subject.startsWith(prefix)) {
             return Optional.empty();
         }
-        String rest = subject.substring(KEY_PREFIX.length());
+        String rest = subject.substring(prefix.length());
         int dot = rest.indexOf('.');
         try {
             return Optional.of(dot < 0 ? new LeaseKey(rest)

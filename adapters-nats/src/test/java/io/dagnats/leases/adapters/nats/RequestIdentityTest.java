@@ -83,6 +83,14 @@ class RequestIdentityTest {
         assertTrue(refused(ACCOUNTS.identify("{\"acc\":\"A\"}", null)).contains("reply subject"));
     }
 
+    @Test
+    void aRequestThatCrossedAGatewayKeepsTheServersReplySubjectBehindTheGatewayPrefix() {
+        assertEquals(new Caller.Member(Principal.of(new Account("B"))),
+                known(ACCOUNTS.identify("{\"acc\":\"B\"}", "_GR_.c1h4sh.s3rv3r._R_.nup6Co.J4lM3g")));
+        refused(ACCOUNTS.identify("{\"acc\":\"B\"}", "_GR_.c1h4sh.s3rv3r._INBOX.abc"));
+        refused(ACCOUNTS.identify("{\"acc\":\"B\"}", "_GR_._R_.x"));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"", "not json", "[]", "{}", "{\"acc\":7}", "{\"acc\":\"a.b\"}", "{\"acc\":\"\"}",
         "{\"acc\":\"A\",\"user\":\"tab\\there\"}", "{\"acc\":\"A\""})
