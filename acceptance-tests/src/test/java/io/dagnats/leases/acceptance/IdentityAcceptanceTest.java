@@ -265,6 +265,12 @@ class IdentityAcceptanceTest {
         assertTrue(seen.contains("A:" + inA) && seen.contains("B:" + inB), listing.toString());
         JsonNode alicesListing = alice.call("list", WireClient.object().put("prefix", "ops-target"));
         assertEquals(1, alicesListing.get("leases").size(), alicesListing.toString());
+        JsonNode looked = operator.call("owner", WireClient.object().put("key", "ops-target").put("account", "B"));
+        assertEquals(inB, looked.get("revision").asLong(), looked.toString());
+        assertEquals("B", looked.get("account").asText());
+        assertKind("forbidden", alice.call("owner", WireClient.object().put("key", "ops-target").put("account", "B")));
+        assertEquals(inA, alice.call("owner", WireClient.object().put("key", "ops-target").put("account", "A"))
+                .get("revision").asLong());
 
         // bob may publish to revoke (the example lets him, as a careless configuration would): dagnats refuses
         // a member's revoke, even of its own account's lease.
@@ -290,6 +296,10 @@ class IdentityAcceptanceTest {
         assertEquals(0, listed.exitCode(), listed.toString());
         assertTrue(listed.out().contains(Long.toString(inA)) && listed.out().contains(Long.toString(inB)),
                 listed.out());
+
+        CliProcess.Result got = CliProcess.run(operator, "leases", "get", "cli-target", "--account", "B", "-o", "json");
+        assertEquals(0, got.exitCode(), got.toString());
+        assertTrue(got.out().contains(Long.toString(inB)) && got.out().contains("\"account\":\"B\""), got.out());
 
         CliProcess.Result revoked = CliProcess.run(operator, "leases", "revoke", "cli-target", "--account", "A",
                 "--reason", "operator frees A's", "--revision", Long.toString(inA));

@@ -25,13 +25,14 @@ public sealed interface Caller {
     boolean mayRevoke();
 
     /**
-     * The key an operator's revoke names: {@code name} in {@code account}'s namespace, or in the
-     * caller's own without one.
+     * The key a request that may name an account ({@code owner}, {@code revoke}) is about:
+     * {@code name} in {@code account}'s namespace, or in the caller's own without one. Empty when
+     * this caller may not look there: a member naming another account than its own.
      *
      * @throws InvalidLeaseInput when an account is named with identity mode off, where there is none
      */
-    default LeaseKey revoked(String name, Optional<Account> account) {
-        return account.map(named -> LeaseKey.in(named, name)).orElseGet(() -> key(name));
+    default Optional<LeaseKey> named(String name, Optional<Account> account) {
+        return Optional.of(account.map(named -> LeaseKey.in(named, name)).orElseGet(() -> key(name)));
     }
 
     /** Which stored keys a listing by this caller may show. */
@@ -45,11 +46,11 @@ public sealed interface Caller {
         }
 
         @Override
-        public LeaseKey revoked(String name, Optional<Account> account) {
+        public Optional<LeaseKey> named(String name, Optional<Account> account) {
             if (account.isPresent()) {
                 throw new InvalidLeaseInput("account names a namespace, and identity mode is off: there is none");
             }
-            return key(name);
+            return Optional.of(key(name));
         }
 
         @Override
@@ -82,6 +83,12 @@ public sealed interface Caller {
         @Override
         public Claimant claimant(Claimant claimed) {
             return claimed.as(Optional.of(principal));
+        }
+
+        @Override
+        public Optional<LeaseKey> named(String name, Optional<Account> account) {
+            return account.isEmpty() || account.get().equals(principal.account())
+                    ? Optional.of(key(name)) : Optional.empty();
         }
 
         @Override

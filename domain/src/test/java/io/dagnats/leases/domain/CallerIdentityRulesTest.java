@@ -108,8 +108,11 @@ class CallerIdentityRulesTest {
         assertTrue(operator.mayRevoke());
         assertFalse(member.mayRevoke());
         assertTrue(Caller.SHARED.mayRevoke());
-        assertEquals(LeaseKey.in(B, "leader"), operator.revoked("leader", Optional.of(B)));
-        assertThrows(InvalidLeaseInput.class, () -> Caller.SHARED.revoked("leader", Optional.of(B)));
+        assertEquals(Optional.of(LeaseKey.in(B, "leader")), operator.named("leader", Optional.of(B)));
+        assertThrows(InvalidLeaseInput.class, () -> Caller.SHARED.named("leader", Optional.of(B)));
+        assertEquals(Optional.of(LeaseKey.in(A, "leader")), member.named("leader", Optional.of(A)));
+        assertEquals(Optional.of(LeaseKey.in(A, "leader")), member.named("leader", Optional.empty()));
+        assertEquals(Optional.empty(), member.named("leader", Optional.of(B)));
 
         assertTrue(operator.listed().contains(LeaseKey.in(B, "x")));
         assertFalse(operator.listed().contains(new LeaseKey("x")));

@@ -100,9 +100,16 @@ public sealed interface Request {
         }
     }
 
-    record Owner(LeaseKey key) implements Request {
+    /** @param account identity mode (ADR-036), operators: the account whose key it is; empty for the caller's own */
+    record Owner(LeaseKey key, Optional<Account> account) implements Request {
         public Owner {
             Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(account, "account");
+        }
+
+        /** A look in the caller's own namespace (the only one, with identity mode off). */
+        public Owner(LeaseKey key) {
+            this(key, Optional.empty());
         }
 
         @Override

@@ -72,7 +72,8 @@ public final class Requests {
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     public static Request.Owner owner(byte[] body) {
-        return new Request.Owner(new LeaseKey(WireFields.request(body).key));
+        WireFields fields = WireFields.request(body);
+        return new Request.Owner(new LeaseKey(fields.key), Optional.ofNullable(fields.account).map(Account::new));
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
@@ -149,6 +150,8 @@ public final class Requests {
                 FlatJson.writeFence(generator, Fields.REVISION, release.revision());
             } else if (request instanceof Request.Forward forward) {
                 writeForward(generator, forward);
+            } else if (request instanceof Request.Owner owner && owner.account().isPresent()) {
+                generator.writeStringField(Fields.ACCOUNT, owner.account().get().value());
             } else if (request instanceof Request.Revoke revoke) {
                 generator.writeStringField(Fields.REASON, revoke.reason().value());
                 if (revoke.account().isPresent()) {

@@ -16,6 +16,8 @@ import io.dagnats.leases.domain.Renewal;
 import io.dagnats.leases.protocol.Replies;
 import io.dagnats.leases.protocol.Request;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -66,7 +68,12 @@ final class LeaseHandlers {
 
     /** A plain read: no rule to apply, so no use case between the request and the store. */
     CompletionStage<Answer> owner(Request.Owner request, Caller caller) {
-        LeaseKey key = caller.key(request.key().value());
+        Optional<LeaseKey> named = caller.named(request.key().value(), request.account());
+        if (named.isEmpty()) {
+            return CompletableFuture.completedFuture(Answer.failed(ErrorKind.FORBIDDEN,
+                    "identity mode: only an operator account may look at another account's lease"));
+        }
+        LeaseKey key = named.get();
         return store.read(key).thenApply(state -> state instanceof KeyState.Held held
                 ? Answer.of(Replies.owner(state), Facts.Result.HELD, held.lease())
                 : new Answer(Replies.owner(state), new Facts.Free(key)));

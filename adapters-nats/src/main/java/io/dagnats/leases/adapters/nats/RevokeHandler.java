@@ -36,7 +36,8 @@ final class RevokeHandler {
             return CompletableFuture.completedFuture(Answer.failed(ErrorKind.FORBIDDEN,
                     "identity mode: only an operator account may revoke a lease"));
         }
-        LeaseKey key = caller.revoked(request.key().value(), request.account());
+        // An operator may name any account; the Optional is empty only for a member, refused above.
+        LeaseKey key = caller.named(request.key().value(), request.account()).orElseThrow();
         RevokeLease.Command command = new RevokeLease.Command(key, request.reason(), request.revision());
         return revoke.execute(command).thenApply(revocation -> {
             byte[] body = Replies.revoked(revocation);
