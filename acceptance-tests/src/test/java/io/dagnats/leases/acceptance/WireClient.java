@@ -24,8 +24,13 @@ final class WireClient implements AutoCloseable {
     private final Connection connection;
 
     WireClient(String url) {
+        this(new Options.Builder().server(url).build());
+    }
+
+    /** A caller with credentials of its own (a user of an account, ADR-036). */
+    WireClient(Options options) {
         try {
-            this.connection = Nats.connect(new Options.Builder().server(url).build());
+            this.connection = Nats.connect(options);
         } catch (IOException failed) {
             throw new UncheckedIOException(failed);
         } catch (InterruptedException interrupted) {

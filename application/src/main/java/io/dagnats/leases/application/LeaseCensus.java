@@ -37,7 +37,7 @@ public final class LeaseCensus {
     }
 
     private CompletionStage<Count> walk(long from, Map<LeaseKey, HolderId> held) {
-        return listing.page(KeyPrefix.ALL, from, PAGE).thenCompose(page -> {
+        return listing.page(KeyPrefix.EVERY_NAMESPACE, from, PAGE).thenCompose(page -> {
             page.leases().forEach(lease -> held.put(lease.key(), lease.holder()));
             if (page.next().isPresent()) {
                 return walk(page.next().getAsLong(), held);

@@ -33,7 +33,7 @@ class LeaseCensusTest {
                 new LeaseListing.Page(List.of(lease("c", "carol", 8), lease("a", "alice", 9), lease("c", "bob", 10)),
                         OptionalLong.empty()));
         LeaseListing listing = (prefix, from, limit) -> {
-            assertEquals(KeyPrefix.ALL, prefix);
+            assertEquals(KeyPrefix.EVERY_NAMESPACE, prefix);
             asked.add(from);
             return CompletableFuture.completedFuture(pages.get(asked.size() - 1));
         };

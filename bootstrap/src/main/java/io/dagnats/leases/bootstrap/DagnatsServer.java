@@ -66,8 +66,11 @@ public final class DagnatsServer implements AutoCloseable {
         LOG.log(status instanceof BucketStatus.Ready ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
                 "dagnats " + LeaseApi.VERSION + " serving " + LeaseSubjects.API_PREFIX + "* on "
                 + connection.getConnectedUrl() + ", nats-server " + bucket.serverVersion()
-                + " (" + settings.describeAuthentication() + ", " + telemetrySetup.describe() + "): "
+                + " (" + settings.describeAuthentication() + ", " + telemetrySetup.describe() + ", "
+                + settings.identity().identity().describe() + "): "
                 + status.describe());
+        settings.identity().identity().warning(bucket.serverVersion())
+                .ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, "dagnats: " + warning));
         this.judged = status;
         bucket.recheckWith(() -> {
             try {

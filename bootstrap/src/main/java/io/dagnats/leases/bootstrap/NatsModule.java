@@ -123,7 +123,8 @@ final class NatsModule extends AbstractModule {
     LeaseApi api(Connection connection, LeaseBucket bucket, ReadLease owner, AcquireLease acquire,
             RenewLease renew, ReleaseLease release, ForwardToOwner forward, LeaseListing listing,
             RevokeLease revoke, LeaseTelemetry telemetry) {
-        return new LeaseApi(connection, bucket, owner, acquire, renew, release, forward, listing, revoke, telemetry);
+        return new LeaseApi(connection, bucket, owner, acquire, renew, release, forward, listing, revoke, telemetry,
+                settings.identity().identity());
     }
 
     @Provides

@@ -20,14 +20,18 @@ public record Settings(
         TlsSettings tls,
         LeaseBucket.Settings bucket,
         ServiceSettings service,
-        TelemetrySettings telemetry) {
+        TelemetrySettings telemetry,
+        IdentitySettings identity) {
 
     /** Each setting with its meaning, for the error message and the README's table. */
     static final Map<String, String> DAGNATS_SETTINGS = Map.of(
             "DAGNATS_LEASE_REPLICAS", "replicas of the leases bucket when dagnats creates it, and the fewest an existing one may have (1 to 5, default 1)",
             "DAGNATS_MARKER_TTL_SECONDS", "how long expiry markers and release tombstones stay (seconds, default 60)",
             "DAGNATS_JETSTREAM_TIMEOUT_MS", "how long one JetStream request may take (100 to 60000, default 2000)",
-            "DAGNATS_DRAIN_TIMEOUT_MS", "how long a stop waits for requests in flight (default 10000)");
+            "DAGNATS_DRAIN_TIMEOUT_MS", "how long a stop waits for requests in flight (default 10000)",
+            "DAGNATS_IDENTITY", "off (default) or accounts: callers known by their NATS account, keys per account (ADR-036)",
+            "DAGNATS_IDENTITY_ACCOUNT", "with DAGNATS_IDENTITY=accounts: the account dagnats runs in; its own requests are refused",
+            "DAGNATS_IDENTITY_OPERATORS", "with DAGNATS_IDENTITY=accounts: operator accounts, comma-separated, that may revoke and list across accounts");
 
     /** Settings for a server at {@code natsUrl} with every other setting at its default. */
     public static Settings forUrl(String natsUrl) {
@@ -59,7 +63,8 @@ public record Settings(
                 TlsSettings.from(reader),
                 bucket(reader),
                 ServiceSettings.from(reader),
-                TelemetrySettings.from(environment));
+                TelemetrySettings.from(environment),
+                IdentitySettings.from(reader));
     }
 
     /** The leases bucket: {@code DAGNATS_LEASE_REPLICAS} and {@code DAGNATS_MARKER_TTL_SECONDS}. */

@@ -1,5 +1,6 @@
 package io.dagnats.leases.cli;
 
+import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.LeaseKey;
@@ -32,6 +33,13 @@ final class Converters {
         @Override
         public KeyPrefix convert(String value) {
             return Converters.convert(value, KeyPrefix::new);
+        }
+    }
+
+    static final class AccountName implements CommandLine.ITypeConverter<Account> {
+        @Override
+        public Account convert(String value) {
+            return Converters.convert(value, Account::new);
         }
     }
 

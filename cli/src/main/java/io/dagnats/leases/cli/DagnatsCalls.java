@@ -1,5 +1,6 @@
 package io.dagnats.leases.cli;
 
+import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.protocol.Answers;
@@ -14,6 +15,7 @@ import io.dagnats.leases.protocol.Requests;
 import io.nats.client.JetStreamStatusException;
 import io.nats.client.Message;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -34,7 +36,12 @@ final class DagnatsCalls {
     }
 
     Answers.Owner owner(LeaseKey key) {
-        return call(Operation.OWNER.subject(), Requests.encode(new Request.Owner(key)), Replies::decodeOwner);
+        return owner(key, Optional.empty());
+    }
+
+    /** @param account identity mode, an operator's look into another account's namespace */
+    Answers.Owner owner(LeaseKey key, Optional<Account> account) {
+        return call(Operation.OWNER.subject(), Requests.encode(new Request.Owner(key, account)), Replies::decodeOwner);
     }
 
     Answers.Listing list(ListRequest request) {

@@ -1,14 +1,17 @@
 package io.dagnats.leases.cli;
 
+import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseView;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code dagnats leases get KEY}: one lease in full (a leader read, {@code api.leases.owner}), or that it is free. */
@@ -23,6 +26,11 @@ final class GetLease implements Callable<Integer> {
     @Parameters(paramLabel = "KEY", converter = Converters.Key.class, description = "The lease's key.")
     LeaseKey key;
 
+    @Option(names = "--account", paramLabel = "ACCOUNT", converter = Converters.AccountName.class,
+            description = "Identity mode (ADR-036), with an operator account's credentials: the account whose "
+                    + "key it is; default the caller's own. Refused with identity mode off.")
+    Account account;
+
     GetLease(Context context) {
         this.context = context;
     }
@@ -31,7 +39,7 @@ final class GetLease implements Callable<Integer> {
     public Integer call() {
         Answers.Owner answer;
         try (NatsSession session = options.open()) {
-            answer = new DagnatsCalls(session).owner(key);
+            answer = new DagnatsCalls(session).owner(key, Optional.ofNullable(account));
         }
         Instant now = context.clock().instant();
         PrintWriter out = context.out();

@@ -45,6 +45,9 @@ final class Json {
     /** A lease's fields, without the braces (so a caller can add its own). */
     static void lease(JsonGenerator generator, LeaseView lease, Instant now) throws IOException {
         generator.writeStringField("key", lease.key().value());
+        if (lease.account().isPresent()) {
+            generator.writeStringField("account", lease.account().get().value());
+        }
         generator.writeStringField("holder", lease.holder().value());
         fence(generator, "revision", lease.revision());
         generator.writeStringField("acquired_at", time(lease.acquiredAt()));

@@ -71,7 +71,9 @@ final class ListLeases implements Callable<Integer> {
         if (!leases.isEmpty()) {
             Table table = new Table("KEY", "HOLDER", "REVISION", "ACQUIRED", "EXPIRES IN", "TTL");
             for (LeaseView lease : leases) {
-                table.row(lease.key().value(), lease.holder().value(), lease.revision().toString(),
+                // Identity mode: ACCOUNT:KEY, so an operator sees whose each key is (ADR-036).
+                table.row(lease.account().map(account -> account + ":").orElse("") + lease.key().value(),
+                        lease.holder().value(), lease.revision().toString(),
                         Human.time(lease.acquiredAt()), Human.timeLeft(Duration.between(now, lease.expiresAt())),
                         Human.ttl(lease.ttl()));
             }

@@ -1,5 +1,6 @@
 package io.dagnats.leases.cli;
 
+import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.RevokeReason;
@@ -46,6 +47,11 @@ final class RevokeLease implements Callable<Integer> {
                     + "lease renewed or granted since is left alone.")
     Fence revision;
 
+    @Option(names = "--account", paramLabel = "ACCOUNT", converter = Converters.AccountName.class,
+            description = "Identity mode (ADR-036), with an operator account's credentials: the account whose "
+                    + "key it is; default the caller's own. Refused with identity mode off.")
+    Account account;
+
     RevokeLease(Context context) {
         this.context = context;
     }
@@ -54,7 +60,8 @@ final class RevokeLease implements Callable<Integer> {
     public Integer call() {
         Answers.Revoke answer;
         try (NatsSession session = options.open()) {
-            answer = new DagnatsCalls(session).revoke(new Request.Revoke(key, reason, Optional.ofNullable(revision)));
+            answer = new DagnatsCalls(session).revoke(new Request.Revoke(key, reason, Optional.ofNullable(revision),
+                    Optional.ofNullable(account)));
         }
         PrintWriter out = context.out();
         if (options.json()) {

@@ -9,6 +9,11 @@ package io.dagnats.leases.domain;
 public enum ErrorKind {
     /** The request breaks an input rule: fix it, do not retry it. */
     INVALID(false),
+    /**
+     * Identity mode (ADR-036): the NATS server did not vouch for the caller, or the caller may
+     * not do this (another account's namespace, an operator's call); nothing was changed.
+     */
+    FORBIDDEN(false),
     /** The caller does not own the lease (any more): stop acting as owner. */
     LOST(false),
     /** The server cannot serve leases (no per-message TTL, or no JetStream). */

@@ -8,6 +8,8 @@ import java.util.Optional;
  * A key that one holder owns, as of one write.
  *
  * @param incarnation the holder's incarnation, when it sent one: part of who holds the lease
+ * @param principal  who the NATS server said took it, in identity mode (ADR-036): part of who
+ *                   holds the lease, and always in the key's account
  * @param revision   the fence of the write this view comes from
  * @param tenure     the fence of the acquire that began this holder's tenure; renewals
  *                   raise {@code revision} but keep the tenure
@@ -19,6 +21,7 @@ public record Lease(
         LeaseKey key,
         HolderId holder,
         Optional<Incarnation> incarnation,
+        Optional<Principal> principal,
         Fence revision,
         Fence tenure,
         Instant acquiredAt,
@@ -29,6 +32,7 @@ public record Lease(
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(holder, "holder");
         Objects.requireNonNull(incarnation, "incarnation");
+        Objects.requireNonNull(principal, "principal");
         Objects.requireNonNull(revision, "revision");
         Objects.requireNonNull(tenure, "tenure");
         Objects.requireNonNull(acquiredAt, "acquiredAt");
@@ -37,17 +41,24 @@ public record Lease(
         if (revision.isBelow(tenure)) {
             throw new IllegalArgumentException("a lease's revision " + revision + " is below its tenure " + tenure);
         }
+        new Claimant(holder, incarnation, principal).requireInNamespaceOf(key);
+    }
+
+    /** A lease of the shared namespace (identity mode off): no principal. */
+    public Lease(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, Fence revision, Fence tenure,
+            Instant acquiredAt, Instant writtenAt, LeaseTtl ttl) {
+        this(key, holder, incarnation, Optional.empty(), revision, tenure, acquiredAt, writtenAt, ttl);
     }
 
     /** A lease of a holder that sent no incarnation: the guide's plain holder. */
     public Lease(LeaseKey key, HolderId holder, Fence revision, Fence tenure, Instant acquiredAt, Instant writtenAt,
             LeaseTtl ttl) {
-        this(key, holder, Optional.empty(), revision, tenure, acquiredAt, writtenAt, ttl);
+        this(key, holder, Optional.empty(), Optional.empty(), revision, tenure, acquiredAt, writtenAt, ttl);
     }
 
-    /** Who holds it: the holder id and its incarnation, if it sent one. */
+    /** Who holds it: the holder id, its incarnation if it sent one, and its principal in identity mode. */
     public Claimant claimant() {
-        return new Claimant(holder, incarnation);
+        return new Claimant(holder, incarnation, principal);
     }
 
     /** Advisory: the server's TTL, not this instant, is what frees the key. */
@@ -55,9 +66,12 @@ public record Lease(
         return writtenAt.plusMillis(ttl.millis());
     }
 
-    /** Whether {@code candidate} holds it: the same holder id and the same incarnation, or none on both sides. */
+    /**
+     * Whether {@code candidate} holds it: the same holder id, the same incarnation (or none on
+     * both sides) and the same principal (or none on both sides).
+     */
     public boolean isHeldBy(Claimant candidate) {
-        return holder.equals(candidate.holder()) && incarnation.equals(candidate.incarnation());
+        return claimant().equals(candidate);
     }
 
     /**

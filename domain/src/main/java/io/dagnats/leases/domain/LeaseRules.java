@@ -100,7 +100,9 @@ public final class LeaseRules {
         Lease lease = held.lease();
         if (!lease.isHeldBy(caller)) {
             return Optional.of(new Lost(state.key(), Lost.Reason.HELD_BY_OTHER,
-                    lease.holder().equals(caller.holder())
+                    !lease.principal().equals(caller.principal())
+                            ? "it is held by another principal"
+                            : lease.holder().equals(caller.holder())
                             ? "it is held under holder id " + lease.holder() + " by another incarnation ("
                                     + lease.incarnation().map(Incarnation::value).orElse("none") + ")"
                             : "it is held by another holder"));

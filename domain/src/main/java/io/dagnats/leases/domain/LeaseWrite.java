@@ -49,6 +49,7 @@ public sealed interface LeaseWrite {
             if (event == LeaseEvent.RELEASED || event == LeaseEvent.REVOKED) {
                 throw new IllegalArgumentException("a release or revoke is a Tombstone, not a Put");
             }
+            claimant.requireInNamespaceOf(key);
         }
 
         @Override
@@ -63,7 +64,7 @@ public sealed interface LeaseWrite {
 
         /** The lease this write makes once the store gives it {@code revision}. */
         public Lease leaseAt(Fence revision) {
-            return new Lease(key, claimant.holder(), claimant.incarnation(), revision,
+            return new Lease(key, claimant.holder(), claimant.incarnation(), claimant.principal(), revision,
                     continuedTenure.orElse(revision), acquiredAt, writtenAt, ttl);
         }
     }

@@ -14,6 +14,7 @@ final class Fields {
     static final String PAGE_SIZE = "page_size";
     static final String CURSOR = "cursor";
     static final String REASON = "reason";
+    static final String ACCOUNT = "account";
 
     static final String GRANTED = "granted";
     static final String HELD = "held";

@@ -13,6 +13,7 @@ public final class Kinds {
     public static String wireName(ErrorKind kind) {
         return switch (kind) {
             case INVALID -> "invalid";
+            case FORBIDDEN -> "forbidden";
             case LOST -> "lost";
             case UNSUPPORTED -> "unsupported";
             case UNAVAILABLE -> "unavailable";

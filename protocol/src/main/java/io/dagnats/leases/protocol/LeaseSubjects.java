@@ -35,7 +35,22 @@ public final class LeaseSubjects {
     /** A process's inbox with its variable parts named, as telemetry names the destination. */
     public static final String INCARNATION_TEMPLATE = INCARNATION_PREFIX + "{holder}.{incarnation}.{key}";
 
+    /**
+     * Identity mode (ADR-036): dagnats' account reaches an application account's inboxes under
+     * this, the account, a dot and the inbox subject the owner subscribes to; each application
+     * account exports its inboxes to dagnats' account, which imports them under this prefix.
+     */
+    public static final String ROUTE_PREFIX = "dagnats.route.";
+
     private LeaseSubjects() {
+    }
+
+    /**
+     * Where dagnats sends a request for {@code inbox}, the subject the owner of {@code key} listens
+     * on: that subject itself with identity mode off, and the route into the key's account with it on.
+     */
+    public static String route(LeaseKey key, String inbox) {
+        return key.account().map(account -> ROUTE_PREFIX + account.value() + "." + inbox).orElse(inbox);
     }
 
     /** Where the changes of one key are published. */

@@ -1,5 +1,6 @@
 package io.dagnats.leases.protocol;
 
+import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
@@ -18,9 +19,11 @@ import java.util.Optional;
  * @param tenure      the fence of the acquire that began this holder's tenure (renewals keep it);
  *                    empty only from a dagnats older than the field
  * @param expiresAt   advisory wall-clock expiry; the server's TTL is what frees the key
+ * @param account     identity mode (ADR-036): the account whose key it is. Apart from {@code key} on
+ *                    purpose: a holder compares the key with the one it asked for, which names no account
  */
 public record LeaseView(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, Fence revision,
-        Optional<Fence> tenure, Instant acquiredAt, Instant expiresAt, LeaseTtl ttl) {
+        Optional<Fence> tenure, Instant acquiredAt, Instant expiresAt, LeaseTtl ttl, Optional<Account> account) {
 
     public LeaseView {
         Objects.requireNonNull(key, "key");
@@ -31,6 +34,13 @@ public record LeaseView(LeaseKey key, HolderId holder, Optional<Incarnation> inc
         Objects.requireNonNull(acquiredAt, "acquiredAt");
         Objects.requireNonNull(expiresAt, "expiresAt");
         Objects.requireNonNull(ttl, "ttl");
+        Objects.requireNonNull(account, "account");
+    }
+
+    /** A view from a dagnats with identity mode off: no account. */
+    public LeaseView(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, Fence revision,
+            Optional<Fence> tenure, Instant acquiredAt, Instant expiresAt, LeaseTtl ttl) {
+        this(key, holder, incarnation, revision, tenure, acquiredAt, expiresAt, ttl, Optional.empty());
     }
 
     /** A view of a plain holder's lease (no incarnation) whose tenure is not told. */

@@ -10,7 +10,8 @@ import java.util.Arrays;
  * (compact, fields in the same order), without a generator, a stream and two
  * date formatters per reply. Only for the plain case: a key and holder of
  * printable ASCII that need no escaping, a revision below 2^63 and instants
- * {@link Timestamps} writes by hand; anything else is left to Jackson.
+ * {@link Timestamps} writes by hand, in the shared namespace (identity mode off); anything
+ * else is left to Jackson.
  */
 final class LeaseViewBytes {
 
@@ -41,7 +42,8 @@ final class LeaseViewBytes {
         String incarnation = lease.incarnation().map(Object::toString).orElse("");
         long revision = lease.revision().revision();
         long tenure = lease.tenure().revision();
-        if (revision < 0 || tenure < 0 || !plain(key) || !plain(holder) || !plain(incarnation)) {
+        if (revision < 0 || tenure < 0 || !plain(key) || !plain(holder) || !plain(incarnation)
+                || lease.key().account().isPresent()) {
             return null;
         }
         byte[] out = new byte[FIXED + key.length() + holder.length() + incarnation.length()];

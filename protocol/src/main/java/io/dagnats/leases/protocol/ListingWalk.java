@@ -1,5 +1,6 @@
 package io.dagnats.leases.protocol;
 
+import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.LeaseKey;
@@ -27,7 +28,11 @@ import java.util.function.Function;
  */
 public final class ListingWalk {
 
-    private final Map<LeaseKey, LeaseView> byKey = new HashMap<>();
+    /** Per account and key: an operator's listing in identity mode holds the same key of several accounts (ADR-036). */
+    private final Map<Listed, LeaseView> byKey = new HashMap<>();
+
+    private record Listed(Optional<Account> account, LeaseKey key) {
+    }
     private final Set<String> cursorsSent = new HashSet<>();
     private ListRequest request;
 
@@ -75,7 +80,7 @@ public final class ListingWalk {
     /** Takes in the answer to {@link #request}: the next page to ask for, or empty when the walk is done. */
     private Optional<ListRequest> add(Listing page) {
         for (LeaseView lease : page.leases()) {
-            byKey.merge(lease.key(), lease, ListingWalk::later);
+            byKey.merge(new Listed(lease.account(), lease.key()), lease, ListingWalk::later);
         }
         Optional<String> next = page.nextCursor();
         if (next.isEmpty()) {
@@ -91,7 +96,10 @@ public final class ListingWalk {
     }
 
     private List<LeaseView> leases() {
-        return byKey.values().stream().sorted(Comparator.comparing(lease -> lease.key().value())).toList();
+        return byKey.values().stream()
+                .sorted(Comparator.comparing((LeaseView lease) -> lease.key().value())
+                        .thenComparing(lease -> lease.account().map(Account::value).orElse("")))
+                .toList();
     }
 
     private static LeaseView later(LeaseView one, LeaseView other) {

@@ -1,6 +1,7 @@
 package io.dagnats.leases.protocol;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
@@ -148,6 +149,10 @@ public final class Replies {
     private static void leaseView(JsonGenerator generator, Lease lease) throws IOException {
         generator.writeBooleanField(Fields.HELD, true);
         generator.writeStringField(Fields.KEY, lease.key().value());
+        if (lease.key().account().isPresent()) {
+            // Identity mode (ADR-036): whose namespace; an operator's listing spans several.
+            generator.writeStringField(Fields.ACCOUNT, lease.key().account().get().value());
+        }
         generator.writeStringField(Fields.HOLDER, lease.holder().value());
         if (lease.incarnation().isPresent()) {
             generator.writeStringField(Fields.INCARNATION, lease.incarnation().get().value());
@@ -271,7 +276,8 @@ public final class Replies {
                 fields.has(WireFields.TENURE) ? Optional.of(tenureFence(fields)) : Optional.empty(),
                 Timestamps.parse(WireFields.required(fields.acquiredAt, Fields.ACQUIRED_AT)),
                 Timestamps.parse(WireFields.required(fields.expiresAt, Fields.EXPIRES_AT)),
-                new LeaseTtl(fields.required(WireFields.TTL)));
+                new LeaseTtl(fields.required(WireFields.TTL)),
+                Optional.ofNullable(fields.account).map(Account::new));
     }
 
     private static Fence fence(WireFields fields) {

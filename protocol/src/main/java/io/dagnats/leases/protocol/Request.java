@@ -1,5 +1,6 @@
 package io.dagnats.leases.protocol;
 
+import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
@@ -99,9 +100,16 @@ public sealed interface Request {
         }
     }
 
-    record Owner(LeaseKey key) implements Request {
+    /** @param account identity mode (ADR-036), operators: the account whose key it is; empty for the caller's own */
+    record Owner(LeaseKey key, Optional<Account> account) implements Request {
         public Owner {
             Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(account, "account");
+        }
+
+        /** A look in the caller's own namespace (the only one, with identity mode off). */
+        public Owner(LeaseKey key) {
+            this(key, Optional.empty());
         }
 
         @Override
@@ -140,12 +148,20 @@ public sealed interface Request {
      * An operator's revoke: frees the key whoever holds it, and says why.
      *
      * @param revision revoke only while this is the current fence; empty to revoke whatever lease is current
+     * @param account  identity mode (ADR-036): the account whose key it is; empty for the caller's own
      */
-    record Revoke(LeaseKey key, RevokeReason reason, Optional<Fence> revision) implements Request {
+    record Revoke(LeaseKey key, RevokeReason reason, Optional<Fence> revision, Optional<Account> account)
+            implements Request {
         public Revoke {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(reason, "reason");
             Objects.requireNonNull(revision, "revision");
+            Objects.requireNonNull(account, "account");
+        }
+
+        /** A revoke in the caller's own namespace (the only one, with identity mode off). */
+        public Revoke(LeaseKey key, RevokeReason reason, Optional<Fence> revision) {
+            this(key, reason, revision, Optional.empty());
         }
 
         @Override

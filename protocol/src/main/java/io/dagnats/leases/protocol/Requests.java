@@ -1,6 +1,7 @@
 package io.dagnats.leases.protocol;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Incarnation;
@@ -71,7 +72,8 @@ public final class Requests {
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     public static Request.Owner owner(byte[] body) {
-        return new Request.Owner(new LeaseKey(WireFields.request(body).key));
+        WireFields fields = WireFields.request(body);
+        return new Request.Owner(new LeaseKey(fields.key), Optional.ofNullable(fields.account).map(Account::new));
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
@@ -99,7 +101,8 @@ public final class Requests {
         LeaseKey key = new LeaseKey(fields.key);
         RevokeReason reason = new RevokeReason(fields.reason);
         return new Request.Revoke(key, reason,
-                fields.has(WireFields.REVISION) ? Optional.of(revision(fields)) : Optional.empty());
+                fields.has(WireFields.REVISION) ? Optional.of(revision(fields)) : Optional.empty(),
+                Optional.ofNullable(fields.account).map(Account::new));
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
@@ -147,8 +150,13 @@ public final class Requests {
                 FlatJson.writeFence(generator, Fields.REVISION, release.revision());
             } else if (request instanceof Request.Forward forward) {
                 writeForward(generator, forward);
+            } else if (request instanceof Request.Owner owner && owner.account().isPresent()) {
+                generator.writeStringField(Fields.ACCOUNT, owner.account().get().value());
             } else if (request instanceof Request.Revoke revoke) {
                 generator.writeStringField(Fields.REASON, revoke.reason().value());
+                if (revoke.account().isPresent()) {
+                    generator.writeStringField(Fields.ACCOUNT, revoke.account().get().value());
+                }
                 if (revoke.revision().isPresent()) {
                     FlatJson.writeFence(generator, Fields.REVISION, revoke.revision().get());
                 }

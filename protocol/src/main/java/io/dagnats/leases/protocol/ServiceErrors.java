@@ -31,6 +31,7 @@ public final class ServiceErrors {
     public static int code(ErrorKind kind) {
         return switch (kind) {
             case INVALID -> 400;
+            case FORBIDDEN -> 403;
             case NO_OWNER -> 404;
             // Both say the caller's view of who owns the key is out of date.
             case LOST, OWNER_REJECTED -> 409;

@@ -40,6 +40,7 @@ final class WireFields implements FlatJson.FieldReader {
     long pageSize;
     String cursor;
     String reason;
+    String account;
     private int present;
 
     String acquiredAt;
@@ -104,6 +105,7 @@ final class WireFields implements FlatJson.FieldReader {
             }
             case Fields.CURSOR -> cursor = FlatJson.string(parser, value, name);
             case Fields.REASON -> reason = FlatJson.string(parser, value, name);
+            case Fields.ACCOUNT -> account = FlatJson.string(parser, value, name);
             default -> {
                 if (request) {
                     throw FlatJson.unknownField(name);

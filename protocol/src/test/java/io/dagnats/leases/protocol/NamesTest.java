@@ -21,6 +21,7 @@ class NamesTest {
     @ParameterizedTest(name = "{0} is {1}")
     @CsvSource(textBlock = """
             INVALID,           invalid,           false
+            FORBIDDEN,         forbidden,         false
             LOST,              lost,              false
             UNSUPPORTED,       unsupported,       false
             UNAVAILABLE,       unavailable,       true
@@ -40,7 +41,7 @@ class NamesTest {
     @Test
     void anUnknownWireNameIsNoKind() {
         assertEquals(Optional.empty(), Kinds.fromWireName("Lost"));
-        assertEquals(10, Arrays.stream(ErrorKind.values()).map(Kinds::wireName).distinct().count());
+        assertEquals(11, Arrays.stream(ErrorKind.values()).map(Kinds::wireName).distinct().count());
     }
 
     @ParameterizedTest(name = "{0} on {1}")

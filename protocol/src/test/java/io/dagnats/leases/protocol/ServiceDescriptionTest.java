@@ -179,10 +179,13 @@ class ServiceDescriptionTest {
         assertEquals(List.of(), replySchema(operation).validate(body, InputFormat.JSON), body);
     }
 
-    /** The error kinds each operation answers with (docs/wire-protocol.md, "Errors"). */
+    /**
+     * The error kinds each operation answers with (docs/wire-protocol.md, "Errors"); every one
+     * may answer {@code forbidden} in identity mode (ADR-036).
+     */
     private static Set<ErrorKind> errorKinds(Operation operation) {
-        Set<ErrorKind> kinds = EnumSet.of(ErrorKind.INVALID, ErrorKind.UNSUPPORTED, ErrorKind.UNAVAILABLE,
-                ErrorKind.INTERNAL);
+        Set<ErrorKind> kinds = EnumSet.of(ErrorKind.INVALID, ErrorKind.FORBIDDEN, ErrorKind.UNSUPPORTED,
+                ErrorKind.UNAVAILABLE, ErrorKind.INTERNAL);
         switch (operation) {
             case RENEW, RELEASE -> kinds.add(ErrorKind.LOST);
             case FORWARD -> kinds.addAll(EnumSet.of(ErrorKind.NO_OWNER, ErrorKind.OWNER_UNAVAILABLE,

@@ -14,6 +14,7 @@ class ServiceErrorsTest {
     @ParameterizedTest(name = "{0} is {1}")
     @CsvSource(textBlock = """
             INVALID,           400
+            FORBIDDEN,         403
             NO_OWNER,          404
             LOST,              409
             OWNER_REJECTED,    409

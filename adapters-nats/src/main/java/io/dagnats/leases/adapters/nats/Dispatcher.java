@@ -1,6 +1,8 @@
 package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.application.LeaseTelemetry;
+import io.dagnats.leases.domain.Caller;
+import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.protocol.Operation;
 import io.dagnats.leases.protocol.ServiceErrors;
 import io.nats.client.Connection;
@@ -11,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -34,7 +37,8 @@ final class Dispatcher {
      * One operation: how its request body is read, and the handler that answers
      * the typed request.
      */
-    record Route<R>(Operation operation, Function<byte[], R> decode, Function<R, CompletionStage<Answer>> handler) {
+    record Route<R>(Operation operation, Function<byte[], R> decode,
+            BiFunction<R, Caller, CompletionStage<Answer>> handler) {
 
         Route {
             Objects.requireNonNull(operation, "operation");
@@ -42,9 +46,15 @@ final class Dispatcher {
             Objects.requireNonNull(handler, "handler");
         }
 
+        /** A route whose handler needs no caller: identity mode does not change what it does. */
+        static <R> Route<R> anyCaller(Operation operation, Function<byte[], R> decode,
+                Function<R, CompletionStage<Answer>> handler) {
+            return new Route<>(operation, decode, (request, caller) -> handler.apply(request));
+        }
+
         /** @throws RuntimeException when the body is not a valid request, or the handler fails to start */
-        CompletionStage<Answer> answer(byte[] body) {
-            return handler.apply(decode.apply(body));
+        CompletionStage<Answer> answer(byte[] body, Caller caller) {
+            return handler.apply(decode.apply(body), caller);
         }
     }
 
@@ -52,9 +62,20 @@ final class Dispatcher {
     private final Supplier<BucketStatus> bucket;
     private final LeaseTelemetry telemetry;
     private final InFlight inFlight;
+    private final RequestIdentity identity;
 
     /** @param bucket the bucket's current status, asked once per request */
     Dispatcher(Connection connection, Supplier<BucketStatus> bucket, LeaseTelemetry telemetry, InFlight inFlight) {
+        this(connection, bucket, telemetry, inFlight, RequestIdentity.OFF);
+    }
+
+    /**
+     * @param bucket   the bucket's current status, asked once per request
+     * @param identity how a request's caller is known (ADR-036)
+     */
+    Dispatcher(Connection connection, Supplier<BucketStatus> bucket, LeaseTelemetry telemetry, InFlight inFlight,
+            RequestIdentity identity) {
+        this.identity = Objects.requireNonNull(identity, "identity");
         this.connection = Objects.requireNonNull(connection, "connection");
         this.bucket = Objects.requireNonNull(bucket, "bucket");
         this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
@@ -71,10 +92,10 @@ final class Dispatcher {
         CompletionStage<Answer> answer;
         if (telemetry.records()) {
             record = telemetry.startRequest(operation, message.getSubject(), traceHeaders(message));
-            answer = record.within(() -> start(route, operation, message.getData()));
+            answer = record.within(() -> start(route, operation, message));
         } else {
             record = LeaseTelemetry.RequestRecord.NONE;
-            answer = start(route, operation, message.getData());
+            answer = start(route, operation, message);
         }
         answer.handle((answered, thrown) -> {
             try {
@@ -90,15 +111,27 @@ final class Dispatcher {
         });
     }
 
-    /** The bucket gate, then the handler; whatever either throws is answered, never left to the dispatcher thread. */
-    private CompletionStage<Answer> start(Route<?> route, String operation, byte[] body) {
+    /**
+     * Who calls, the bucket gate, then the handler; whatever any throws is answered, never left to
+     * the dispatcher thread. A caller the server did not vouch for learns nothing else, not even
+     * whether leases are served.
+     */
+    private CompletionStage<Answer> start(Route<?> route, String operation, Message message) {
+        RequestIdentity.Identified identified = identity.identify(
+                message.hasHeaders() ? message.getHeaders().getFirst(RequestIdentity.REQUEST_INFO) : null,
+                message.getReplyTo());
+        if (identified instanceof RequestIdentity.Identified.Refused refused) {
+            return CompletableFuture.completedFuture(Answer.failed(ErrorKind.FORBIDDEN, refused.sentence()));
+        }
+        Caller caller = ((RequestIdentity.Identified.Known) identified).caller();
+        byte[] body = message.getData();
         Optional<BucketStatus.Refusal> refusal = bucket.get().refusal();
         if (refusal.isPresent()) {
             // Before the body is read: on a server that cannot serve leases, every call says so, even a malformed one.
             return CompletableFuture.completedFuture(Answer.failed(refusal.get().kind(), refusal.get().sentence()));
         }
         try {
-            return route.answer(body);
+            return route.answer(body, caller);
         } catch (RuntimeException thrown) {
             return CompletableFuture.completedFuture(Failures.answer(operation, thrown));
         }

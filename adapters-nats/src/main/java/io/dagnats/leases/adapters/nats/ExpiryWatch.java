@@ -63,12 +63,7 @@ public final class ExpiryWatch implements AutoCloseable {
         if (removed.isEmpty()) {
             return Optional.empty();
         }
-        try {
-            return Optional.of(new Expiry(new LeaseKey(event.getSubject().substring(LeaseSubjects.CHANGED_PREFIX.length())),
-                    removed.get()));
-        } catch (IllegalArgumentException notAKey) {
-            return Optional.empty();
-        }
+        return Subjects.keyOfChange(event.getSubject()).map(key -> new Expiry(key, removed.get()));
     }
 
     /** @param lastRevision the revision of the message the server removed */

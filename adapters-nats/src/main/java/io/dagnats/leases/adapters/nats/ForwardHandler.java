@@ -2,6 +2,7 @@ package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.application.ForwardToOwner;
 import io.dagnats.leases.application.LeaseTelemetry.Facts;
+import io.dagnats.leases.domain.Caller;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.protocol.Replies;
 import io.dagnats.leases.protocol.Request;
@@ -26,8 +27,10 @@ final class ForwardHandler {
         this.maxPayload = Objects.requireNonNull(maxPayload, "maxPayload");
     }
 
-    CompletionStage<Answer> forward(Request.Forward request) {
-        return forward.execute(new ForwardToOwner.Command(request.key(), request.payload(), request.timeout()))
+    /** The key is the caller's namespace's: another account's owner cannot be reached (ADR-036). */
+    CompletionStage<Answer> forward(Request.Forward request, Caller caller) {
+        return forward.execute(new ForwardToOwner.Command(caller.key(request.key().value()), request.payload(),
+                        request.timeout()))
                 .thenApply(outcome -> answer(outcome, maxPayload));
     }
 

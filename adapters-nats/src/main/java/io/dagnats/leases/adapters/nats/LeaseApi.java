@@ -51,9 +51,26 @@ public final class LeaseApi {
             LeaseListing listing,
             RevokeLease revoke,
             LeaseTelemetry telemetry) {
+        this(connection, bucket, owner, acquire, renew, release, forward, listing, revoke, telemetry,
+                RequestIdentity.OFF);
+    }
+
+    /** @param identity how a request's caller is known: {@link RequestIdentity#OFF}, or identity mode (ADR-036) */
+    public LeaseApi(
+            Connection connection,
+            LeaseBucket bucket,
+            ReadLease owner,
+            AcquireLease acquire,
+            RenewLease renew,
+            ReleaseLease release,
+            ForwardToOwner forward,
+            LeaseListing listing,
+            RevokeLease revoke,
+            LeaseTelemetry telemetry,
+            RequestIdentity identity) {
         this.connection = Objects.requireNonNull(connection, "connection");
         this.bucket = Objects.requireNonNull(bucket, "bucket");
-        Dispatcher dispatcher = new Dispatcher(connection, bucket::status, telemetry, inFlight);
+        Dispatcher dispatcher = new Dispatcher(connection, bucket::status, telemetry, inFlight, identity);
         LeaseHandlers handlers = new LeaseHandlers(acquire, renew, release, owner);
         ForwardHandler forwarding = new ForwardHandler(forward, () -> connection.getServerInfo().getMaxPayload());
         ListHandler listed = new ListHandler(listing, () -> connection.getServerInfo().getMaxPayload());

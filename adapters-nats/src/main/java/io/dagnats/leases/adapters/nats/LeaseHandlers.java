@@ -6,20 +6,26 @@ import io.dagnats.leases.application.ReadLease;
 import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
 import io.dagnats.leases.domain.Acquisition;
+import io.dagnats.leases.domain.Caller;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.KeyState;
+import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Lost;
 import io.dagnats.leases.domain.Release;
 import io.dagnats.leases.domain.Renewal;
 import io.dagnats.leases.protocol.Replies;
 import io.dagnats.leases.protocol.Request;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * acquire, renew, release and owner: each turns its decoded request into the
  * use case's command, and the use case's answer into the reply. Failures are
- * left to the stage; {@link Failures} maps them.
+ * left to the stage; {@link Failures} maps them. The {@link Caller} decides whose
+ * namespace the key is in and binds the holder id to the caller's principal (ADR-036);
+ * with identity mode off it changes nothing.
  */
 final class LeaseHandlers {
 
@@ -35,34 +41,42 @@ final class LeaseHandlers {
         this.owner = Objects.requireNonNull(owner, "owner");
     }
 
-    CompletionStage<Answer> acquire(Request.Acquire request) {
-        AcquireLease.Command command = new AcquireLease.Command(request.key(), request.claimant(), request.ttl());
+    CompletionStage<Answer> acquire(Request.Acquire request, Caller caller) {
+        AcquireLease.Command command = new AcquireLease.Command(
+                caller.key(request.key().value()), caller.claimant(request.claimant()), request.ttl());
         return acquire.execute(command).thenApply(acquisition -> acquisition instanceof Acquisition.Granted granted
                 ? Answer.of(Replies.lease(granted.lease(), true), Facts.Result.GRANTED, granted.lease())
                 : Answer.of(Replies.lease(acquisition.lease(), false), Facts.Result.HELD, acquisition.lease()));
     }
 
-    CompletionStage<Answer> renew(Request.Renew request) {
-        RenewLease.Command command =
-                new RenewLease.Command(request.key(), request.claimant(), request.revision(), request.ttl());
+    CompletionStage<Answer> renew(Request.Renew request, Caller caller) {
+        RenewLease.Command command = new RenewLease.Command(caller.key(request.key().value()),
+                caller.claimant(request.claimant()), request.revision(), request.ttl());
         return renew.execute(command).thenApply(renewal -> renewal instanceof Renewal.Renewed renewed
                 ? Answer.of(Replies.lease(renewed.lease(), true), Facts.Result.RENEWED, renewed.lease())
                 : lost((Lost) renewal));
     }
 
-    CompletionStage<Answer> release(Request.Release request) {
-        ReleaseLease.Command command = new ReleaseLease.Command(request.key(), request.claimant(), request.revision());
+    CompletionStage<Answer> release(Request.Release request, Caller caller) {
+        ReleaseLease.Command command = new ReleaseLease.Command(caller.key(request.key().value()),
+                caller.claimant(request.claimant()), request.revision());
         return release.execute(command).thenApply(answer -> answer instanceof Release.Released released
                 ? new Answer(Replies.released(released), new Facts.Answered(
                         Facts.Result.RELEASED, released.key(), released.holder(), released.revision()))
                 : lost((Lost) answer));
     }
 
-    /** A leader read, held against the memory of known leases ({@link ReadLease}). */
-    CompletionStage<Answer> owner(Request.Owner request) {
-        return owner.execute(request.key()).thenApply(state -> state instanceof KeyState.Held held
+    /** A leader read, held against the memory of known leases ({@link ReadLease}), in the caller's namespace. */
+    CompletionStage<Answer> owner(Request.Owner request, Caller caller) {
+        Optional<LeaseKey> named = caller.named(request.key().value(), request.account());
+        if (named.isEmpty()) {
+            return CompletableFuture.completedFuture(Answer.failed(ErrorKind.FORBIDDEN,
+                    "identity mode: only an operator account may look at another account's lease"));
+        }
+        LeaseKey key = named.get();
+        return owner.execute(key).thenApply(state -> state instanceof KeyState.Held held
                 ? Answer.of(Replies.owner(state), Facts.Result.HELD, held.lease())
-                : new Answer(Replies.owner(state), new Facts.Free(request.key())));
+                : new Answer(Replies.owner(state), new Facts.Free(key)));
     }
 
     private static Answer lost(Lost lost) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Incarnation;
@@ -11,6 +12,7 @@ import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.LeaseWrite;
+import io.dagnats.leases.domain.Principal;
 import io.dagnats.leases.protocol.Timestamps;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -20,7 +22,9 @@ import java.util.Optional;
 
 /**
  * The value stored under a held key: {@code {"holder", "incarnation", "acquired_at",
- * "written_at", "ttl_ms", "tenure"}}; {@code incarnation} only when the holder sent one. {@code tenure} is absent on the acquiring write, whose own
+ * "written_at", "ttl_ms", "tenure", "account", "user"}}; {@code incarnation} only when the holder sent one;
+ * {@code account} and {@code user} only in identity mode (ADR-036), naming the principal that took the lease
+ * ({@code user} when the account's import shares it), the account always the one of the key's subject. {@code tenure} is absent on the acquiring write, whose own
  * revision starts the tenure. {@code written_at} is the writer's clock when it
  * decided the write, so every view of one revision shows the same advisory expiry.
  */
@@ -36,6 +40,13 @@ final class LeaseRecord {
             generator.writeStringField("holder", put.holder().value());
             if (put.incarnation().isPresent()) {
                 generator.writeStringField("incarnation", put.incarnation().get().value());
+            }
+            if (put.claimant().principal().isPresent()) {
+                Principal principal = put.claimant().principal().get();
+                generator.writeStringField("account", principal.account().value());
+                if (principal.user().isPresent()) {
+                    generator.writeStringField("user", principal.user().get());
+                }
             }
             generator.writeStringField("acquired_at", Timestamps.format(put.acquiredAt()));
             generator.writeStringField("written_at", Timestamps.format(put.writtenAt()));
@@ -71,6 +82,8 @@ final class LeaseRecord {
                     case "written_at" -> fields.writtenAt = Timestamps.parse(value.getText());
                     case "ttl_ms" -> fields.ttlMillis = value.getLongValue();
                     case "tenure" -> fields.tenure = value.getLongValue();
+                    case "account" -> fields.account = value.getText();
+                    case "user" -> fields.user = value.getText();
                     default -> { }
                 }
             });
@@ -85,12 +98,24 @@ final class LeaseRecord {
             Fence revision = new Fence(message.sequence());
             Fence tenureStart = fields.tenure == 0 ? revision : new Fence(fields.tenure);
             return new Lease(key, new HolderId(fields.holder),
-                    Optional.ofNullable(fields.incarnation).map(Incarnation::new), revision, tenureStart, fields.acquiredAt,
+                    Optional.ofNullable(fields.incarnation).map(Incarnation::new), principal(fields), revision, tenureStart,
+                    fields.acquiredAt,
                     fields.writtenAt == null ? message.time() : fields.writtenAt,
                     new LeaseTtl(fields.ttlMillis));
         } catch (IllegalArgumentException invalid) {
             throw unreadable(key, message, "a field out of range", invalid);
         }
+    }
+
+    /** @throws IllegalArgumentException for a user without an account */
+    private static Optional<Principal> principal(RecordFields fields) {
+        if (fields.account == null) {
+            if (fields.user != null) {
+                throw new IllegalArgumentException("a user without an account");
+            }
+            return Optional.empty();
+        }
+        return Optional.of(new Principal(new Account(fields.account), Optional.ofNullable(fields.user)));
     }
 
     private static UnreadableRecord unreadable(LeaseKey key, StoredMessage message, String why, Throwable cause) {
@@ -111,6 +136,8 @@ final class LeaseRecord {
     private static final class RecordFields {
         String holder;
         String incarnation;
+        String account;
+        String user;
         Instant acquiredAt;
         Instant writtenAt;
         long ttlMillis;

@@ -2,6 +2,7 @@ package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.application.LeaseListing;
 import io.dagnats.leases.application.LeaseTelemetry.Facts;
+import io.dagnats.leases.domain.Caller;
 import io.dagnats.leases.domain.InvalidLeaseInput;
 import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.protocol.ListRequest;
@@ -34,8 +35,13 @@ final class ListHandler {
     }
 
     CompletionStage<Answer> list(ListRequest request) {
+        return list(request, Caller.SHARED);
+    }
+
+    /** Only what the caller may see: its account's keys, or an operator's every account's (ADR-036). */
+    CompletionStage<Answer> list(ListRequest request, Caller caller) {
         long from = request.cursor().map(ListHandler::position).orElse(0L);
-        return listing.page(request.prefix(), from, request.pageSize())
+        return listing.page(request.prefix().in(caller.listed()), from, request.pageSize())
                 .thenApply(page -> answer(page.leases(), page.next(), maxPayload.getAsLong() - HEADROOM));
     }
 

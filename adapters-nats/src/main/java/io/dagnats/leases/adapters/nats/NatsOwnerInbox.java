@@ -58,7 +58,7 @@ public final class NatsOwnerInbox implements OwnerInbox {
         CompletableFuture<Message> reply;
         try {
             reply = connection.requestWithTimeout(NatsMessage.builder()
-                            .subject(LeaseSubjects.inbox(owner, key))
+                            .subject(LeaseSubjects.route(key, LeaseSubjects.inbox(owner, key)))
                             .headers(headers)
                             .data(payload)
                             .build(), timeout);

@@ -2,10 +2,14 @@ package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.application.LeaseTelemetry.Facts;
 import io.dagnats.leases.application.RevokeLease;
+import io.dagnats.leases.domain.Caller;
+import io.dagnats.leases.domain.ErrorKind;
+import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Revocation;
 import io.dagnats.leases.protocol.Replies;
 import io.dagnats.leases.protocol.Request;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -23,8 +27,18 @@ final class RevokeHandler {
         this.revoke = Objects.requireNonNull(revoke, "revoke");
     }
 
-    CompletionStage<Answer> revoke(Request.Revoke request) {
-        RevokeLease.Command command = new RevokeLease.Command(request.key(), request.reason(), request.revision());
+    /**
+     * In identity mode only an operator may revoke, in the namespace the request names (its own
+     * without one); anyone else is {@code forbidden} and nothing is read or written (ADR-036).
+     */
+    CompletionStage<Answer> revoke(Request.Revoke request, Caller caller) {
+        if (!caller.mayRevoke()) {
+            return CompletableFuture.completedFuture(Answer.failed(ErrorKind.FORBIDDEN,
+                    "identity mode: only an operator account may revoke a lease"));
+        }
+        // An operator may name any account; the Optional is empty only for a member, refused above.
+        LeaseKey key = caller.named(request.key().value(), request.account()).orElseThrow();
+        RevokeLease.Command command = new RevokeLease.Command(key, request.reason(), request.revision());
         return revoke.execute(command).thenApply(revocation -> {
             byte[] body = Replies.revoked(revocation);
             if (revocation instanceof Revocation.Revoked revoked) {

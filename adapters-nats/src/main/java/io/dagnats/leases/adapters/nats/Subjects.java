@@ -1,5 +1,6 @@
 package io.dagnats.leases.adapters.nats;
 
+import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.protocol.LeaseHeaders;
 import io.dagnats.leases.protocol.LeaseStorage;
@@ -53,20 +54,43 @@ final class Subjects {
     private Subjects() {
     }
 
-    /** The key a stored subject names, when it is {@code $KV.leases.<one valid key token>}. */
+    /**
+     * The key a stored subject names, when it is {@code $KV.leases.<one valid key token>}, or in
+     * identity mode (ADR-036) {@code $KV.leases.<account token>.<key token>}.
+     */
     static Optional<LeaseKey> keyOf(String subject) {
-        if (subject == null || !subject.startsWith(KEY_PREFIX)) {
+        return keyAfter(KEY_PREFIX, subject);
+    }
+
+    /** The key a change event's subject names: {@code dagnats.lease.changed.<key>}, or {@code .<account>.<key>}. */
+    static Optional<LeaseKey> keyOfChange(String subject) {
+        return keyAfter(LeaseSubjects.CHANGED_PREFIX, subject);
+    }
+
+    private static Optional<LeaseKey> keyAfter(String prefix, String subject) {
+        if (subject == null || !subject.startsWith(prefix)) {
             return Optional.empty();
         }
+        String rest = subject.substring(prefix.length());
+        int dot = rest.indexOf('.');
         try {
-            return Optional.of(new LeaseKey(subject.substring(KEY_PREFIX.length())));
+            return Optional.of(dot < 0 ? new LeaseKey(rest)
+                    : LeaseKey.in(new Account(rest.substring(0, dot)), rest.substring(dot + 1)));
         } catch (IllegalArgumentException notAKey) {
             return Optional.empty();
         }
     }
 
-    /** Safe by construction: a {@link LeaseKey} is exactly one subject token. */
+    /**
+     * Safe by construction: a {@link LeaseKey} is exactly one subject token, and so is its
+     * account, which comes first in identity mode: account A's {@code k} is {@code $KV.leases.A.k}.
+     */
     static String keySubject(LeaseKey key) {
-        return KEY_PREFIX + key.value();
+        return KEY_PREFIX + key.account().map(account -> account.value() + ".").orElse("") + key.value();
+    }
+
+    /** Every stored key of one namespace: the whole bucket's {@link #KEY_WILDCARD} when empty. */
+    static String keyWildcard(Optional<Account> namespace) {
+        return namespace.map(account -> KEY_PREFIX + account.value() + ".>").orElse(KEY_WILDCARD);
     }
 }

@@ -3,6 +3,7 @@ package io.dagnats.leases.adapters.nats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
 import io.nats.client.Message;
@@ -20,6 +21,15 @@ class ExpiryWatchTest {
                 "Nats-Last-Sequence", "1796065216886368");
 
         assertEquals(Optional.of(new ExpiryWatch.Expiry(new LeaseKey("orders-7"), new Fence(1796065216886368L))),
+                ExpiryWatch.expiry(marker));
+    }
+
+    @Test
+    void inIdentityModeAnExpiryNamesTheAccountsKey() {
+        Message marker = event("dagnats.lease.changed.A.orders-7", "Nats-Marker-Reason", "MaxAge",
+                "Nats-Last-Sequence", "42");
+
+        assertEquals(Optional.of(new ExpiryWatch.Expiry(LeaseKey.in(new Account("A"), "orders-7"), new Fence(42))),
                 ExpiryWatch.expiry(marker));
     }
 
