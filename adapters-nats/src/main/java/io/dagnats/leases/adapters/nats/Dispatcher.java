@@ -117,9 +117,11 @@ final class Dispatcher {
      * whether leases are served.
      */
     private CompletionStage<Answer> start(Route<?> route, String operation, Message message) {
-        RequestIdentity.Identified identified = identity.identify(
-                message.hasHeaders() ? message.getHeaders().getFirst(RequestIdentity.REQUEST_INFO) : null,
-                message.getReplyTo());
+        RequestIdentity.Identified identified = forgedRequestInfo(message)
+                ? new RequestIdentity.Identified.Refused("identity mode: the request carries a "
+                        + RequestIdentity.REQUEST_INFO + " header the server did not write")
+                : identity.identify(message.hasHeaders()
+                        ? message.getHeaders().getFirst(RequestIdentity.REQUEST_INFO) : null, message.getReplyTo());
         if (identified instanceof RequestIdentity.Identified.Refused refused) {
             return CompletableFuture.completedFuture(Answer.failed(ErrorKind.FORBIDDEN, refused.sentence()));
         }
@@ -135,6 +137,27 @@ final class Dispatcher {
         } catch (RuntimeException thrown) {
             return CompletableFuture.completedFuture(Failures.answer(operation, thrown));
         }
+    }
+
+    /**
+     * Whether a client's own {@link RequestIdentity#REQUEST_INFO} reached dagnats beside the server's:
+     * nats-server replaces only a header of exactly that name at the start of its line, so a
+     * client's {@code "Nats-Request-Info : ..."} (or one after a tab) survives the import, and
+     * jnats reads it, trimmed, as a second value of the same name, ahead of the server's. The
+     * server writes exactly one; more than one, or a name that differs only in case or spacing,
+     * was written by a client. Only identity mode asks; with it off the header means nothing.
+     */
+    private boolean forgedRequestInfo(Message message) {
+        if (identity == RequestIdentity.OFF || !message.hasHeaders()) {
+            return false;
+        }
+        for (String name : message.getHeaders().keySet()) {
+            if (name.strip().equalsIgnoreCase(RequestIdentity.REQUEST_INFO) && !name.equals(RequestIdentity.REQUEST_INFO)) {
+                return true;
+            }
+        }
+        java.util.List<String> values = message.getHeaders().get(RequestIdentity.REQUEST_INFO);
+        return values != null && values.size() != 1;
     }
 
     /** Only the W3C trace context headers: nothing else of the caller's reaches telemetry. */
