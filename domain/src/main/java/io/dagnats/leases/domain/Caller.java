@@ -69,20 +69,26 @@ public sealed interface Caller {
         }
     }
 
+    /** A caller the server vouched for: its own leases are in its account's namespace, bound to its principal. */
+    sealed interface Vouched extends Caller {
+
+        Principal principal();
+
+        @Override
+        default LeaseKey key(String name) {
+            return LeaseKey.in(principal().account(), name);
+        }
+
+        @Override
+        default Claimant claimant(Claimant claimed) {
+            return claimed.as(Optional.of(principal()));
+        }
+    }
+
     /** A caller of an application account: its own namespace, its own leases. */
-    record Member(Principal principal) implements Caller {
+    record Member(Principal principal) implements Vouched {
         public Member {
             Objects.requireNonNull(principal, "principal");
-        }
-
-        @Override
-        public LeaseKey key(String name) {
-            return LeaseKey.in(principal.account(), name);
-        }
-
-        @Override
-        public Claimant claimant(Claimant claimed) {
-            return claimed.as(Optional.of(principal));
         }
 
         @Override
@@ -106,19 +112,9 @@ public sealed interface Caller {
      * A caller of an operator account: revokes and lists in every namespace. Its own leases, if it
      * takes any, are in its account's namespace like a member's.
      */
-    record Operator(Principal principal) implements Caller {
+    record Operator(Principal principal) implements Vouched {
         public Operator {
             Objects.requireNonNull(principal, "principal");
-        }
-
-        @Override
-        public LeaseKey key(String name) {
-            return LeaseKey.in(principal.account(), name);
-        }
-
-        @Override
-        public Claimant claimant(Claimant claimed) {
-            return claimed.as(Optional.of(principal));
         }
 
         @Override

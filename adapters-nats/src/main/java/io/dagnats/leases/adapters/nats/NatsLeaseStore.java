@@ -120,7 +120,7 @@ public final class NatsLeaseStore implements LeaseStore {
     /**
      * Removes a lease the store still shows long after its own expiry (ADR-035) with a fenced delete
      * (expected last subject sequence = its revision), so the change event a waiter expects is
-     * published ({@code Dagnats-Lease-Event: expired}), and logs it once, as one line: only the
+     * published ({@link LeaseHeaders#EVENT} {@code expired}), and logs it once, as one line: only the
      * delete that applied logs. A delete that lost a race reads the key again; one JetStream did not
      * take answers {@code unavailable}, and the caller asks again.
      */

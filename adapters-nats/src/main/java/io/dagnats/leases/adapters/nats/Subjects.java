@@ -62,7 +62,7 @@ final class Subjects {
         return keyAfter(KEY_PREFIX, subject);
     }
 
-    /** The key a change event's subject names: {@code dagnats.lease.changed.<key>}, or {@code .<account>.<key>}. */
+    /** The key a change event's subject names: {@link LeaseSubjects#CHANGED_PREFIX} and the key, or the account and the key. */
     static Optional<LeaseKey> keyOfChange(String subject) {
         return keyAfter(LeaseSubjects.CHANGED_PREFIX, subject);
     }
