@@ -162,12 +162,13 @@ final class OwnershipLog implements AutoCloseable {
             lastGapNanos = started;
         }
         lastLookNanos = started;
-        for (Map.Entry<Belief, Seen> entry : watched.entrySet()) {
-            synchronized (entry.getKey()) {
-                Belief lease = entry.getKey();
+        for (Belief lease : watched.keySet()) {
+            synchronized (lease) {
                 long lookedAt = System.nanoTime();
                 Optional<Tenure> now = lease.tenure().get();
-                Seen before = entry.getValue();
+                // Read under the lock, never from an entry the iteration handed out before it:
+                // began() or ended() may have written news while this look waited for the lock.
+                Seen before = watched.get(lease);
                 if (!now.equals(before.tenure())) {
                     long at = now.isPresent() && before.tenure().isEmpty() ? before.lookedAtNanos() : System.nanoTime();
                     sink.accept(line(at, lease, now, before.lookedAtNanos()));
@@ -175,7 +176,7 @@ final class OwnershipLog implements AutoCloseable {
                 if (heldPast(now, lookedAt) && !(now.equals(before.tenure()) && heldPast(now, before.lookedAtNanos()))) {
                     sink.accept(prefix(lookedAt, lease) + " late " + now.get().deadlineNanos());
                 }
-                entry.setValue(new Seen(now, lookedAt));
+                watched.put(lease, new Seen(now, lookedAt));
             }
         }
         looks++;
@@ -190,17 +191,18 @@ final class OwnershipLog implements AutoCloseable {
      * The holder said it began owning {@code key} under {@code confirmed}, the tenure its
      * listener's {@code becameOwner} (or a shard set's {@code shardAssigned}) was given.
      * When the sampler has not seen it yet, it is written now, dated from the sampler's
-     * previous look, which saw the key not owned: the belief began after that look.
+     * previous look, which saw the key not owned: the belief began after that look. The news
+     * can come after the belief already ended (listeners are told on a thread of their own);
+     * the next look, which no longer sees it, then writes its end.
      */
     void began(String key, String holder, Tenure confirmed) {
-        for (Map.Entry<Belief, Seen> entry : watched.entrySet()) {
-            Belief lease = entry.getKey();
+        for (Belief lease : watched.keySet()) {
             if (lease.key().equals(key) && lease.holder().equals(holder)) {
                 synchronized (lease) {
-                    Seen before = entry.getValue();
+                    Seen before = watched.get(lease);
                     if (before.tenure().isEmpty()) {
                         sink.accept(line(before.lookedAtNanos(), lease, Optional.of(confirmed), 0));
-                        entry.setValue(new Seen(Optional.of(confirmed), System.nanoTime()));
+                        watched.put(lease, new Seen(Optional.of(confirmed), System.nanoTime()));
                     }
                 }
             }
@@ -209,21 +211,21 @@ final class OwnershipLog implements AutoCloseable {
 
     /**
      * The holder said it stopped owning {@code key} (a listener's {@code stoppedOwning}, which
-     * the holder library calls after the belief ended and before any release is sent): written
-     * at once, so a stalled sampler cannot date the end after the next owner's start. A look
-     * and this never interleave, so a tenure seen before the end is never written after it.
+     * the holder library calls after the belief ended, on a thread of its own, so possibly after
+     * the release was sent): written at once, so a stalled sampler cannot date the end after the
+     * next owner's start. A look and this never interleave, and both read what was seen under the
+     * key's lock, so neither puts a stale view back over the other's.
      */
     void ended(String key, String holder) {
-        for (Map.Entry<Belief, Seen> entry : watched.entrySet()) {
-            Belief lease = entry.getKey();
+        for (Belief lease : watched.keySet()) {
             if (lease.key().equals(key) && lease.holder().equals(holder)) {
                 synchronized (lease) {
                     long now = System.nanoTime();
-                    Seen before = entry.getValue();
+                    Seen before = watched.get(lease);
                     if (before.tenure().isPresent()) {
                         sink.accept(line(now, lease, Optional.empty(), before.lookedAtNanos()));
                     }
-                    entry.setValue(new Seen(Optional.empty(), now));
+                    watched.put(lease, new Seen(Optional.empty(), now));
                 }
             }
         }
