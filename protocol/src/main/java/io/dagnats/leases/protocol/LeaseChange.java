@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Function;
 
 /**
@@ -24,9 +25,21 @@ import java.util.function.Function;
  * @param sequence the event's own revision ({@code Nats-Sequence})
  * @param fence    the fence of the lease concerned: the write's own revision for acquired and
  *                 renewed, the lease that ended for released and revoked (and expired, once known)
+ * @param previous the revision of the key's message this one followed ({@code Nats-Last-Sequence},
+ *                 the server's own count per key): 0 when the key had none (never written, or its
+ *                 last marker or tombstone expired away, which publishes nothing); empty when the
+ *                 event does not say. A subscriber that knows the key's last revision and reads
+ *                 another one here has missed an event of the key.
  */
 public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, Optional<HolderId> holder,
-        Optional<Incarnation> incarnation, Optional<Fence> fence, Optional<String> reason, Optional<Duration> ttl) {
+        Optional<Incarnation> incarnation, Optional<Fence> fence, Optional<String> reason, Optional<Duration> ttl,
+        OptionalLong previous) {
+
+    /** A change whose event does not say which revision of the key it followed. */
+    public LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, Optional<HolderId> holder,
+            Optional<Incarnation> incarnation, Optional<Fence> fence, Optional<String> reason, Optional<Duration> ttl) {
+        this(time, key, kind, sequence, holder, incarnation, fence, reason, ttl, OptionalLong.empty());
+    }
 
     /** A change that names no incarnation. */
     public LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, Optional<HolderId> holder,
@@ -63,6 +76,7 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
     private static final String TIME_STAMP = "Nats-Time-Stamp";
     private static final String MARKER_REASON = "Nats-Marker-Reason";
     private static final String TTL = "Nats-TTL";
+    private static final String LAST_SEQUENCE = "Nats-Last-Sequence";
     /** NATS' own KV delete and purge ({@code nats kv del|purge}); dagnats' deletes also carry its event header. */
     private static final String KV_OPERATION = "KV-Operation";
 
@@ -81,13 +95,14 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
         try {
             LeaseKey key = new LeaseKey(subject.substring(LeaseSubjects.CHANGED_PREFIX.length()));
             long sequence = Long.parseLong(header.apply(SEQUENCE));
+            OptionalLong previous = previous(header.apply(LAST_SEQUENCE), sequence);
             Instant time = time(header.apply(TIME_STAMP)).orElse(received);
             String event = header.apply(LeaseHeaders.EVENT);
             if (event == null) {
                 String marker = header.apply(MARKER_REASON);
                 if (EXPIRY_MARKER_REASON.equals(marker)) {
                     return Optional.of(new LeaseChange(time, key, Kind.EXPIRED, sequence, Optional.empty(),
-                            Optional.empty(), Optional.empty(), Optional.empty()));
+                            Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), previous));
                 }
                 String operation = marker != null ? "marker " + marker
                         : header.apply(KV_OPERATION) != null ? KV_OPERATION + ": " + header.apply(KV_OPERATION) : null;
@@ -95,8 +110,9 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
                     return Optional.empty();
                 }
                 return Optional.of(new LeaseChange(time, key, Kind.REVOKED, sequence, Optional.empty(),
-                        Optional.empty(), Optional.of("removed with NATS' own tools (" + operation + "), not through dagnats"),
-                        Optional.empty()));
+                        Optional.empty(), Optional.empty(),
+                        Optional.of("removed with NATS' own tools (" + operation + "), not through dagnats"),
+                        Optional.empty(), previous));
             }
             Optional<LeaseEvent> known = LeaseEvent.fromWireName(event);
             if (known.isEmpty()) {
@@ -120,7 +136,7 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
                     ? seconds(header.apply(TTL))
                     : Optional.empty();
             return Optional.of(new LeaseChange(time, key, kind, sequence, holder, incarnation, fence,
-                    Optional.ofNullable(header.apply(LeaseHeaders.REASON)), ttl));
+                    Optional.ofNullable(header.apply(LeaseHeaders.REASON)), ttl, previous));
         } catch (IllegalArgumentException broken) {
             // NumberFormatException and InvalidLeaseInput included: not an event of this contract.
             return Optional.empty();
@@ -130,7 +146,20 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
     /** The same change with the holder and fence of the lease it ended, as remembered. */
     public LeaseChange whoseLease(HolderId holder, Fence fence) {
         return new LeaseChange(time, key, kind, sequence, Optional.of(holder), incarnation, Optional.of(fence), reason,
-                ttl);
+                ttl, previous);
+    }
+
+    /** A previous revision: digits only, below this event's own; anything else does not say. */
+    private static OptionalLong previous(String value, long sequence) {
+        if (value == null || value.isEmpty() || !value.chars().allMatch(digit -> digit >= '0' && digit <= '9')) {
+            return OptionalLong.empty();
+        }
+        try {
+            long previous = Long.parseLong(value);
+            return previous < sequence ? OptionalLong.of(previous) : OptionalLong.empty();
+        } catch (NumberFormatException tooLong) {
+            return OptionalLong.empty();
+        }
     }
 
     private static Optional<Instant> time(String stamp) {

@@ -9,6 +9,7 @@ import io.dagnats.leases.domain.Incarnation;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /** A change event names the claimant of the write it republishes: holder id and, when sent, incarnation. */
@@ -56,5 +57,32 @@ class LeaseChangeTest {
     void anIncarnationHeaderThatBreaksTheSyntaxIsNoEvent() {
         assertEquals(Optional.empty(), read(Map.of("Nats-Sequence", "42", "Dagnats-Lease-Event", "renewed",
                 "Dagnats-Lease-Holder", "h", "Dagnats-Lease-Incarnation", "a b")));
+    }
+
+    /** The server counts each key's messages: a watcher that knows the last one sees whether it missed any. */
+    @Test
+    void anEventSaysWhichRevisionOfTheKeyItFollowed() {
+        LeaseChange renewed = read(Map.of("Nats-Sequence", "42", "Nats-Last-Sequence", "40", "Dagnats-Lease-Event",
+                "renewed", "Dagnats-Lease-Holder", "h")).orElseThrow();
+        LeaseChange first = read(Map.of("Nats-Sequence", "43", "Nats-Last-Sequence", "0", "Dagnats-Lease-Event",
+                "acquired", "Dagnats-Lease-Holder", "h")).orElseThrow();
+        LeaseChange expired = read(Map.of("Nats-Sequence", "44", "Nats-Last-Sequence", "43", "Nats-Marker-Reason",
+                "MaxAge")).orElseThrow();
+
+        assertEquals(OptionalLong.of(40), renewed.previous());
+        assertEquals(OptionalLong.of(0), first.previous());
+        assertEquals(OptionalLong.of(43), expired.previous());
+    }
+
+    @Test
+    void aPreviousRevisionThatIsMissingMalformedOrNotBelowTheEventsOwnSaysNothing() {
+        for (String previous : new String[] {null, "", "-1", "+4", "4x", "42", "43", "99999999999999999999"}) {
+            Map<String, String> headers = new java.util.HashMap<>(Map.of("Nats-Sequence", "42",
+                    "Dagnats-Lease-Event", "renewed", "Dagnats-Lease-Holder", "h"));
+            if (previous != null) {
+                headers.put("Nats-Last-Sequence", previous);
+            }
+            assertEquals(OptionalLong.empty(), read(headers).orElseThrow().previous(), String.valueOf(previous));
+        }
     }
 }
