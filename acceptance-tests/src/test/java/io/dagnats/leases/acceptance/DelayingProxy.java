@@ -27,6 +27,10 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Each chunk read from the server is stamped with the delay in force when it was read and
  * written to the client at its read time plus that delay, but never before an earlier chunk:
  * one writer per connection writes them in the order read.
+ *
+ * <p>Told to, it also severs the path: drops every connection at once and, for a while,
+ * closes every new one as soon as it is made, as a network partition between one client and
+ * the server would. The client's reconnects fail until the path is back.
  */
 final class DelayingProxy implements AutoCloseable {
 
@@ -42,6 +46,7 @@ final class DelayingProxy implements AutoCloseable {
     private final Thread acceptor;
     private volatile long delayNanos;
     private volatile long delayUntilNanos = System.nanoTime();
+    private volatile long severedUntilNanos = System.nanoTime();
 
     private DelayingProxy(InetSocketAddress server) throws IOException {
         this.server = server;
@@ -78,10 +83,26 @@ final class DelayingProxy implements AutoCloseable {
         return until;
     }
 
+    /** Drops every connection now and refuses new ones until {@link #reconnect}, or for at most {@code atMost}. */
+    void sever(Duration atMost) {
+        severedUntilNanos = System.nanoTime() + atMost.toNanos();
+        close(sockets);
+        sockets.clear();
+    }
+
+    /** Ends a {@link #sever}: the next connection passes. */
+    void reconnect() {
+        severedUntilNanos = System.nanoTime();
+    }
+
     private void accept() {
         while (!listening.isClosed()) {
             try {
                 Socket client = listening.accept();
+                if (System.nanoTime() - severedUntilNanos < 0) {
+                    client.close();
+                    continue;
+                }
                 client.setTcpNoDelay(true);
                 Socket upstream = new Socket();
                 upstream.connect(server, 5_000);

@@ -54,6 +54,12 @@ final class KeyChanges {
         return headers == null ? name -> null : headers::getFirst;
     }
 
+    /** How many messages the subscriptions dropped so far, as a slow consumer: each may have been a change event. */
+    long dropped() {
+        Dispatcher dispatcher = changes;
+        return dispatcher == null ? 0 : dispatcher.getDroppedCount();
+    }
+
     /** No more change events of {@code key}. */
     void unfollow(LeaseKey key) {
         Subscription subscription = subscriptions.remove(key);

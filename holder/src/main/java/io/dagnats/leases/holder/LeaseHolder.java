@@ -10,13 +10,11 @@ import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
 import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -32,7 +30,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }</pre>
  *
  * <p>Its own job is the order of start and close: the kept keys are {@link KeptKeys}, the
- * inbox a {@link ForwardInbox}; its public {@link Builder} is nested here, where users name it.
+ * inbox a {@link ForwardInbox}, shard sets and followings {@link SetsAndFollowings}; its public
+ * {@link Builder} is nested here, where users name it.
  */
 public final class LeaseHolder implements AutoCloseable {
 
@@ -41,7 +40,6 @@ public final class LeaseHolder implements AutoCloseable {
     /** The holder id and this holder's own random incarnation: whose leases are this process's, as a fact. */
     private final Claimant self;
     private final LeaseClient client;
-    private final MonotonicClock clock;
     /** The thread that campaigns and renews, shut down on close. */
     private final ScheduledExecutorService executor;
     /** The one thread listeners are told on, so that a slow one delays no renewal. */
@@ -52,8 +50,8 @@ public final class LeaseHolder implements AutoCloseable {
     private final ForwardInbox inbox;
     /** Change events of the kept keys: one subscription per key, each waking its lease. */
     private final KeyChanges changes;
-    /** The shard sets made by {@link #shards}, left before the leases are released on close. */
-    private final List<ShardSet> shardSets = new CopyOnWriteArrayList<>();
+    /** The shard sets made by {@link #shards} and the followings by {@link #follow}, closed first on close. */
+    private final SetsAndFollowings setsAndFollowings;
     /** Hears every call's outcome; behind {@link #health()} and the stuck and recovered log lines. */
     private final HealthWatch health;
 
@@ -64,13 +62,14 @@ public final class LeaseHolder implements AutoCloseable {
         HolderTelemetry telemetry = new HolderTelemetry(builder.openTelemetry, this::owners, connection::getConnectedUrl);
         this.health = new HealthWatch(id, connection::getStatus, builder.requestTimeout, builder.clock);
         this.client = new LeaseClient(connection, builder.requestTimeout, telemetry, health);
-        this.clock = builder.clock;
         this.executor = builder.scheduler != null
                 ? builder.scheduler
                 : Executors.newSingleThreadScheduledExecutor(Daemons.named("dagnats-holder-" + id));
         this.listeners = Executors.newSingleThreadExecutor(Daemons.named("dagnats-listener-" + id));
         this.changes = new KeyChanges(connection);
-        this.kept = new KeptKeys(self, client, clock, Scheduler.of(executor), listeners, changes, telemetry, health);
+        this.kept = new KeptKeys(self, client, builder.clock, Scheduler.of(executor), listeners, changes, telemetry, health);
+        this.setsAndFollowings = new SetsAndFollowings(this, connection, client, Scheduler.of(executor), listeners,
+                builder.clock);
         this.inbox = builder.forwardHandler == null ? null : new ForwardInbox(connection, self, builder.forwardHandler,
                 telemetry, kept::ownership, Daemons.named("dagnats-forward-" + id));
     }
@@ -131,11 +130,16 @@ public final class LeaseHolder implements AutoCloseable {
 
     /** As {@link #shards(String, int, Duration, ShardListener)}, with a drain bound of its own. */
     public ShardSet shards(String setName, int shardCount, Duration ttl, Duration drainBound, ShardListener listener) {
-        ShardSet set = ShardSet.join(this, new KeyChanges(connection), new ShardKeys(setName, shardCount), ttl,
-                drainBound, listener, clock);
-        shardSets.add(set);
-        set.start();
-        return set;
+        return setsAndFollowings.join(setName, shardCount, ttl, drainBound, listener);
+    }
+
+    /**
+     * Follows who owns {@code key} without campaigning for it: {@code listener} hears the owner
+     * dagnats names now, then each change, on this holder's listener thread. See {@link Following}.
+     * Close it (or the holder) to stop; a closed holder follows nothing ({@link IllegalStateException}).
+     */
+    public Following follow(LeaseKey key, OwnerListener listener) {
+        return setsAndFollowings.follow(key, listener);
     }
 
     /** What the owner gauge reads; the keys are made after the telemetry that reads them. */
@@ -161,7 +165,7 @@ public final class LeaseHolder implements AutoCloseable {
         if (inbox != null) {
             inbox.stopReceiving();
         }
-        shardSets.forEach(ShardSet::close);
+        setsAndFollowings.closeAll();
         kept.closeAll();
         changes.close();
         executor.shutdownNow();

@@ -1,0 +1,169 @@
+package io.dagnats.leases.holder;
+
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.MonotonicClock;
+import io.dagnats.leases.protocol.DagnatsException;
+import io.dagnats.leases.protocol.LeaseChange;
+import io.nats.client.Connection;
+import io.nats.client.ConnectionListener;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * Follows who owns one key without campaigning for it ({@link LeaseHolder#follow}): the owner
+ * dagnats' {@code owner} read names first, then each change the key's change events show, told
+ * to an {@link OwnerListener} and kept as {@link #current()}.
+ *
+ * <p>Every event is placed by the key's own revisions (each names the revision it followed),
+ * so an event that cannot follow what was known, a reconnect, or messages dropped by a slow
+ * listener make it read {@code owner} again, and what it reports never goes back: no owner is
+ * told twice in a row, and none whose tenure is not newer than one told already.
+ *
+ * <p><b>How stale a report can be.</b> With the events arriving, a change is told as soon as its
+ * event is (a few milliseconds). Events are at most once, so it also reads the key again by
+ * itself: 500 ms after a held lease's TTL has run out since it heard of the lease's last write
+ * (an expiry is an event too, the server's marker, but one that may be lost as any other), and
+ * after 30 s without news of the key. So with every event lost a report is at most 30 s old, or a
+ * held lease's TTL plus 500 ms when that is shorter; while dagnats cannot be read, events that
+ * follow what it knew are still told, and the rest waits for the next read.
+ *
+ * <p>The rules run on the holder's scheduler thread, and the listener is told on the holder's
+ * listener thread, never on a NATS thread. {@link #current()} is published before the listener
+ * hears of it.
+ */
+public final class Following implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(Following.class.getName());
+
+    private final FollowRules rules;
+    private final Connection connection;
+    private final LeaseClient client;
+    private final KeyChanges changes;
+    private final Scheduler scheduler;
+    private final Executor listenerThread;
+    private final OwnerListener listener;
+    private final MonotonicClock clock;
+    private final Consumer<Following> onClose;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final ConnectionListener reconnects = (ignored, event) -> {
+        if (event == ConnectionListener.Events.RECONNECTED || event == ConnectionListener.Events.RESUBSCRIBED) {
+            submit(new FollowEvent.Gap("NATS reconnected"));
+        }
+    };
+    private volatile KeyOwner current;
+
+    // Scheduler-thread state.
+    private FollowState state = new FollowState.Idle();
+    private FollowStep.Memory memory = FollowStep.Memory.FRESH;
+    /** Messages the subscription dropped so far; read on its dispatcher thread only. */
+    private long dropped;
+
+    Following(LeaseKey key, Connection connection, LeaseClient client, Scheduler scheduler, Executor listenerThread,
+            OwnerListener listener, MonotonicClock clock, Consumer<Following> onClose) {
+        this.rules = new FollowRules(key);
+        this.connection = connection;
+        this.client = client;
+        this.changes = new KeyChanges(connection);
+        this.scheduler = scheduler;
+        this.listenerThread = listenerThread;
+        this.listener = listener;
+        this.clock = clock;
+        this.onClose = onClose;
+    }
+
+    /** Subscribes to the key's change events and to reconnects, then reads the key: in that order, so nothing falls between. */
+    void start() {
+        changes.open();
+        changes.follow(rules.key, this::heard);
+        connection.addConnectionListener(reconnects);
+        submit(new FollowEvent.Start());
+    }
+
+    public LeaseKey key() {
+        return rules.key;
+    }
+
+    /** The owner last told to the listener; empty until the first read has been answered. */
+    public Optional<KeyOwner> current() {
+        return Optional.ofNullable(current);
+    }
+
+    /** Stops following: no more reads, and the listener is told nothing more. Closing twice does nothing. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        submit(new FollowEvent.Close());
+        connection.removeConnectionListener(reconnects);
+        changes.close();
+        onClose.accept(this);
+    }
+
+    /** A change event, on the subscription's dispatcher thread: checked for drops, then handed to the scheduler. */
+    private void heard(Optional<LeaseChange> change) {
+        long droppedNow = changes.dropped();
+        if (droppedNow != dropped) {
+            dropped = droppedNow;
+            submit(new FollowEvent.Gap("change events were dropped (a slow consumer)"));
+        }
+        change.ifPresent(known -> submit(new FollowEvent.Heard(known)));
+    }
+
+    private void submit(FollowEvent event) {
+        scheduler.execute(() -> handle(event));
+    }
+
+    /** One transition and its effects; on the scheduler thread only. */
+    private void handle(FollowEvent event) {
+        FollowStep step;
+        try {
+            step = rules.next(state, memory, event, clock.nanoTime());
+        } catch (RuntimeException bug) {
+            LOG.log(System.Logger.Level.ERROR, "following " + rules.key + ": no rule for " + event + " in " + state, bug);
+            return;
+        }
+        state = step.state();
+        memory = step.memory();
+        step.effects().forEach(this::perform);
+    }
+
+    private void perform(FollowEffect effect) {
+        if (effect instanceof FollowEffect.SendRead send) {
+            client.owner(rules.key).whenCompleteAsync((answer, failure) -> handle(failure == null
+                    ? new FollowEvent.Read(send.call(), answer) : failed(send.call(), failure)), scheduler);
+        } else if (effect instanceof FollowEffect.Schedule schedule) {
+            scheduler.schedule(() -> handle(schedule.event()), schedule.delayNanos());
+        } else if (effect instanceof FollowEffect.Report report && !closed.get()) {
+            current = report.owner();
+            tell(report.owner());
+        } else if (effect instanceof FollowEffect.Log log) {
+            LOG.log(log.level(), log.line());
+        }
+    }
+
+    private static FollowEvent.ReadFailed failed(long call, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        boolean isFinal = cause instanceof DagnatsException dagnats && !dagnats.retryable();
+        return new FollowEvent.ReadFailed(call, isFinal ? Optional.of(cause.getMessage()) : Optional.empty());
+    }
+
+    /** Tells the listener on its own thread; whatever it throws is logged and changes nothing. */
+    private void tell(KeyOwner owner) {
+        listenerThread.execute(() -> {
+            if (closed.get()) {
+                return;
+            }
+            try {
+                listener.ownerChanged(owner);
+            } catch (RuntimeException | Error thrown) {
+                LOG.log(System.Logger.Level.WARNING, "the owner listener of " + rules.key
+                        + " threw; following goes on", thrown);
+            }
+        });
+    }
+}
