@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.Following;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.KeyOwner;
@@ -186,5 +187,34 @@ class FollowingAcceptanceTest extends SharedServiceTest {
                 + took.toMillis() + " ms after it died");
         assertTrue(took.compareTo(TTL.plusSeconds(1)) <= 0, "reported free after " + took);
         assertEquals(2, told.owners.size(), told.owners.toString());
+    }
+
+    @Test
+    void awaitOwnershipReturnsTheTenureOnceOwnedAndEmptyWhileAnotherHoldsTheKey() throws Exception {
+        String key = "await-owner";
+        LeaseHolder a = holder("a", service.nats.url());
+        KeptLease first = a.keep(key, TTL, OwnershipListener.NONE);
+        Tenure tenure = first.awaitOwnership(Duration.ofSeconds(10)).orElseThrow();
+        assertEquals(first.tenure().orElseThrow().start(), tenure.start());
+
+        LeaseHolder b = holder("b", service.nats.url());
+        KeptLease second = b.keep(key, TTL, OwnershipListener.NONE);
+        long asked = System.nanoTime();
+        assertEquals(Optional.empty(), second.awaitOwnership(Duration.ofSeconds(1)));
+        assertTrue(System.nanoTime() - asked >= Duration.ofSeconds(1).toNanos(), "returned before its timeout");
+
+        first.close(); // releases: b takes the key at once
+        Tenure next = second.awaitOwnership(Duration.ofSeconds(10)).orElseThrow();
+        assertTrue(tenure.fence().isBelow(next.start()), tenure + " then " + next);
+        assertTrue(second.isOwner());
+
+        // A wait ends when its lease is closed, owner or not.
+        KeptLease third = holder("c", service.nats.url()).keep(key, TTL, OwnershipListener.NONE);
+        Thread closer = new Thread(third::close);
+        long waited = System.nanoTime();
+        closer.start();
+        assertEquals(Optional.empty(), third.awaitOwnership(Duration.ofSeconds(30)));
+        assertTrue(System.nanoTime() - waited < Duration.ofSeconds(15).toNanos(), "waited out the timeout");
+        closer.join();
     }
 }

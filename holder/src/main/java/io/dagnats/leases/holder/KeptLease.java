@@ -4,6 +4,8 @@ import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Tenure;
+import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -75,6 +77,35 @@ public final class KeptLease implements AutoCloseable {
     /** The fence to send with every downstream write, while acting as owner. */
     public Optional<Fence> fence() {
         return tenure().map(Tenure::fence);
+    }
+
+    /**
+     * Waits until this process acts as owner, for at most {@code timeout}: the tenure it owns the
+     * key under, or empty when the timeout ran out first or the lease was closed. Returns at once
+     * when it owns the key already. The keeper wakes it when a renew of its own confirms a grant,
+     * so it costs no call of its own; what it returns is a moment's: ask {@link #isOwner()} or
+     * {@link #fence()} again right before acting, as ever.
+     *
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
+    public Optional<Tenure> awaitOwnership(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + Objects.requireNonNull(timeout, "timeout").toNanos();
+        CompletableFuture<Void> closed = keeper.closedStage();
+        while (true) {
+            CompletableFuture<Void> change = ownership.nextChange();
+            Optional<Tenure> tenure = ownership.tenure();
+            long left = deadline - System.nanoTime();
+            if (tenure.isPresent() || closed.isDone() || left <= 0) {
+                return tenure;
+            }
+            try {
+                CompletableFuture.anyOf(change, closed).get(left, TimeUnit.NANOSECONDS);
+            } catch (TimeoutException timedOut) {
+                return ownership.tenure();
+            } catch (ExecutionException cannotHappen) {
+                // neither stage ever fails
+            }
+        }
     }
 
     /** Stops keeping the key: stops acting as owner, and releases the lease if it is held. */

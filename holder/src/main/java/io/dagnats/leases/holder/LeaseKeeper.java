@@ -90,6 +90,11 @@ final class LeaseKeeper {
         return ownership;
     }
 
+    /** Completes once the keeper has closed, whether or not it released in time. */
+    CompletableFuture<Void> closedStage() {
+        return closed;
+    }
+
     /** For tests: the phase the keeper is in, read on the scheduler thread. */
     KeeperState state() {
         return state;

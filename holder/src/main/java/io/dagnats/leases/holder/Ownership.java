@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * This process's tenure of one key, and the forward handlers running under it.
@@ -26,6 +27,8 @@ final class Ownership {
     private final Set<ForwardRun> forwards = new HashSet<>();
 
     private volatile Tenure tenure;
+    /** Completed at the next confirm or end, for those waiting to own ({@link KeptLease#awaitOwnership}). */
+    private final AtomicReference<CompletableFuture<Void>> nextChange = new AtomicReference<>(new CompletableFuture<>());
 
     Ownership(MonotonicClock clock) {
         this.clock = clock;
@@ -51,6 +54,12 @@ final class Ownership {
     /** A renew confirmed {@code next}: this process owns the key under it from now. */
     void confirm(Tenure next) {
         tenure = next;
+        nextChange.getAndSet(new CompletableFuture<>()).complete(null);
+    }
+
+    /** Completes at the next {@link #confirm} or {@link #end}: take it before reading the tenure, so none slips between. */
+    CompletableFuture<Void> nextChange() {
+        return nextChange.get();
     }
 
     /** Stops acting as owner: no forward is admitted from here on, and those still running are told to stop. */
@@ -59,6 +68,7 @@ final class Ownership {
             tenure = null;
             forwards.forEach(ForwardRun::interrupt);
         }
+        nextChange.getAndSet(new CompletableFuture<>()).complete(null);
     }
 
     /**
