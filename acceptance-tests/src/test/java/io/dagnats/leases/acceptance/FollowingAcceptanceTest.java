@@ -140,6 +140,26 @@ class FollowingAcceptanceTest extends SharedServiceTest {
     }
 
     @Test
+    void twoFollowingsOfOneKeyInOneHolderAreEachToldAndClosingOneLeavesTheOther() throws Exception {
+        String key = "follow-twice";
+        LeaseHolder follower = holder("follower", service.nats.url());
+        Told closed = new Told();
+        Told open = new Told();
+        Following first = follower.follow(new LeaseKey(key), closed);
+        follower.follow(new LeaseKey(key), open);
+        until(closed, "the first report", owner -> true);
+        until(open, "the first report", owner -> true);
+        first.close();
+
+        LeaseHolder a = holder("a", service.nats.url());
+        KeyOwner.Held owner = heldAs(owning(a, key), a);
+        until(open, "a as owner", reported -> heldBy(reported, a));
+
+        assertEquals(List.of(new KeyOwner.Free(new LeaseKey(key)), owner), open.owners);
+        assertEquals(List.of(new KeyOwner.Free(new LeaseKey(key))), closed.owners);
+    }
+
+    @Test
     void aFollowerThatMissesEventsResyncsToTheCurrentOwnerAndNeverReportsAnOlderOne() throws Exception {
         String key = "follow-gap";
         // Both renew every 10 s, and the follower reads by itself only after 30 s without news: within

@@ -2,12 +2,11 @@ package io.dagnats.leases.holder;
 
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.MonotonicClock;
-import io.dagnats.leases.protocol.DagnatsException;
 import io.dagnats.leases.protocol.LeaseChange;
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
+import io.nats.client.Subscription;
 import java.util.Optional;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -54,19 +53,21 @@ public final class Following implements AutoCloseable {
         }
     };
     private volatile KeyOwner current;
+    private volatile Subscription subscription;
 
     // Scheduler-thread state.
     private FollowState state = new FollowState.Idle();
     private FollowStep.Memory memory = FollowStep.Memory.FRESH;
-    /** Messages the subscription dropped so far; read on its dispatcher thread only. */
+    /** Messages the shared dispatcher had dropped when this following last looked; set before subscribing, then read on the dispatcher thread. */
     private long dropped;
 
-    Following(LeaseKey key, Connection connection, LeaseClient client, Scheduler scheduler, Executor listenerThread,
-            OwnerListener listener, MonotonicClock clock, Consumer<Following> onClose) {
+    /** @param changes opened already, and shared with the holder's other followings */
+    Following(LeaseKey key, Connection connection, LeaseClient client, KeyChanges changes, Scheduler scheduler,
+            Executor listenerThread, OwnerListener listener, MonotonicClock clock, Consumer<Following> onClose) {
         this.rules = new FollowRules(key);
         this.connection = connection;
         this.client = client;
-        this.changes = new KeyChanges(connection);
+        this.changes = changes;
         this.scheduler = scheduler;
         this.listenerThread = listenerThread;
         this.listener = listener;
@@ -76,8 +77,8 @@ public final class Following implements AutoCloseable {
 
     /** Subscribes to the key's change events and to reconnects, then reads the key: in that order, so nothing falls between. */
     void start() {
-        changes.open();
-        changes.follow(rules.key, this::heard);
+        dropped = changes.dropped();
+        subscription = changes.subscribe(rules.key, this::heard);
         connection.addConnectionListener(reconnects);
         submit(new FollowEvent.Start());
     }
@@ -99,11 +100,14 @@ public final class Following implements AutoCloseable {
         }
         submit(new FollowEvent.Close());
         connection.removeConnectionListener(reconnects);
-        changes.close();
+        changes.unsubscribe(subscription);
         onClose.accept(this);
     }
 
-    /** A change event, on the subscription's dispatcher thread: checked for drops, then handed to the scheduler. */
+    /**
+     * A change event, on the subscriptions' dispatcher thread: checked for drops (of any key's
+     * events, the dispatcher is shared), then handed to the scheduler.
+     */
     private void heard(Optional<LeaseChange> change) {
         long droppedNow = changes.dropped();
         if (droppedNow != dropped) {
@@ -134,7 +138,8 @@ public final class Following implements AutoCloseable {
     private void perform(FollowEffect effect) {
         if (effect instanceof FollowEffect.SendRead send) {
             client.owner(rules.key).whenCompleteAsync((answer, failure) -> handle(failure == null
-                    ? new FollowEvent.Read(send.call(), answer) : failed(send.call(), failure)), scheduler);
+                    ? new FollowEvent.Read(send.call(), answer)
+                    : new FollowEvent.ReadFailed(send.call(), LeaseKeeper.finalError(failure))), scheduler);
         } else if (effect instanceof FollowEffect.Schedule schedule) {
             scheduler.schedule(() -> handle(schedule.event()), schedule.delayNanos());
         } else if (effect instanceof FollowEffect.Report report && !closed.get()) {
@@ -143,13 +148,6 @@ public final class Following implements AutoCloseable {
         } else if (effect instanceof FollowEffect.Log log) {
             LOG.log(log.level(), log.line());
         }
-    }
-
-    private static FollowEvent.ReadFailed failed(long call, Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
-        boolean isFinal = cause instanceof DagnatsException dagnats && !dagnats.retryable();
-        return new FollowEvent.ReadFailed(call, isFinal ? Optional.of(cause.getMessage()) : Optional.empty());
     }
 
     /** Tells the listener on its own thread; whatever it throws is logged and changes nothing. */

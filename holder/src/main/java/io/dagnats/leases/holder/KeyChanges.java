@@ -45,8 +45,19 @@ final class KeyChanges {
      * contract (the keeper ignores it: its fallback wake-up covers a lost event).
      */
     void follow(LeaseKey key, Consumer<Optional<LeaseChange>> changed) {
-        subscriptions.put(key, changes.subscribe(LeaseSubjects.changed(key),
-                event -> changed.accept(LeaseChange.read(event.getSubject(), headerOf(event), Instant.now()))));
+        subscriptions.put(key, subscribe(key, changed));
+    }
+
+    /** As {@link #follow}, for one of several subscribers to the same key: ended by {@link #unsubscribe}. */
+    Subscription subscribe(LeaseKey key, Consumer<Optional<LeaseChange>> changed) {
+        return changes.subscribe(LeaseSubjects.changed(key),
+                event -> changed.accept(LeaseChange.read(event.getSubject(), headerOf(event), Instant.now())));
+    }
+
+    void unsubscribe(Subscription subscription) {
+        if (changes.isActive()) {
+            changes.unsubscribe(subscription);
+        }
     }
 
     private static Function<String, String> headerOf(Message event) {
@@ -54,7 +65,7 @@ final class KeyChanges {
         return headers == null ? name -> null : headers::getFirst;
     }
 
-    /** How many messages the subscriptions dropped so far, as a slow consumer: each may have been a change event. */
+    /** How many messages the subscriptions dropped so far, as a slow consumer: each may have been any key's event. */
     long dropped() {
         Dispatcher dispatcher = changes;
         return dispatcher == null ? 0 : dispatcher.getDroppedCount();
@@ -63,8 +74,8 @@ final class KeyChanges {
     /** No more change events of {@code key}. */
     void unfollow(LeaseKey key) {
         Subscription subscription = subscriptions.remove(key);
-        if (subscription != null && changes.isActive()) {
-            changes.unsubscribe(subscription);
+        if (subscription != null) {
+            unsubscribe(subscription);
         }
     }
 

@@ -176,10 +176,15 @@ final class LeaseKeeper {
     }
 
     private static KeeperEvent.CallFailed failed(long call, Throwable failure) {
+        return new KeeperEvent.CallFailed(call, finalError(failure));
+    }
+
+    /** The sentence of a call's failure that retrying will not cure; empty when a retry may (no answer, unavailable). */
+    static Optional<String> finalError(Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
-        boolean isFinal = cause instanceof DagnatsException dagnats && !dagnats.retryable();
-        return new KeeperEvent.CallFailed(call, isFinal ? Optional.of(cause.getMessage()) : Optional.empty());
+        return cause instanceof DagnatsException dagnats && !dagnats.retryable()
+                ? Optional.of(cause.getMessage()) : Optional.empty();
     }
 
     /**

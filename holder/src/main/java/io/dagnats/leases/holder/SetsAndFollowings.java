@@ -26,6 +26,8 @@ final class SetsAndFollowings {
     private final MonotonicClock clock;
     private final List<ShardSet> shardSets = new CopyOnWriteArrayList<>();
     private final Set<Following> followings = ConcurrentHashMap.newKeySet();
+    /** The change events of every followed key, on one dispatcher; opened with the first following. */
+    private KeyChanges followed;
 
     SetsAndFollowings(LeaseHolder holder, Connection connection, LeaseClient client, Scheduler scheduler,
             Executor listeners, MonotonicClock clock) {
@@ -50,16 +52,31 @@ final class SetsAndFollowings {
         if (scheduler.isShutdown()) {
             throw new IllegalStateException("holder " + holder.id() + " is closed: it follows no key");
         }
-        Following following = new Following(Objects.requireNonNull(key, "key"), connection, client, scheduler,
-                listeners, Objects.requireNonNull(listener, "listener"), clock, followings::remove);
+        Following following = new Following(Objects.requireNonNull(key, "key"), connection, client, followed(),
+                scheduler, listeners, Objects.requireNonNull(listener, "listener"), clock, followings::remove);
         followings.add(following);
         following.start();
         return following;
+    }
+
+    private synchronized KeyChanges followed() {
+        if (followed == null) {
+            followed = new KeyChanges(connection);
+            followed.open();
+        }
+        return followed;
     }
 
     /** Leaves every shard set (releasing its shards through the holder) and stops every following. */
     void closeAll() {
         shardSets.forEach(ShardSet::close);
         List.copyOf(followings).forEach(Following::close);
+        closeFollowed();
+    }
+
+    private synchronized void closeFollowed() {
+        if (followed != null) {
+            followed.close();
+        }
     }
 }
