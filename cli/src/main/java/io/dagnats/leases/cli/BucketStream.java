@@ -20,8 +20,9 @@ import java.util.function.Function;
 /**
  * The leases bucket's stream read from a revision on, for a watch that resumes: an ordered
  * consumer (jnats' own, as its KV watch uses), which jnats recreates from the last message it
- * handed over + 1 whenever a heartbeat is missed or a message comes out of order, as after a
- * reconnect or a nats-server restart. Every key of the bucket is read (a watch of one key or a
+ * handed over + 1 whenever a heartbeat is missed or a message comes out of order. After a
+ * reconnect the watch does not wait for that: it opens a new one from the revision it prints
+ * next. Every key of the bucket is read (a watch of one key or a
  * prefix filters here), so a jump in the revisions always means the bucket no longer holds
  * the ones between ({@link WatchRules}).
  */

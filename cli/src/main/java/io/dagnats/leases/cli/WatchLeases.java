@@ -88,11 +88,14 @@ final class WatchLeases implements Callable<Integer> {
             BucketStream.Opening opening = BucketStream.open(session,
                     since == null ? OptionalLong.empty() : OptionalLong.of(since.revision()));
             if (opening instanceof BucketStream.Opening.Reading reading) {
-                try (BucketStream stream = reading.stream()) {
-                    progress.startAt(reading.start());
+                progress.startAt(reading.start());
+                BucketStream stream = reading.stream();
+                try {
                     KnownHolders holders = listHeld(new DagnatsCalls(session), since == null);
                     begun("from revision " + reading.start());
-                    followStream(stream, progress, holders, stopping);
+                    stream = followStream(session, stream, progress, holders, stopping);
+                } finally {
+                    stream.close();
                 }
             } else {
                 String why = ((BucketStream.Opening.Unreadable) opening).why();
@@ -113,14 +116,53 @@ final class WatchLeases implements Callable<Integer> {
         return 0;
     }
 
-    private void followStream(BucketStream stream, WatchProgress progress, KnownHolders holders,
-            AtomicBoolean stopping) throws InterruptedException {
+    /** @return the stream it read last, for the caller to close */
+    private BucketStream followStream(NatsSession session, BucketStream first, WatchProgress progress,
+            KnownHolders holders, AtomicBoolean stopping) throws InterruptedException {
+        BucketStream stream = first;
         while (!stopping.get() && !context.out().checkError()) {
+            if (progress.takeReopen()) {
+                stream.close();
+                Optional<BucketStream> reopened = reopen(session, progress, stopping);
+                if (reopened.isEmpty()) {
+                    return stream;
+                }
+                stream = reopened.get();
+            }
             Optional<BucketStream.Stored> stored = stream.next(POLL);
             if (stored.isPresent() && progress.delivered(stored.get().revision(), stored.get().pending())) {
                 stored.get().change().filter(this::watched).flatMap(holders::explain).ifPresent(this::print);
             }
         }
+        return stream;
+    }
+
+    /**
+     * A consumer from the revision the watch prints next, made at once when the connection is
+     * back: jnats would make its own only after missing three heartbeats, seconds later. Tried
+     * every second while JetStream cannot serve it (a restarted server recovering its streams).
+     *
+     * @return empty when the watch was stopped first
+     */
+    private Optional<BucketStream> reopen(NatsSession session, WatchProgress progress, AtomicBoolean stopping)
+            throws InterruptedException {
+        String said = null;
+        while (!stopping.get()) {
+            BucketStream.Opening opening = BucketStream.open(session, OptionalLong.of(progress.next()));
+            if (opening instanceof BucketStream.Opening.Reading reading) {
+                return Optional.of(reading.stream());
+            }
+            String why = ((BucketStream.Opening.Unreadable) opening).why();
+            if (!why.equals(said)) {
+                context.err().println("dagnats: cannot read the bucket's stream yet (" + why + "); trying again every second");
+                context.err().flush();
+                said = why;
+            }
+            for (int waited = 0; waited < 10 && !stopping.get(); waited++) {
+                Thread.sleep(POLL.toMillis());
+            }
+        }
+        return Optional.empty();
     }
 
     /** The change events, core NATS: what arrives while the connection is down is missed. */
@@ -150,7 +192,11 @@ final class WatchLeases implements Callable<Integer> {
         context.out().flush();
     }
 
+    /** The stream holds every key: a watch of one key or a prefix keeps its own. */
     private boolean watched(LeaseChange change) {
+        if (key != null) {
+            return key.equals(change.key());
+        }
         return prefix == null || prefix.matches(change.key());
     }
 

@@ -15,6 +15,8 @@ final class WatchProgress {
     /** Null until the watch knows where it starts, and for a watch of the change events. */
     private WatchRules.State state;
     private boolean eventsOnly;
+    /** Set when the connection is back: the watch makes its consumer again from where it is. */
+    private boolean reopen;
     private boolean eventsLost;
 
     WatchProgress(PrintWriter err) {
@@ -40,8 +42,22 @@ final class WatchProgress {
             return;
         }
         if (state != null) {
+            WatchRules.Phase before = state.phase();
             apply(change == NatsSession.Connectivity.LOST ? WatchRules.lost(state) : WatchRules.back(state));
+            reopen |= before == WatchRules.Phase.LOST && state.phase() == WatchRules.Phase.RESUMING;
         }
+    }
+
+    /** Whether the consumer is to be made again (once per return of the connection). */
+    synchronized boolean takeReopen() {
+        boolean wanted = reopen;
+        reopen = false;
+        return wanted;
+    }
+
+    /** The revision the watch prints next. */
+    synchronized long next() {
+        return state.next();
     }
 
     /** @return whether the change at {@code revision} is to be printed: false for one printed already */
