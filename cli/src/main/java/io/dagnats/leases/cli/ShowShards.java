@@ -25,9 +25,10 @@ import picocli.CommandLine;
  * and the shards without an owner; without: every set whose keys are held.
  */
 @Command(name = "shards", description = {
-    "Show the holder library's shard sets: with SET, its members (holder ids), each shard's owner (holder,"
-            + " fence), what each member owns against floor(M/N) and ceil(M/N) (balanced or not), and the"
-            + " shards without an owner; without SET, the sets whose keys are held.",
+    "Show the holder library's shard sets: members, each shard's owner, whether the set is balanced.",
+    "With SET: its members (holder ids), each shard's owner (holder, fence), what each member owns against"
+            + " floor(M/N) and ceil(M/N) of the M shards over N members, and the shards without an owner."
+            + " Without SET: the sets whose keys are held.",
     "The number of shards M is stored nowhere (each holder passes it to LeaseHolder.shards): it is taken as one"
             + " more than the highest shard key held, unless --shards names it."})
 final class ShowShards implements Callable<Integer> {
