@@ -49,6 +49,7 @@ class ShardsCommandAcceptanceTest extends SharedServiceTest {
         CliProcess.Result json = cli("shards", "orders", "-o", "json");
         CliProcess.Result table = cli("shards", "orders");
         CliProcess.Result sets = cli("shards");
+        // What the README shows.
         System.out.println("$ dagnats shards orders\n" + table.out() + "$ dagnats shards\n" + sets.out());
 
         assertEquals(0, json.exitCode(), json.toString());
@@ -99,6 +100,7 @@ class ShardsCommandAcceptanceTest extends SharedServiceTest {
 
         CliProcess.Result json = cli("shards", "stuck", "--shards", Integer.toString(SHARDS), "-o", "json");
         CliProcess.Result table = cli("shards", "stuck", "--shards", Integer.toString(SHARDS));
+        // What the README shows.
         System.out.println("$ dagnats shards stuck --shards 6\n" + table.out());
 
         JsonNode set = json(json.out()).path("sets").get(0);
