@@ -43,12 +43,14 @@ class ShardsCommandAcceptanceTest extends SharedServiceTest {
         for (String id : List.of("orders-a", "orders-b", "orders-c")) {
             replica(id, "orders");
         }
-        Map<Integer, String> owners = settled("orders", 3, counts -> counts.size() == 3
-                && counts.values().stream().allMatch(count -> count == 2));
+        settled("orders", 3, counts -> counts.size() == 3 && counts.values().stream().allMatch(count -> count == 2));
 
-        CliProcess.Result json = cli("shards", "orders", "-o", "json");
-        CliProcess.Result table = cli("shards", "orders");
-        CliProcess.Result sets = cli("shards");
+        Seen seen = whileUnmoved("orders", List.of("shards", "orders", "-o", "json"), List.of("shards", "orders"),
+                List.of("shards"));
+        Map<Integer, String> owners = seen.owners();
+        CliProcess.Result json = seen.results().get(0);
+        CliProcess.Result table = seen.results().get(1);
+        CliProcess.Result sets = seen.results().get(2);
         // What the README shows.
         System.out.println("$ dagnats shards orders\n" + table.out() + "$ dagnats shards\n" + sets.out());
 
@@ -89,8 +91,12 @@ class ShardsCommandAcceptanceTest extends SharedServiceTest {
         assertTrue(ghost.path("granted").asBoolean(), ghost.toString());
         replica("stuck-a", "stuck");
         replica("stuck-b", "stuck");
-        Map<Integer, String> owners = settled("stuck", 3, counts -> counts.size() == 2
-                && counts.values().stream().allMatch(count -> count == 2));
+        settled("stuck", 3, counts -> counts.size() == 2 && counts.values().stream().allMatch(count -> count == 2));
+        Seen seen = whileUnmoved("stuck", List.of("shards", "stuck", "--shards", Integer.toString(SHARDS), "-o", "json"),
+                List.of("shards", "stuck", "--shards", Integer.toString(SHARDS)));
+        Map<Integer, String> owners = seen.owners();
+        CliProcess.Result json = seen.results().get(0);
+        CliProcess.Result table = seen.results().get(1);
         List<Integer> unowned = new ArrayList<>();
         for (int shard = 0; shard < SHARDS; shard++) {
             if (!owners.containsKey(shard)) {
@@ -98,8 +104,6 @@ class ShardsCommandAcceptanceTest extends SharedServiceTest {
             }
         }
 
-        CliProcess.Result json = cli("shards", "stuck", "--shards", Integer.toString(SHARDS), "-o", "json");
-        CliProcess.Result table = cli("shards", "stuck", "--shards", Integer.toString(SHARDS));
         // What the README shows.
         System.out.println("$ dagnats shards stuck --shards 6\n" + table.out());
 
@@ -122,6 +126,27 @@ class ShardsCommandAcceptanceTest extends SharedServiceTest {
         }
         assertTrue(lines.stream().anyMatch(line -> line.matches("ghost +0 \\(under 2\\) +stuck-member-ghost +\\d+ +\\S+")),
                 table.out());
+    }
+
+    /** The commands' results, and the owners dagnats listed both before and after they ran. */
+    private record Seen(Map<Integer, String> owners, List<CliProcess.Result> results) {
+    }
+
+    /**
+     * Runs the commands until the set's owners were the same before and after: a replica that
+     * missed a renewal on a loaded machine may move a shard meanwhile, and the test compares
+     * what the commands print with what the listing holds.
+     */
+    @SafeVarargs
+    private static Seen whileUnmoved(String set, List<String>... commands) {
+        return Polling.until(SETTLE, "the commands to run while no shard of " + set + " moved", () -> {
+            Map<Integer, String> before = owners(set);
+            List<CliProcess.Result> results = new ArrayList<>();
+            for (List<String> command : commands) {
+                results.add(cli(command.toArray(String[]::new)));
+            }
+            return before.equals(owners(set)) ? new Seen(before, results) : null;
+        }, seen -> seen != null);
     }
 
     private void replica(String id, String set) throws Exception {
