@@ -89,14 +89,7 @@ final class WatchLeases implements Callable<Integer> {
                     since == null ? OptionalLong.empty() : OptionalLong.of(since.revision()));
             if (opening instanceof BucketStream.Opening.Reading reading) {
                 progress.startAt(reading.start());
-                BucketStream stream = reading.stream();
-                try {
-                    KnownHolders holders = listHeld(new DagnatsCalls(session), since == null);
-                    begun("from revision " + reading.start());
-                    stream = followStream(session, stream, progress, holders, stopping);
-                } finally {
-                    stream.close();
-                }
+                followStream(session, reading.stream(), progress, stopping);
             } else {
                 String why = ((BucketStream.Opening.Unreadable) opening).why();
                 if (since != null) {
@@ -116,25 +109,30 @@ final class WatchLeases implements Callable<Integer> {
         return 0;
     }
 
-    /** @return the stream it read last, for the caller to close */
-    private BucketStream followStream(NatsSession session, BucketStream first, WatchProgress progress,
-            KnownHolders holders, AtomicBoolean stopping) throws InterruptedException {
+    /** Prints what {@code first} and the consumers made after a reconnect deliver, closing each when done with it. */
+    private void followStream(NatsSession session, BucketStream first, WatchProgress progress, AtomicBoolean stopping)
+            throws InterruptedException {
         BucketStream stream = first;
-        while (!stopping.get() && !context.out().checkError()) {
-            if (progress.takeReopen()) {
-                stream.close();
-                Optional<BucketStream> reopened = reopen(session, progress, stopping);
-                if (reopened.isEmpty()) {
-                    return stream;
+        try {
+            KnownHolders holders = listHeld(new DagnatsCalls(session), since == null);
+            begun("from revision " + progress.next());
+            while (!stopping.get() && !context.out().checkError()) {
+                if (progress.takeReopen()) {
+                    stream.close();
+                    Optional<BucketStream> reopened = reopen(session, progress, stopping);
+                    if (reopened.isEmpty()) {
+                        return;
+                    }
+                    stream = reopened.get();
                 }
-                stream = reopened.get();
+                Optional<BucketStream.Stored> stored = stream.next(POLL);
+                if (stored.isPresent() && progress.delivered(stored.get().revision(), stored.get().pending())) {
+                    stored.get().change().filter(this::watched).flatMap(holders::explain).ifPresent(this::print);
+                }
             }
-            Optional<BucketStream.Stored> stored = stream.next(POLL);
-            if (stored.isPresent() && progress.delivered(stored.get().revision(), stored.get().pending())) {
-                stored.get().change().filter(this::watched).flatMap(holders::explain).ifPresent(this::print);
-            }
+        } finally {
+            stream.close();
         }
-        return stream;
     }
 
     /**
