@@ -182,7 +182,7 @@ class OperatorCliAcceptanceTest extends SharedServiceTest {
 
             long acquired = acquired("watch-a", "holder-1", 15_000);
             long renewed = client.renew("watch-a", "holder-1", acquired).path("revision").asLong();
-            client.release("watch-a", "holder-1", renewed);
+            long released = client.release("watch-a", "holder-1", renewed).path("revision").asLong();
             long seen = acquired("watch-short", "holder-2", 1_000);
             long revoked = acquired("watch-r", "holder-3", 60_000);
             assertEquals(0, cli("leases", "revoke", "watch-r", "--reason", "stuck after deploy").exitCode());
@@ -192,10 +192,11 @@ class OperatorCliAcceptanceTest extends SharedServiceTest {
                     && out.contains("expired   watch-short"));
             assertLine(lines, "acquired  watch-a  by holder-1  revision " + acquired + "  ttl 15s");
             assertLine(lines, "renewed   watch-a  by holder-1  revision " + renewed + "  ttl 15s");
-            assertLine(lines, "released  watch-a  by holder-1  revision " + renewed);
-            assertLine(lines, "revoked   watch-r  from holder-3  revision " + revoked + "  reason \"stuck after deploy\"");
-            assertLine(lines, "expired   watch-short  lease of holder-2  revision " + seen);
-            assertLine(lines, "expired   watch-listed  lease of early-bird  revision " + listed);
+            // A change that ends a lease names the lease's revision, and its own as seq (what --since takes).
+            assertLine(lines, "released  watch-a  by holder-1  revision " + renewed + "  seq " + released);
+            assertLine(lines, "revoked   watch-r  from holder-3  revision " + revoked + "  seq ", "  reason \"stuck after deploy\"");
+            assertLine(lines, "expired   watch-short  lease of holder-2  revision " + seen + "  seq ", "");
+            assertLine(lines, "expired   watch-listed  lease of early-bird  revision " + listed + "  seq ", "");
             assertFalse(lines.contains("other-key"), lines);
             assertEquals(1, lines.lines().filter(line -> line.contains("watch-a") && line.contains("released")).count(),
                     "a release's tombstone expiring is no second line: " + lines);
@@ -225,6 +226,12 @@ class OperatorCliAcceptanceTest extends SharedServiceTest {
     private static void assertLine(String lines, String expected) {
         assertTrue(lines.lines().anyMatch(line -> line.matches("\\S+Z  " + java.util.regex.Pattern.quote(expected))),
                 "no line \"<time>  " + expected + "\" in:\n" + lines);
+    }
+
+    /** A line of {@code before}, a revision, then {@code after}. */
+    private static void assertLine(String lines, String before, String after) {
+        assertTrue(lines.lines().anyMatch(line -> line.matches("\\S+Z  " + java.util.regex.Pattern.quote(before) + "\\d+"
+                + java.util.regex.Pattern.quote(after))), "no line \"<time>  " + before + "<seq>" + after + "\" in:\n" + lines);
     }
 
     @Test

@@ -41,6 +41,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -187,6 +188,51 @@ class PermissionsAcceptanceTest {
         operator.flush(Duration.ofSeconds(5));
         Polling.until(Duration.ofSeconds(5), "the operator's violation on acquire", () -> operatorViolations.errors,
                 errors -> operatorViolations.seen(Operation.ACQUIRE.subject()));
+    }
+
+    /**
+     * The operator's credentials read the bucket's stream, so {@code leases watch} begins at a
+     * revision and can resume; a holder's cannot, so its watch follows the change events instead,
+     * says so, and refuses {@code --since} with one line.
+     */
+    @Test
+    void theOperatorsWatchReadsTheStreamAndAHoldersFollowsTheChangeEvents() throws Exception {
+        try (NatsServerProcess nats = serverWithConfig(leastPrivilegeConfig());
+                DagnatsServer dagnats = DagnatsServer.start(Settings.fromEnvironment(Map.of(
+                        "NATS_URL", nats.url(), "NATS_USER", "dagnats", "NATS_PASSWORD", "d-secret")));
+                WireClient alice = new WireClient(new Options.Builder().server(nats.url()).userInfo("alice", "a-secret")
+                        .build())) {
+            List<CompletableFuture<JsonNode>> acquires = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                acquires.add(alice.callAsync("acquire", "{\"key\":\"watched-" + i + "\",\"holder\":\"alice\",\"ttl_ms\":60000}"));
+            }
+            long first = acquires.stream().map(CompletableFuture::join)
+                    .mapToLong(reply -> reply.path("revision").asLong()).min().orElseThrow();
+            Map<String, String> asOperator = Map.of("NATS_URL", nats.url(), "NATS_USER", "operator",
+                    "NATS_PASSWORD", "op-secret");
+            Map<String, String> asAlice = Map.of("NATS_URL", nats.url(), "NATS_USER", "alice", "NATS_PASSWORD", "a-secret");
+
+            try (CliProcess operator = CliProcess.start(asOperator, "leases", "watch", "--since", Long.toString(first),
+                    "-o", "json");
+                    CliProcess holder = CliProcess.start(asAlice, "leases", "watch", "-o", "json")) {
+                operator.awaitOut(Duration.ofSeconds(30), "the operator's 200 lines", out -> out.lines().count() == 200);
+                holder.awaitErr(Duration.ofSeconds(30), "the holder's watch to begin", err -> err.contains("watching"));
+                alice.acquire("watched-late", "alice", 60_000);
+                holder.awaitOut(Duration.ofSeconds(30), "the holder's line", out -> out.contains("watched-late"));
+                operator.awaitOut(Duration.ofSeconds(30), "the operator's line", out -> out.contains("watched-late"));
+
+                assertTrue(operator.err().lines().allMatch(line -> line.startsWith("watching every lease from revision")),
+                        operator.err());
+                assertTrue(holder.err().contains("dagnats: cannot read the bucket's stream KV_leases (permission denied"),
+                        holder.err());
+                assertTrue(holder.err().contains("watching the change events instead"), holder.err());
+            }
+            CliProcess.Result refused = CliProcess.run(asAlice, "leases", "watch", "--since", Long.toString(first));
+            assertEquals(1, refused.exitCode(), refused.toString());
+            assertEquals(1, refused.err().lines().count(), refused.toString());
+            assertTrue(refused.err().startsWith("dagnats: --since reads the bucket's stream KV_leases, which this user"
+                    + " cannot: permission denied"), refused.toString());
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.dagnats.leases.cli;
 
 import java.util.Optional;
+import java.util.function.Consumer;
 import picocli.CommandLine.Option;
 
 /** {@code --server}, and opening the connection a command works on. */
@@ -18,11 +19,11 @@ final class Connect {
 
     /** A connection for one request or a few: fails at once when the connection drops. */
     NatsSession open() {
-        return NatsSession.open(context.connections(), Optional.ofNullable(server), false, context.err());
+        return NatsSession.open(context.connections(), Optional.ofNullable(server), Optional.empty());
     }
 
-    /** A connection that reconnects when it drops (for a watch), saying so on stderr. */
-    NatsSession openReconnecting() {
-        return NatsSession.open(context.connections(), Optional.ofNullable(server), true, context.err());
+    /** A connection that reconnects when it drops (for a watch), telling {@code told} of each drop and return. */
+    NatsSession openReconnecting(Consumer<NatsSession.Connectivity> told) {
+        return NatsSession.open(context.connections(), Optional.ofNullable(server), Optional.of(told));
     }
 }

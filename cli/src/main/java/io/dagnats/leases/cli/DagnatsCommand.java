@@ -9,7 +9,7 @@ import picocli.CommandLine;
         description = {"Operate dagnats leases. With no arguments, dagnats serves.",
                 "Connects with NATS_URL, NATS_CREDS, NATS_NKEY, NATS_USER/NATS_PASSWORD, NATS_TOKEN, "
                         + "NATS_CA, NATS_CERT/NATS_KEY, as the service does; --server overrides NATS_URL."},
-        subcommands = {LeasesCommand.class, ShowStatus.class},
+        subcommands = {LeasesCommand.class, ShowStatus.class, ShowShards.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done", "1:an operational failure (NATS unreachable, no dagnats answered, permission denied)",
                 "2:a usage or settings mistake"})

@@ -6,11 +6,11 @@ import io.nats.client.ErrorListener;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * One command's NATS connection, quiet (jnats logs nothing), with the checks
@@ -26,12 +26,21 @@ final class NatsSession implements AutoCloseable {
         this.connection = connection;
     }
 
+    /** What a command that reconnects hears of its connection. */
+    enum Connectivity {
+        /** The connection dropped, or an attempt to reconnect failed (jnats tells each attempt). */
+        LOST,
+        /** A reconnect succeeded. */
+        BACK
+    }
+
     /**
-     * @param reconnect whether to reconnect when the connection drops (saying so on {@code err}),
-     *                  or to fail at once
+     * @param reconnects empty to fail at once when the connection drops; else reconnect without
+     *                   end, telling this of each drop and return
      * @throws CliFailure when the settings are wrong or no server accepts the connection
      */
-    static NatsSession open(ConnectionOptions connections, Optional<String> server, boolean reconnect, PrintWriter err) {
+    static NatsSession open(ConnectionOptions connections, Optional<String> server,
+            Optional<Consumer<Connectivity>> reconnects) {
         Options.Builder builder;
         try {
             builder = connections.forServer(server);
@@ -41,14 +50,14 @@ final class NatsSession implements AutoCloseable {
         Options options = builder
                 .connectionName("dagnats-cli")
                 .connectionTimeout(TIMEOUT)
-                .maxReconnects(reconnect ? -1 : 0)
+                .maxReconnects(reconnects.isPresent() ? -1 : 0)
                 .reconnectWait(Duration.ofMillis(500))
                 // "no dagnats is listening" is then an answer, not a timeout.
                 .reportNoResponders()
                 .errorListener(new ErrorListener() {
                     // Errors are read from the connection where they matter (confirmPermitted); jnats logs none.
                 })
-                .connectionListener(reconnect ? (connection, event) -> tellAbout(event, err) : (connection, event) -> { })
+                .connectionListener((connection, event) -> reconnects.ifPresent(told -> tell(event, told)))
                 .build();
         try {
             return new NatsSession(Nats.connect(options));
@@ -67,15 +76,14 @@ final class NatsSession implements AutoCloseable {
         return options.getServers().stream().map(Object::toString).toList();
     }
 
-    private static void tellAbout(ConnectionListener.Events event, PrintWriter err) {
+    private static void tell(ConnectionListener.Events event, Consumer<Connectivity> told) {
         switch (event) {
-            case DISCONNECTED -> err.println("dagnats: NATS connection lost; reconnecting (changes meanwhile are missed)");
-            case RECONNECTED -> err.println("dagnats: NATS connection back");
+            case DISCONNECTED -> told.accept(Connectivity.LOST);
+            case RECONNECTED -> told.accept(Connectivity.BACK);
             default -> {
                 // connected, discovered servers, resubscribed: nothing to tell
             }
         }
-        err.flush();
     }
 
     Connection connection() {

@@ -1,5 +1,6 @@
 package io.dagnats.leases.cli;
 
+import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.protocol.Answers;
@@ -10,10 +11,10 @@ import io.dagnats.leases.protocol.ListRequest;
 import io.nats.client.Message;
 import io.nats.client.Subscription;
 import io.nats.client.impl.Headers;
-import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Function;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -24,16 +25,25 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine;
 
 /**
- * {@code dagnats leases watch [KEY | --prefix PREFIX]}: a line per change as it
- * happens (acquired, renewed, released, revoked, expired), until Ctrl-C or
- * SIGTERM, which end it with exit code 0. Events are core NATS messages: a
- * change while the connection is down is missed (the watch says so on stderr).
+ * {@code dagnats leases watch [KEY | --prefix PREFIX] [--since REV]}: a line per change as it
+ * happens (acquired, renewed, released, revoked, expired), until Ctrl-C or SIGTERM, which end it
+ * with exit code 0. It reads the bucket's stream ({@link BucketStream}) from {@code REV} on, or
+ * from the next revision written, and after a reconnect or a nats-server restart goes on from the
+ * last revision it printed + 1: no line twice, none the bucket still holds skipped
+ * ({@link WatchRules}). A user who may not read the stream gets the change events instead
+ * (core NATS: a change while the connection is down is missed, and the watch says so).
  */
-@Command(name = "watch", description = "Print a line per change as it happens (acquired, renewed, released, "
-        + "revoked, expired) until Ctrl-C.")
+@Command(name = "watch", description = {
+    "Print a line per change as it happens (acquired, renewed, released, revoked, expired) until Ctrl-C.",
+    "It reads the bucket's stream: after a reconnect or a nats-server restart it goes on from the last revision"
+            + " it printed, never printing a line twice nor skipping one the bucket still holds. The bucket keeps"
+            + " each key's last change only, so a change a later one replaced, and expired or purged ones, are"
+            + " gone: the watch says on stderr which revisions it could not print.",
+    "A user who may not read the stream (see docs/examples/least-privilege.conf) watches the change events"
+            + " instead, which a dropped connection misses."})
 final class WatchLeases implements Callable<Integer> {
 
-    /** How often the watch looks whether it was asked to stop while no event arrives. */
+    /** How often the watch looks whether it was asked to stop while no change arrives. */
     private static final Duration POLL = Duration.ofMillis(100);
 
     private final Context context;
@@ -49,6 +59,13 @@ final class WatchLeases implements Callable<Integer> {
             description = "Only keys that start with it.")
     KeyPrefix prefix;
 
+    @Option(names = "--since", paramLabel = "REV", converter = Converters.Revision.class,
+            description = "Print every change from revision REV on that the bucket still holds, then follow"
+                    + " (default: from the next change). REV is a line's revision (acquired, renewed) or its seq"
+                    + " (released, revoked, expired; JSON: sequence). If the bucket no longer holds REV, one line"
+                    + " on stderr names the first revision it holds from there.")
+    Fence since;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -61,44 +78,135 @@ final class WatchLeases implements Callable<Integer> {
         if (key != null && prefix != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "name a KEY or a --prefix, not both");
         }
+        if (since != null && since.revision() < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--since is beyond any revision");
+        }
         AtomicBoolean stopping = new AtomicBoolean();
         context.stop().onStop(() -> stopping.set(true));
-        PrintWriter out = context.out();
-        try (NatsSession session = options.connect.openReconnecting()) {
-            Subscription events = session.connection().subscribe(
-                    key != null ? LeaseSubjects.changed(key) : LeaseSubjects.CHANGED_WILDCARD);
-            session.confirmPermitted();
-            // Subscribed before listing: a change between the two is in both, and the later write wins.
-            KnownHolders holders = listHeld(new DagnatsCalls(session));
-            context.err().println("watching " + scope() + " (Ctrl-C to stop)");
-            context.err().flush();
-            while (!stopping.get() && !out.checkError()) {
-                Message message = events.nextMessage(POLL);
-                if (message == null) {
-                    continue;
+        WatchProgress progress = new WatchProgress(context.err());
+        try (NatsSession session = options.connect.openReconnecting(progress::connectivity)) {
+            BucketStream.Opening opening = BucketStream.open(session,
+                    since == null ? OptionalLong.empty() : OptionalLong.of(since.revision()));
+            if (opening instanceof BucketStream.Opening.Reading reading) {
+                progress.startAt(reading.start());
+                followStream(session, reading.stream(), progress, stopping);
+            } else {
+                String why = ((BucketStream.Opening.Unreadable) opening).why();
+                if (since != null) {
+                    throw new CliFailure("--since reads the bucket's stream " + BucketReport.STREAM
+                            + ", which this user cannot: " + why);
                 }
-                Optional<LeaseChange> change = LeaseChange.read(message.getSubject(), headerOf(message),
-                        context.clock().instant()).filter(this::watched).flatMap(holders::explain);
-                if (change.isPresent()) {
-                    out.println(options.json() ? WatchLines.json(change.get()) : WatchLines.text(change.get()));
-                    out.flush();
-                }
+                context.err().println("dagnats: cannot read the bucket's stream " + BucketReport.STREAM + " (" + why
+                        + "); watching the change events instead, which a dropped connection misses");
+                progress.followingEvents();
+                followEvents(session, stopping);
             }
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
+        } catch (IllegalStateException closed) {
+            throw new CliFailure("the NATS connection closed: " + closed.getMessage());
         }
         return 0;
     }
 
+    /** Prints what {@code first} and the consumers made after a reconnect deliver, closing each when done with it. */
+    private void followStream(NatsSession session, BucketStream first, WatchProgress progress, AtomicBoolean stopping)
+            throws InterruptedException {
+        BucketStream stream = first;
+        try {
+            KnownHolders holders = listHeld(new DagnatsCalls(session), since == null);
+            begun("from revision " + progress.next());
+            while (!stopping.get() && !context.out().checkError()) {
+                if (progress.takeReopen()) {
+                    stream.close();
+                    Optional<BucketStream> reopened = reopen(session, progress, stopping);
+                    if (reopened.isEmpty()) {
+                        return;
+                    }
+                    stream = reopened.get();
+                }
+                Optional<BucketStream.Stored> stored = stream.next(POLL);
+                if (stored.isPresent() && progress.delivered(stored.get().revision(), stored.get().pending())) {
+                    stored.get().change().filter(this::watched).flatMap(holders::explain).ifPresent(this::print);
+                }
+            }
+        } finally {
+            stream.close();
+        }
+    }
+
+    /**
+     * A consumer from the revision the watch prints next, made at once when the connection is
+     * back: jnats would make its own only after missing three heartbeats, seconds later. Tried
+     * every second while JetStream cannot serve it (a restarted server recovering its streams).
+     *
+     * @return empty when the watch was stopped first
+     */
+    private Optional<BucketStream> reopen(NatsSession session, WatchProgress progress, AtomicBoolean stopping)
+            throws InterruptedException {
+        String said = null;
+        while (!stopping.get()) {
+            BucketStream.Opening opening = BucketStream.open(session, OptionalLong.of(progress.next()));
+            if (opening instanceof BucketStream.Opening.Reading reading) {
+                return Optional.of(reading.stream());
+            }
+            String why = ((BucketStream.Opening.Unreadable) opening).why();
+            if (!why.equals(said)) {
+                context.err().println("dagnats: cannot read the bucket's stream yet (" + why + "); trying again every second");
+                context.err().flush();
+                said = why;
+            }
+            for (int waited = 0; waited < 10 && !stopping.get(); waited++) {
+                Thread.sleep(POLL.toMillis());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The change events, core NATS: what arrives while the connection is down is missed. */
+    private void followEvents(NatsSession session, AtomicBoolean stopping) throws InterruptedException {
+        Subscription events = session.connection().subscribe(
+                key != null ? LeaseSubjects.changed(key) : LeaseSubjects.CHANGED_WILDCARD);
+        session.confirmPermitted();
+        // Subscribed before listing: a change between the two is in both, and the later write wins.
+        KnownHolders holders = listHeld(new DagnatsCalls(session), true);
+        begun("from its change events");
+        while (!stopping.get() && !context.out().checkError()) {
+            Message message = events.nextMessage(POLL);
+            if (message != null) {
+                LeaseChange.read(message.getSubject(), headerOf(message), context.clock().instant())
+                        .filter(this::watched).flatMap(holders::explain).ifPresent(this::print);
+            }
+        }
+    }
+
+    private void begun(String from) {
+        context.err().println("watching " + scope() + " " + from + " (Ctrl-C to stop)");
+        context.err().flush();
+    }
+
+    private void print(LeaseChange change) {
+        context.out().println(options.json() ? WatchLines.json(change) : WatchLines.text(change));
+        context.out().flush();
+    }
+
+    /** The stream holds every key: a watch of one key or a prefix keeps its own. */
     private boolean watched(LeaseChange change) {
+        if (key != null) {
+            return key.equals(change.key());
+        }
         return prefix == null || prefix.matches(change.key());
     }
 
     /**
      * The leases held now, so that an expiry can name its holder. Without them
      * (dagnats not answering) the watch still runs, and says what it cannot do.
+     *
+     * @param fromNow whether the watch begins now: a key the listing does not show was free
+     *                then. Not so from an earlier revision, where an expiry may end a lease
+     *                whose write the bucket no longer holds.
      */
-    private KnownHolders listHeld(DagnatsCalls calls) {
+    private KnownHolders listHeld(DagnatsCalls calls, boolean fromNow) {
         try {
             List<LeaseView> held;
             if (key != null) {
@@ -107,7 +215,7 @@ final class WatchLeases implements Callable<Integer> {
             } else {
                 held = calls.listAll(prefix == null ? KeyPrefix.ALL : prefix, ListRequest.MAX_PAGE_SIZE);
             }
-            KnownHolders holders = new KnownHolders(true);
+            KnownHolders holders = new KnownHolders(fromNow);
             held.forEach(holders::held);
             return holders;
         } catch (CliFailure unlisted) {

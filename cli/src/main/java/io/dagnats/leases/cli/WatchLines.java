@@ -9,9 +9,11 @@ final class WatchLines {
 
     /**
      * {@code 2026-11-30T12:00:00.250Z  acquired  notify-leader  by notify-7f3a  revision 42  ttl 15s},
-     * {@code ... released  notify-leader  by notify-7f3a  revision 42},
-     * {@code ... expired   notify-leader  lease of notify-7f3a  revision 43},
-     * {@code ... revoked   notify-leader  from notify-7f3a  revision 43  reason "stuck"}.
+     * {@code ... released  notify-leader  by notify-7f3a  revision 42  seq 44},
+     * {@code ... expired   notify-leader  lease of notify-7f3a  revision 43  seq 45},
+     * {@code ... revoked   notify-leader  from notify-7f3a  revision 43  seq 46  reason "stuck"}.
+     * The revision is the lease's fence; the seq, on a change that ended a lease, is the change's own
+     * revision (what {@code --since} takes), which for an acquire or renew is its fence.
      */
     static String text(LeaseChange change) {
         StringBuilder line = new StringBuilder(Human.preciseTime(change.time()))
@@ -24,6 +26,9 @@ final class WatchLines {
         };
         line.append("  ").append(whose).append(change.holder().map(Object::toString).orElse("(unknown)"));
         change.fence().ifPresent(fence -> line.append("  revision ").append(fence));
+        if (change.fence().isEmpty() || change.fence().get().revision() != change.sequence()) {
+            line.append("  seq ").append(Long.toUnsignedString(change.sequence()));
+        }
         change.ttl().ifPresent(ttl -> line.append("  ttl ").append(Human.setting(ttl)));
         change.reason().ifPresent(reason -> line.append("  reason \"").append(reason).append('"'));
         return line.toString();

@@ -40,6 +40,12 @@ class DagnatsCliTest {
         assertEquals(2, run(NEVER, "leases", "ls", "-o", "yaml"));
         assertEquals(2, run(NEVER, "leases", "watch", "k", "--prefix", "p"));
         assertEquals(2, run(NEVER, "leases", "ls", "--page-size", "0"));
+        assertEquals(2, run(NEVER, "leases", "watch", "--since", "0"));
+        assertEquals(2, run(NEVER, "shards", "--shards", "4"));
+        assertTrue(err.toString().contains("--shards needs a SET"), err.toString());
+        assertEquals(2, run(NEVER, "shards", "orders", "--shards", "0"));
+        assertEquals(2, run(NEVER, "shards", "rvs-member"));
+        assertTrue(err.toString().contains("never contains '-member-' or ends with '-member'"), err.toString());
         assertEquals(2, run(NEVER, "lease"));
         assertEquals(2, run(NEVER, "leases"));
     }
@@ -49,6 +55,9 @@ class DagnatsCliTest {
         assertEquals(0, run(NEVER, "--help"));
         assertEquals(0, run(NEVER, "leases", "watch", "--help"));
         assertTrue(out.toString().contains("--prefix"), out.toString());
+        assertTrue(out.toString().contains("--since"), out.toString());
+        assertEquals(0, run(NEVER, "shards", "--help"));
+        assertTrue(out.toString().contains("stored nowhere"), out.toString());
         assertEquals(0, run(NEVER, "leases", "revoke", "--help"));
         assertTrue(out.toString().contains("Recommended: pass --revision N"), out.toString());
     }

@@ -93,54 +93,79 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
             return Optional.empty();
         }
         try {
-            LeaseKey key = new LeaseKey(subject.substring(LeaseSubjects.CHANGED_PREFIX.length()));
             long sequence = Long.parseLong(header.apply(SEQUENCE));
-            OptionalLong previous = previous(header.apply(LAST_SEQUENCE), sequence);
-            Instant time = time(header.apply(TIME_STAMP)).orElse(received);
-            String event = header.apply(LeaseHeaders.EVENT);
-            if (event == null) {
-                String marker = header.apply(MARKER_REASON);
-                if (EXPIRY_MARKER_REASON.equals(marker)) {
-                    return Optional.of(new LeaseChange(time, key, Kind.EXPIRED, sequence, Optional.empty(),
-                            Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), previous));
-                }
-                String operation = marker != null ? "marker " + marker
-                        : header.apply(KV_OPERATION) != null ? KV_OPERATION + ": " + header.apply(KV_OPERATION) : null;
-                if (operation == null) {
-                    return Optional.empty();
-                }
-                return Optional.of(new LeaseChange(time, key, Kind.REVOKED, sequence, Optional.empty(),
-                        Optional.empty(), Optional.empty(),
-                        Optional.of("removed with NATS' own tools (" + operation + "), not through dagnats"),
-                        Optional.empty(), previous));
-            }
-            Optional<LeaseEvent> known = LeaseEvent.fromWireName(event);
-            if (known.isEmpty()) {
-                return Optional.empty();
-            }
-            Kind kind = switch (known.get()) {
-                case ACQUIRED -> Kind.ACQUIRED;
-                case RENEWED -> Kind.RENEWED;
-                case RELEASED -> Kind.RELEASED;
-                case REVOKED -> Kind.REVOKED;
-                // dagnats removed a lease the store forgot to expire (ADR-035): an expiry like the server's.
-                case EXPIRED -> Kind.EXPIRED;
-            };
-            Optional<HolderId> holder = Optional.ofNullable(header.apply(LeaseHeaders.HOLDER)).map(HolderId::new);
-            Optional<Incarnation> incarnation =
-                    Optional.ofNullable(header.apply(LeaseHeaders.INCARNATION)).map(Incarnation::new);
-            Optional<Fence> fence = kind == Kind.ACQUIRED || kind == Kind.RENEWED
-                    ? Optional.of(new Fence(sequence))
-                    : LeaseHeaders.parseFence(header.apply(LeaseHeaders.FENCE));
-            Optional<Duration> ttl = kind == Kind.ACQUIRED || kind == Kind.RENEWED
-                    ? seconds(header.apply(TTL))
-                    : Optional.empty();
-            return Optional.of(new LeaseChange(time, key, kind, sequence, holder, incarnation, fence,
-                    Optional.ofNullable(header.apply(LeaseHeaders.REASON)), ttl, previous));
+            return read(subject.substring(LeaseSubjects.CHANGED_PREFIX.length()), header, sequence,
+                    time(header.apply(TIME_STAMP)).orElse(received));
         } catch (IllegalArgumentException broken) {
             // NumberFormatException and InvalidLeaseInput included: not an event of this contract.
             return Optional.empty();
         }
+    }
+
+    /**
+     * The change one message of the bucket's stream is, as a consumer of the stream reads it: the
+     * same headers as its event, with the revision and the time the stream stored it taken from the
+     * consumer's metadata instead of the event's {@code Nats-Sequence} and {@code Nats-Time-Stamp}.
+     *
+     * @param key      what follows the bucket's key prefix in the stored subject
+     * @param sequence the message's stream sequence (its revision)
+     * @param stored   when the stream stored it
+     * @return empty as for {@link #read(String, Function, Instant)}
+     */
+    public static Optional<LeaseChange> readStored(String key, Function<String, String> header, long sequence,
+            Instant stored) {
+        try {
+            return read(key, header, sequence, stored);
+        } catch (IllegalArgumentException broken) {
+            return Optional.empty();
+        }
+    }
+
+    /** @throws IllegalArgumentException (InvalidLeaseInput included) for what breaks the contract */
+    private static Optional<LeaseChange> read(String keyText, Function<String, String> header, long sequence,
+            Instant time) {
+        LeaseKey key = new LeaseKey(keyText);
+        OptionalLong previous = previous(header.apply(LAST_SEQUENCE), sequence);
+        String event = header.apply(LeaseHeaders.EVENT);
+        if (event == null) {
+            String marker = header.apply(MARKER_REASON);
+            if (EXPIRY_MARKER_REASON.equals(marker)) {
+                return Optional.of(new LeaseChange(time, key, Kind.EXPIRED, sequence, Optional.empty(),
+                        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), previous));
+            }
+            String operation = marker != null ? "marker " + marker
+                    : header.apply(KV_OPERATION) != null ? KV_OPERATION + ": " + header.apply(KV_OPERATION) : null;
+            if (operation == null) {
+                return Optional.empty();
+            }
+            return Optional.of(new LeaseChange(time, key, Kind.REVOKED, sequence, Optional.empty(),
+                    Optional.empty(), Optional.empty(),
+                    Optional.of("removed with NATS' own tools (" + operation + "), not through dagnats"),
+                    Optional.empty(), previous));
+        }
+        Optional<LeaseEvent> known = LeaseEvent.fromWireName(event);
+        if (known.isEmpty()) {
+            return Optional.empty();
+        }
+        Kind kind = switch (known.get()) {
+            case ACQUIRED -> Kind.ACQUIRED;
+            case RENEWED -> Kind.RENEWED;
+            case RELEASED -> Kind.RELEASED;
+            case REVOKED -> Kind.REVOKED;
+            // dagnats removed a lease the store forgot to expire (ADR-035): an expiry like the server's.
+            case EXPIRED -> Kind.EXPIRED;
+        };
+        Optional<HolderId> holder = Optional.ofNullable(header.apply(LeaseHeaders.HOLDER)).map(HolderId::new);
+        Optional<Incarnation> incarnation =
+                Optional.ofNullable(header.apply(LeaseHeaders.INCARNATION)).map(Incarnation::new);
+        Optional<Fence> fence = kind == Kind.ACQUIRED || kind == Kind.RENEWED
+                ? Optional.of(new Fence(sequence))
+                : LeaseHeaders.parseFence(header.apply(LeaseHeaders.FENCE));
+        Optional<Duration> ttl = kind == Kind.ACQUIRED || kind == Kind.RENEWED
+                ? seconds(header.apply(TTL))
+                : Optional.empty();
+        return Optional.of(new LeaseChange(time, key, kind, sequence, holder, incarnation, fence,
+                Optional.ofNullable(header.apply(LeaseHeaders.REASON)), ttl, previous));
     }
 
     /** The same change with the holder and fence of the lease it ended, as remembered. */

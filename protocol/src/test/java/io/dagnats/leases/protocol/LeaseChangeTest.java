@@ -6,6 +6,8 @@ import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Incarnation;
+import io.dagnats.leases.domain.LeaseKey;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -84,5 +86,23 @@ class LeaseChangeTest {
             }
             assertEquals(OptionalLong.empty(), read(headers).orElseThrow().previous(), String.valueOf(previous));
         }
+    }
+
+    /** A consumer of the bucket's stream reads the stored message: revision and time from its metadata. */
+    @Test
+    void aStoredMessageReadsAsItsEventWithTheRevisionAndTimeTheStreamGaveIt() {
+        Instant stored = Instant.parse("2026-12-01T11:59:00Z");
+        LeaseChange released = LeaseChange.readStored("k", Map.of("Dagnats-Lease-Event", "released",
+                "Dagnats-Lease-Holder", "h", "Dagnats-Lease-Fence", "40", "KV-Operation", "DEL")::get, 45, stored)
+                .orElseThrow();
+        LeaseChange renewed = LeaseChange.readStored("k", Map.of("Dagnats-Lease-Event", "renewed",
+                "Dagnats-Lease-Holder", "h", "Nats-TTL", "15s")::get, 46, stored).orElseThrow();
+
+        assertEquals(new LeaseChange(stored, new LeaseKey("k"), LeaseChange.Kind.RELEASED, 45,
+                Optional.of(new HolderId("h")), Optional.of(new Fence(40)), Optional.empty(), Optional.empty()), released);
+        assertEquals(Optional.of(new Fence(46)), renewed.fence());
+        assertEquals(Optional.of(Duration.ofSeconds(15)), renewed.ttl());
+        assertEquals(Optional.empty(), LeaseChange.readStored("not a key", Map.of("Nats-Marker-Reason", "MaxAge")::get,
+                47, stored), "a subject that is no key is no change");
     }
 }
