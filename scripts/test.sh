@@ -4,7 +4,9 @@
 # pre-2.11 one for the `unsupported` path), which this script fetches first,
 # and one throwaway PostgreSQL (the fenced-write test), installed when missing,
 # and the power-loss test's lazy filesystem (FUSE), installed when missing; if
-# it cannot be, that test says so on one line and skips.
+# it cannot be, that test says so on one line and skips. The published
+# libraries are deployed to a file repository under target/, and a user's
+# project built against it and run (acceptance-tests' *IT).
 #
 #   scripts/test.sh                 everything
 #   scripts/test.sh -pl domain      extra arguments go to Maven
@@ -20,4 +22,13 @@ export NATS_SERVER_BIN NATS_SERVER_LEGACY_BIN POSTGRESQL_BIN LAZYFS_COMMAND
 echo "test servers: $("$NATS_SERVER_BIN" --version) and $("$NATS_SERVER_LEGACY_BIN" --version)"
 echo "test database: $("$POSTGRESQL_BIN/postgres" --version)"
 
-exec mvn -B -ntp verify "$@"
+# Maven's deploy plugin refuses to run offline, even to the file repository
+# acceptance-tests' *IT read: offline, deploy nothing (those tests skip).
+offline=()
+for arg in "$@"; do
+  case "$arg" in
+    -o|--offline) offline=(-Dmaven.deploy.skip=true) ;;
+  esac
+done
+
+exec mvn -B -ntp verify "${offline[@]}" "$@"
