@@ -64,7 +64,7 @@ public final class DagnatsServer implements AutoCloseable {
         census = telemetrySetup.metricsExported()
                 ? Optional.of(new PeriodicCensus(injector.getInstance(LeaseCensus.class), telemetry)) : Optional.empty();
         LOG.log(status instanceof BucketStatus.Ready ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
-                "dagnats " + LeaseApi.VERSION + " serving " + LeaseSubjects.API_PREFIX + "* on "
+                "dagnats " + DagnatsVersion.current().describe() + " serving " + LeaseSubjects.API_PREFIX + "* on "
                 + connection.getConnectedUrl() + ", nats-server " + bucket.serverVersion()
                 + " (" + settings.describeAuthentication() + ", " + telemetrySetup.describe() + ", "
                 + settings.identity().identity().describe() + "): "
