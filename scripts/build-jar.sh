@@ -11,7 +11,7 @@ scripts/require-toolchain.sh >&2
 jar=bootstrap/target/dagnats.jar
 stale=""
 if [ -f "$jar" ]; then
-  stale=$(find domain protocol application adapters-nats adapters-otel cli bootstrap pom.xml \
+  stale=$(find domain protocol application adapters-nats adapters-otel adapters-http cli bootstrap pom.xml \
     \( -name '*.java' -o -name pom.xml -o -name '*.properties' \) -newer "$jar" -print -quit)
   head=$(git rev-parse --short=7 HEAD 2>/dev/null || true)
   if [ -n "$head" ] && command -v unzip >/dev/null 2>&1; then

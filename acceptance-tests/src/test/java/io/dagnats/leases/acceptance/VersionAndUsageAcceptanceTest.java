@@ -51,6 +51,7 @@ class VersionAndUsageAcceptanceTest {
                         setting.name() + " missing from " + String.join(" ", args) + ":\n" + help.out());
             }
         }
+        assertTrue(KnownSettings.all().stream().anyMatch(setting -> setting.name().equals("DAGNATS_HTTP_PORT")));
     }
 
     /** The checkout's commit as git names it, or empty outside a git checkout (a source archive). */

@@ -42,6 +42,10 @@ public final class KnownSettings {
                     + " requests are refused"),
             setting("DAGNATS_IDENTITY_OPERATORS", "with DAGNATS_IDENTITY=accounts: operator accounts, comma-separated,"
                     + " that may revoke and list across accounts"),
+            setting(HttpSettings.PORT, "serve /livez, /readyz and /metrics (Prometheus) over HTTP on this port"
+                    + " (0: any free one, named in the start line; default: no HTTP)"),
+            setting(HttpSettings.ADDRESS, "the address that port listens on (default 127.0.0.1, this host only;"
+                    + " 0.0.0.0 in a container, for the kubelet and Prometheus)"),
             setting(OTEL_FAMILY, "OpenTelemetry SDK autoconfigure: exporters, endpoints, sampling"
                     + " (docs/telemetry.md; default: telemetry off)"));
 

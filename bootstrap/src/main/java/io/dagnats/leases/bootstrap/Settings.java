@@ -21,7 +21,8 @@ public record Settings(
         LeaseBucket.Settings bucket,
         ServiceSettings service,
         TelemetrySettings telemetry,
-        IdentitySettings identity) {
+        IdentitySettings identity,
+        HttpSettings http) {
 
     /** Settings for a server at {@code natsUrl} with every other setting at its default. */
     public static Settings forUrl(String natsUrl) {
@@ -54,7 +55,8 @@ public record Settings(
                 bucket(reader),
                 ServiceSettings.from(reader),
                 TelemetrySettings.from(environment),
-                IdentitySettings.from(reader));
+                IdentitySettings.from(reader),
+                HttpSettings.from(reader));
     }
 
     /** The leases bucket: {@code DAGNATS_LEASE_REPLICAS} and {@code DAGNATS_MARKER_TTL_SECONDS}. */

@@ -50,6 +50,7 @@ class KnownSettingsTest {
                 Map.entry("DAGNATS_MARKER_TTL_SECONDS", "30"), Map.entry("DAGNATS_JETSTREAM_TIMEOUT_MS", "1000"),
                 Map.entry("DAGNATS_DRAIN_TIMEOUT_MS", "1000"), Map.entry("DAGNATS_IDENTITY", "accounts"),
                 Map.entry("DAGNATS_IDENTITY_ACCOUNT", "DAGNATS"), Map.entry("DAGNATS_IDENTITY_OPERATORS", "OPS"),
+                Map.entry("DAGNATS_HTTP_PORT", "0"), Map.entry("DAGNATS_HTTP_ADDRESS", "127.0.0.1"),
                 Map.entry("OTEL_METRICS_EXPORTER", "console")));
         Settings.fromEnvironment(empty);
         Settings.fromEnvironment(full);
@@ -72,6 +73,7 @@ class KnownSettingsTest {
         for (String name : KnownSettings.dagnatsNames()) {
             assertTrue(listed().contains(name), name);
         }
+        assertTrue(KnownSettings.dagnatsNames().contains("DAGNATS_HTTP_PORT"));
         assertEquals(KnownSettings.dagnatsNames(), listed().stream().filter(name -> name.startsWith("DAGNATS_"))
                 .collect(Collectors.toCollection(TreeSet::new)));
     }
