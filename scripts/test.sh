@@ -4,9 +4,10 @@
 # pre-2.11 one for the `unsupported` path), which this script fetches first,
 # and one throwaway PostgreSQL (the fenced-write test), installed when missing,
 # and the power-loss test's lazy filesystem (FUSE), installed when missing; if
-# it cannot be, that test says so on one line and skips. The published
-# libraries are deployed to a file repository under target/, and a user's
-# project built against it and run (acceptance-tests' *IT).
+# it cannot be, that test says so on one line and skips. The metrics test parses
+# a /metrics scrape with the Prometheus Python client's parser, installed when
+# missing. The published libraries are deployed to a file repository under
+# target/, and a user's project built against it and run (acceptance-tests' *IT).
 #
 #   scripts/test.sh                 everything
 #   scripts/test.sh -pl domain      extra arguments go to Maven
@@ -18,7 +19,8 @@ NATS_SERVER_BIN=$(scripts/nats-server.sh)
 NATS_SERVER_LEGACY_BIN=$(scripts/nats-server.sh legacy)
 POSTGRESQL_BIN=$(scripts/postgresql.sh)
 LAZYFS_COMMAND=$(scripts/fuse.sh) || LAZYFS_COMMAND=""
-export NATS_SERVER_BIN NATS_SERVER_LEGACY_BIN POSTGRESQL_BIN LAZYFS_COMMAND
+PROMETHEUS_PARSER=$(scripts/prometheus-parser.sh)
+export NATS_SERVER_BIN NATS_SERVER_LEGACY_BIN POSTGRESQL_BIN LAZYFS_COMMAND PROMETHEUS_PARSER
 echo "test servers: $("$NATS_SERVER_BIN" --version) and $("$NATS_SERVER_LEGACY_BIN" --version)"
 echo "test database: $("$POSTGRESQL_BIN/postgres" --version)"
 

@@ -116,12 +116,12 @@ class ServiceDiscoveryAcceptanceTest extends SharedServiceTest {
         InfoResponse info = infos.get(0);
 
         Map<String, String> expected = Map.of(
-                "version", "0.1.0",
+                "version", BuildVersion.expected(),
                 "bucket", "leases",
                 "nats_server_version", client.connection().getServerInfo().getVersion(),
                 "leases_supported", "true");
         assertEquals(expected, info.getMetadata(), info.toString());
-        assertEquals("0.1.0", info.getVersion());
+        assertEquals(BuildVersion.expected(), info.getVersion());
         assertFalse(info.getDescription().isBlank(), info.toString());
         assertEquals(expected, discovery().ping("dagnats-api", info.getId()).getMetadata());
     }

@@ -28,7 +28,8 @@ class StatusCommandAcceptanceTest {
             assertEquals(0, table.exitCode(), table.toString());
             String instanceRow = table.outLines().stream().filter(line -> line.startsWith(id)).findFirst()
                     .orElseThrow(() -> new AssertionError("no row for instance " + id + ": " + table));
-            assertTrue(instanceRow.matches(id + "\\s+0\\.1\\.0\\s+.*\\s+\\d+s\\s+\\d+\\s+\\d+"), instanceRow);
+            assertTrue(instanceRow.matches(id + "\\s+" + java.util.regex.Pattern.quote(BuildVersion.expected())
+                    + "\\s+.*\\s+\\d+s\\s+\\d+\\s+\\d+"), instanceRow);
             assertTrue(table.out().contains("1 dagnats-api instance\n"), table.toString());
             assertTrue(table.out().contains("bucket           leases (stream KV_leases)"), table.toString());
             assertTrue(table.outLines().stream().anyMatch(line -> line.matches("replicas\\s+1 \\(leader .*\\)")),
@@ -42,7 +43,7 @@ class StatusCommandAcceptanceTest {
             JsonNode status = WireClient.JSON.readTree(json.out());
             JsonNode instance = status.path("instances").get(0);
             assertEquals(id, instance.path("id").asText(), status.toString());
-            assertEquals("0.1.0", instance.path("version").asText());
+            assertEquals(BuildVersion.expected(), instance.path("version").asText());
             assertTrue(instance.path("requests").asLong() >= 4, instance.toString());
             assertTrue(instance.path("uptime_ms").asLong() > 0, instance.toString());
             JsonNode metadata = instance.path("metadata");

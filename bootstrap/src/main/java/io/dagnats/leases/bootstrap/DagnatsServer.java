@@ -3,6 +3,7 @@ package io.dagnats.leases.bootstrap;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
 import com.google.inject.ProvisionException;
+import io.dagnats.leases.adapters.http.HttpEndpoints;
 import io.dagnats.leases.adapters.nats.BucketStatus;
 import io.dagnats.leases.adapters.nats.ExpiryWatch;
 import io.dagnats.leases.adapters.nats.LeaseApi;
@@ -12,6 +13,8 @@ import io.dagnats.leases.application.LeaseCensus;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -41,11 +44,17 @@ public final class DagnatsServer implements AutoCloseable {
     private final Optional<ExpiryWatch> expiries;
     /** The census for the lease gauges; none unless metrics are exported. */
     private final Optional<PeriodicCensus> census;
+    /** Probes and the metrics scrape; none unless DAGNATS_HTTP_PORT is set. */
+    private final Optional<HttpEndpoints> http;
+    private final ServiceReadiness readiness;
     /** The verdict last logged; the provisioner thread's own. */
     private BucketStatus judged;
 
-    private DagnatsServer(Settings settings, Injector injector) {
+    private DagnatsServer(Settings settings, Injector injector, Optional<HttpEndpoints> http,
+            ServiceReadiness readiness) {
         this.settings = settings;
+        this.http = http;
+        this.readiness = readiness;
         this.connection = injector.getInstance(Connection.class);
         this.bucket = injector.getInstance(LeaseBucket.class);
         this.api = injector.getInstance(LeaseApi.class);
@@ -63,11 +72,12 @@ public final class DagnatsServer implements AutoCloseable {
                 ? Optional.of(ExpiryWatch.start(connection, telemetry)) : Optional.empty();
         census = telemetrySetup.metricsExported()
                 ? Optional.of(new PeriodicCensus(injector.getInstance(LeaseCensus.class), telemetry)) : Optional.empty();
+        readiness.serving(connection, bucket);
         LOG.log(status instanceof BucketStatus.Ready ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
-                "dagnats " + LeaseApi.VERSION + " serving " + LeaseSubjects.API_PREFIX + "* on "
+                "dagnats " + DagnatsVersion.current().describe() + " serving " + LeaseSubjects.API_PREFIX + "* on "
                 + connection.getConnectedUrl() + ", nats-server " + bucket.serverVersion()
                 + " (" + settings.describeAuthentication() + ", " + telemetrySetup.describe() + ", "
-                + settings.identity().identity().describe() + "): "
+                + describeHttp() + ", " + settings.identity().identity().describe() + "): "
                 + status.describe());
         settings.identity().identity().warning(bucket.serverVersion())
                 .ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, "dagnats: " + warning));
@@ -90,21 +100,54 @@ public final class DagnatsServer implements AutoCloseable {
      * @throws IllegalStateException with one sentence when the server cannot be reached
      */
     public static DagnatsServer start(Settings settings) {
+        Optional<HttpEndpoints> http = Optional.empty();
         try {
             Injector injector = Guice.createInjector(
                     new NatsModule(settings), new LeasesModule(), new TelemetryModule(settings));
-            return new DagnatsServer(settings, injector);
+            // Probes answer from before the connection opens: live, and not ready until serving.
+            ServiceReadiness readiness = new ServiceReadiness(settings.connection().natsUrl());
+            http = startHttp(settings.http(), readiness, injector.getInstance(TelemetrySetup.class));
+            return new DagnatsServer(settings, injector, http, readiness);
         } catch (ProvisionException failed) {
+            http.ifPresent(HttpEndpoints::close);
             Throwable cause = failed.getCause() == null ? failed : failed.getCause();
             if (cause instanceof IllegalArgumentException misconfigured) {
                 throw new IllegalStateException(misconfigured.getMessage(), misconfigured);
             }
             throw new IllegalStateException("could not connect to " + settings.connection().natsUrl() + ": " + cause.getMessage(), cause);
+        } catch (RuntimeException failed) {
+            http.ifPresent(HttpEndpoints::close);
+            throw failed;
         }
+    }
+
+    /** @throws IllegalStateException naming the address when it cannot be listened on */
+    private static Optional<HttpEndpoints> startHttp(HttpSettings settings, ServiceReadiness readiness,
+            TelemetrySetup telemetry) {
+        if (settings.address().isEmpty()) {
+            return Optional.empty();
+        }
+        InetSocketAddress address = settings.address().get();
+        try {
+            return Optional.of(HttpEndpoints.start(address, readiness, new ScrapedMetrics(telemetry.scrape())));
+        } catch (UncheckedIOException unusable) {
+            throw new IllegalStateException("cannot serve HTTP on " + address.getHostString() + ":" + address.getPort()
+                    + " (" + HttpSettings.ADDRESS + ", " + HttpSettings.PORT + "): " + unusable.getMessage(), unusable);
+        }
+    }
+
+    private String describeHttp() {
+        return http.map(endpoints -> "probes and metrics on http://" + endpoints.address().getHostString() + ":"
+                + endpoints.address().getPort() + " (/livez, /readyz, /metrics)").orElse("no HTTP");
     }
 
     public BucketStatus status() {
         return bucket.status();
+    }
+
+    /** Where the probes and the metrics scrape listen (the port taken when any was asked for); empty when off. */
+    public Optional<InetSocketAddress> httpAddress() {
+        return http.map(HttpEndpoints::address);
     }
 
     /** Judges the bucket again (on the provisioner thread only); a changed answer is logged once, as one line. */
@@ -131,6 +174,7 @@ public final class DagnatsServer implements AutoCloseable {
      * draining or answering what is in flight.
      */
     public void crash() throws InterruptedException {
+        http.ifPresent(HttpEndpoints::close);
         provisioner.shutdownNow();
         census.ifPresent(PeriodicCensus::stop);
         expiries.ifPresent(ExpiryWatch::close);
@@ -141,6 +185,7 @@ public final class DagnatsServer implements AutoCloseable {
     /** Stops taking requests, answers the ones in flight (up to the drain timeout), then disconnects. */
     @Override
     public void close() throws InterruptedException {
+        readiness.stopping();
         provisioner.shutdownNow();
         census.ifPresent(PeriodicCensus::stop);
         boolean drained = api.stop(settings.service().drainTimeout());
@@ -152,6 +197,7 @@ public final class DagnatsServer implements AutoCloseable {
         expiries.ifPresent(ExpiryWatch::close);
         connection.close();
         telemetrySetup.close();
+        http.ifPresent(HttpEndpoints::close);
     }
 
     /** The last replies may still sit in the connection's outgoing buffer, which closing would drop. */

@@ -1,54 +1,26 @@
 package io.dagnats.leases.bootstrap;
 
 import io.dagnats.leases.cli.DagnatsCli;
-import java.util.concurrent.CountDownLatch;
 import java.util.logging.ConsoleHandler;
 import java.util.logging.Level;
 import java.util.logging.LogManager;
 import java.util.logging.Logger;
-import sun.misc.Signal;
 
 /**
- * With no arguments, runs dagnats until SIGTERM or SIGINT, then drains:
- * requests in flight are answered, and the process exits 0. A start that fails
- * logs one line and exits non-zero. With arguments, runs the operator CLI
- * ({@code dagnats leases ls}, ...) and exits with its code.
+ * The JAR's command line ({@link DagnatsCli}): {@code serve}, also with no
+ * arguments at all, runs dagnats until SIGTERM or SIGINT, then drains
+ * (requests in flight are answered, and the process exits 0); a start that
+ * fails logs one line and exits non-zero. The operator commands
+ * ({@code dagnats leases ls}, ...) and {@code --version} exit with their code.
  */
 public final class Main {
 
     private Main() {
     }
 
-    public static void main(String[] args) throws InterruptedException {
+    public static void main(String[] args) {
         configureLogging();
-        if (args.length > 0) {
-            System.exit(DagnatsCli.run(args, new CliConnectionOptions(System.getenv())));
-        }
-        Logger log = Logger.getLogger("dagnats");
-        Settings settings;
-        try {
-            settings = Settings.fromEnvironment(System.getenv());
-        } catch (IllegalArgumentException misconfigured) {
-            log.severe("dagnats cannot start: " + misconfigured.getMessage());
-            System.exit(2);
-            return;
-        }
-        CountDownLatch stop = new CountDownLatch(1);
-        Signal.handle(new Signal("TERM"), signal -> stop.countDown());
-        Signal.handle(new Signal("INT"), signal -> stop.countDown());
-        DagnatsServer server;
-        try {
-            server = DagnatsServer.start(settings);
-        } catch (RuntimeException failed) {
-            log.severe("dagnats cannot start: " + failed.getMessage());
-            System.exit(1);
-            return;
-        }
-        stop.await();
-        log.info("dagnats stopping: answering requests in flight");
-        server.close();
-        log.info("dagnats stopped");
-        System.exit(0);
+        System.exit(DagnatsCli.run(args, new CliConnectionOptions(System.getenv()), new JarService(System.getenv())));
     }
 
     private static void configureLogging() {

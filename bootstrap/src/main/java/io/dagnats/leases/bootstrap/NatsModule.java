@@ -124,7 +124,7 @@ final class NatsModule extends AbstractModule {
             RenewLease renew, ReleaseLease release, ForwardToOwner forward, LeaseListing listing,
             RevokeLease revoke, LeaseTelemetry telemetry) {
         return new LeaseApi(connection, bucket, owner, acquire, renew, release, forward, listing, revoke, telemetry,
-                settings.identity().identity());
+                settings.identity().identity(), DagnatsVersion.current().version());
     }
 
     @Provides

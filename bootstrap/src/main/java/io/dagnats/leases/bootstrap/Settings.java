@@ -21,17 +21,8 @@ public record Settings(
         LeaseBucket.Settings bucket,
         ServiceSettings service,
         TelemetrySettings telemetry,
-        IdentitySettings identity) {
-
-    /** Each setting with its meaning, for the error message and the README's table. */
-    static final Map<String, String> DAGNATS_SETTINGS = Map.of(
-            "DAGNATS_LEASE_REPLICAS", "replicas of the leases bucket when dagnats creates it, and the fewest an existing one may have (1 to 5, default 1)",
-            "DAGNATS_MARKER_TTL_SECONDS", "how long expiry markers and release tombstones stay (seconds, default 60)",
-            "DAGNATS_JETSTREAM_TIMEOUT_MS", "how long one JetStream request may take (100 to 60000, default 2000)",
-            "DAGNATS_DRAIN_TIMEOUT_MS", "how long a stop waits for requests in flight (default 10000)",
-            "DAGNATS_IDENTITY", "off (default) or accounts: callers known by their NATS account, keys per account (ADR-036)",
-            "DAGNATS_IDENTITY_ACCOUNT", "with DAGNATS_IDENTITY=accounts: the account dagnats runs in; its own requests are refused",
-            "DAGNATS_IDENTITY_OPERATORS", "with DAGNATS_IDENTITY=accounts: operator accounts, comma-separated, that may revoke and list across accounts");
+        IdentitySettings identity,
+        HttpSettings http) {
 
     /** Settings for a server at {@code natsUrl} with every other setting at its default. */
     public static Settings forUrl(String natsUrl) {
@@ -49,13 +40,13 @@ public record Settings(
     public static Settings fromEnvironment(Map<String, String> environment) {
         Set<String> unknown = new TreeSet<>();
         for (String name : environment.keySet()) {
-            if (name.startsWith("DAGNATS_") && !DAGNATS_SETTINGS.containsKey(name)) {
+            if (name.startsWith("DAGNATS_") && !KnownSettings.dagnatsNames().contains(name)) {
                 unknown.add(name);
             }
         }
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("unknown setting " + String.join(", ", unknown)
-                    + "; dagnats knows " + String.join(", ", new TreeSet<>(DAGNATS_SETTINGS.keySet())));
+                    + "; dagnats knows " + String.join(", ", KnownSettings.dagnatsNames()));
         }
         EnvironmentReader reader = new EnvironmentReader(environment);
         return new Settings(
@@ -64,7 +55,8 @@ public record Settings(
                 bucket(reader),
                 ServiceSettings.from(reader),
                 TelemetrySettings.from(environment),
-                IdentitySettings.from(reader));
+                IdentitySettings.from(reader),
+                HttpSettings.from(reader));
     }
 
     /** The leases bucket: {@code DAGNATS_LEASE_REPLICAS} and {@code DAGNATS_MARKER_TTL_SECONDS}. */

@@ -8,7 +8,10 @@ import io.dagnats.leases.adapters.otel.TelemetrySetup;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.nats.client.Connection;
 
-/** Telemetry from the standard OTEL_* settings; off, and free, when none are given. */
+/**
+ * Telemetry from the standard OTEL_* settings; off, and free, when none are given and no
+ * HTTP port serves a Prometheus scrape of the metrics.
+ */
 final class TelemetryModule extends AbstractModule {
 
     private final Settings settings;
@@ -20,7 +23,8 @@ final class TelemetryModule extends AbstractModule {
     @Provides
     @Singleton
     TelemetrySetup setup() {
-        return TelemetrySetup.fromEnvironment(settings.telemetry().otelVariables(), "dagnats");
+        return TelemetrySetup.fromEnvironment(settings.telemetry().otelVariables(), "dagnats",
+                settings.http().address().isPresent());
     }
 
     @Provides

@@ -16,7 +16,8 @@ import com.tngtech.archunit.lang.ArchRule;
  * library, which users' replicas embed, shares the domain's rules (tenure,
  * fences) and the protocol, and nothing of the service. So does the operator
  * CLI, which bootstrap runs from the same JAR. The fenced JDBC writer knows
- * the domain's fence and JDBC, nothing else. Maven already
+ * the domain's fence and JDBC, nothing else. The HTTP adapter (probes, the
+ * metrics scrape) is the JDK's HTTP server behind two ports of its own. Maven already
  * keeps each module to its own dependencies; this keeps the core free of
  * framework types too.
  */
@@ -99,5 +100,20 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule adaptersDoNotTalkToEachOther = noClasses()
             .that().resideInAPackage("io.dagnats.leases.adapters.nats..")
-            .should().dependOnClassesThat().resideInAPackage("io.dagnats.leases.adapters.otel..");
+            .should().dependOnClassesThat().resideInAnyPackage(
+                    "io.dagnats.leases.adapters.otel..", "io.dagnats.leases.adapters.http..");
+
+    @ArchTest
+    static final ArchRule otelAdapterKnowsNoOtherAdapter = noClasses()
+            .that().resideInAPackage("io.dagnats.leases.adapters.otel..")
+            .should().dependOnClassesThat().resideInAnyPackage(
+                    "io.dagnats.leases.adapters.nats..", "io.dagnats.leases.adapters.http..");
+
+    @ArchTest
+    static final ArchRule httpAdapterIsTheJdksServerAndItsPorts = noClasses()
+            .that().resideInAPackage("io.dagnats.leases.adapters.http..")
+            .should().dependOnClassesThat().resideOutsideOfPackages(
+                    "io.dagnats.leases.adapters.http..", "com.sun.net.httpserver..", "java..")
+            .because("the probes and the scrape learn what they serve through their ports (ReadinessSource,"
+                    + " MetricsExposition), which bootstrap implements from the service and the OpenTelemetry adapter");
 }

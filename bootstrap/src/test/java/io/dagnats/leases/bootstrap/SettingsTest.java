@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -170,5 +171,36 @@ class SettingsTest {
         assertEquals("user alice, TLS client certificate " + certificate, settings.describeAuthentication());
         assertFalse(settings.describeAuthentication().contains("hunter2"));
         assertEquals("token", Settings.fromEnvironment(Map.of("NATS_TOKEN", "s3cret")).describeAuthentication());
+    }
+
+    @Test
+    void httpIsOffUnlessAPortIsSetAndThenListensOnLoopback() {
+        assertEquals(HttpSettings.OFF, Settings.fromEnvironment(Map.of()).http());
+
+        InetSocketAddress address = Settings.fromEnvironment(Map.of("DAGNATS_HTTP_PORT", "9464")).http().address()
+                .orElseThrow();
+        assertEquals("127.0.0.1", address.getAddress().getHostAddress());
+        assertEquals(9464, address.getPort());
+        InetSocketAddress everywhere = Settings.fromEnvironment(Map.of("DAGNATS_HTTP_PORT", "0",
+                "DAGNATS_HTTP_ADDRESS", "0.0.0.0")).http().address().orElseThrow();
+        assertTrue(everywhere.getAddress().isAnyLocalAddress(), everywhere.toString());
+    }
+
+    @Test
+    void anHttpAddressWithoutAPortOrAPortOutOfRangeStopsTheStart() {
+        IllegalArgumentException noPort = assertThrows(IllegalArgumentException.class,
+                () -> Settings.fromEnvironment(Map.of("DAGNATS_HTTP_ADDRESS", "0.0.0.0")));
+        assertEquals("DAGNATS_HTTP_ADDRESS needs DAGNATS_HTTP_PORT: without a port dagnats serves no HTTP",
+                noPort.getMessage());
+        IllegalArgumentException range = assertThrows(IllegalArgumentException.class,
+                () -> Settings.fromEnvironment(Map.of("DAGNATS_HTTP_PORT", "70000")));
+        assertEquals("DAGNATS_HTTP_PORT must be from 0 to 65535, not 70000", range.getMessage());
+    }
+
+    @Test
+    void otelsOwnPrometheusExporterIsRefusedWithTheWayDagnatsServesIt() {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> Settings.fromEnvironment(Map.of("OTEL_METRICS_EXPORTER", "otlp, prometheus")));
+        assertTrue(refused.getMessage().contains("set DAGNATS_HTTP_PORT and scrape /metrics"), refused.getMessage());
     }
 }

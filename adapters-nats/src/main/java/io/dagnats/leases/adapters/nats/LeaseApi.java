@@ -31,31 +31,18 @@ import java.util.concurrent.TimeoutException;
  */
 public final class LeaseApi {
 
-    public static final String VERSION = "0.1.0";
-
     private static final Duration SUBSCRIBED = Duration.ofSeconds(5);
 
     private final Connection connection;
     private final LeaseBucket bucket;
     private final InFlight inFlight = new InFlight();
     private final MicroResponder responder;
+    private final String version;
 
-    public LeaseApi(
-            Connection connection,
-            LeaseBucket bucket,
-            ReadLease owner,
-            AcquireLease acquire,
-            RenewLease renew,
-            ReleaseLease release,
-            ForwardToOwner forward,
-            LeaseListing listing,
-            RevokeLease revoke,
-            LeaseTelemetry telemetry) {
-        this(connection, bucket, owner, acquire, renew, release, forward, listing, revoke, telemetry,
-                RequestIdentity.OFF);
-    }
-
-    /** @param identity how a request's caller is known: {@link RequestIdentity#OFF}, or identity mode (ADR-036) */
+    /**
+     * @param identity how a request's caller is known: {@link RequestIdentity#OFF}, or identity mode (ADR-036)
+     * @param version  dagnats' version, as its micro info and the {@code version} metadata give it
+     */
     public LeaseApi(
             Connection connection,
             LeaseBucket bucket,
@@ -67,7 +54,9 @@ public final class LeaseApi {
             LeaseListing listing,
             RevokeLease revoke,
             LeaseTelemetry telemetry,
-            RequestIdentity identity) {
+            RequestIdentity identity,
+            String version) {
+        this.version = Objects.requireNonNull(version, "version");
         this.connection = Objects.requireNonNull(connection, "connection");
         this.bucket = Objects.requireNonNull(bucket, "bucket");
         Dispatcher dispatcher = new Dispatcher(connection, bucket::status, telemetry, inFlight, identity);
@@ -83,7 +72,7 @@ public final class LeaseApi {
                 new Dispatcher.Route<>(Operation.FORWARD, Requests::forward, forwarding::forward),
                 new Dispatcher.Route<>(Operation.LIST, Requests::list, listed::list),
                 new Dispatcher.Route<>(Operation.REVOKE, Requests::revoke, revoking::revoke));
-        this.responder = new MicroResponder(connection, dispatcher, routes, VERSION, this::metadata);
+        this.responder = new MicroResponder(connection, dispatcher, routes, version, this::metadata);
     }
 
     /** Subscribes the endpoints and the discovery subjects. */
@@ -118,7 +107,7 @@ public final class LeaseApi {
      */
     private Map<String, String> metadata() {
         Map<String, String> metadata = new LinkedHashMap<>();
-        metadata.put(ServiceDescription.VERSION, VERSION);
+        metadata.put(ServiceDescription.VERSION, version);
         metadata.put(ServiceDescription.BUCKET, Subjects.BUCKET);
         metadata.put(ServiceDescription.NATS_SERVER_VERSION, bucket.serverVersion());
         Optional<BucketStatus.Refusal> refusal = bucket.status().refusal();

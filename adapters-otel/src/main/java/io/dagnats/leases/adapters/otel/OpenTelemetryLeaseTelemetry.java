@@ -19,6 +19,7 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapPropagator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
@@ -46,6 +47,18 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
     static final AttributeKey<String> LEASE_HOLDER = AttributeKey.stringKey("dagnats.lease.holder");
     static final AttributeKey<Long> LEASE_REVISION = AttributeKey.longKey("dagnats.lease.revision");
     static final AttributeKey<String> LEASE_OUTCOME = AttributeKey.stringKey("dagnats.lease.outcome");
+
+    /**
+     * Bucket boundaries of the latency histograms, in seconds: 50 µs to 10 s in steps of
+     * 1, 2.5 and 5 per decade. A lease call takes from under a millisecond (a renew on one
+     * local server) to the JetStream timeout (2 s by default); the SDK's default boundaries
+     * (0, 5, 10, ... 10 000) are made for milliseconds and would put every call in the first.
+     * Advice only: a View an operator configures, or an exponential default histogram
+     * aggregation for OTLP, still wins.
+     */
+    static final List<Double> LATENCY_BOUNDARIES = List.of(
+            0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+            1.0, 2.5, 5.0, 10.0);
 
     private static final TextMapGetter<Map<String, String>> MAP_GETTER = new TextMapGetter<>() {
         @Override
@@ -96,6 +109,7 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
         duration = meter.histogramBuilder("dagnats.lease.request.duration")
                 .setDescription("Time from receiving a lease request to replying")
                 .setUnit("s")
+                .setExplicitBucketBoundariesAdvice(LATENCY_BOUNDARIES)
                 .build();
         forwardAttempts = meter.counterBuilder("dagnats.lease.forward.attempts")
                 .setDescription("Requests sent to owners' inboxes, by result")

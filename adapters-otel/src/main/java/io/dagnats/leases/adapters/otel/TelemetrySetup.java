@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -38,27 +39,43 @@ public final class TelemetrySetup implements AutoCloseable {
     private final String description;
     private final boolean metricsExported;
     private final Duration metricInterval;
+    private final Optional<PrometheusScrape> scrape;
 
     private TelemetrySetup(OpenTelemetry openTelemetry, OpenTelemetrySdk sdk, String description,
-            boolean metricsExported, Duration metricInterval) {
+            boolean metricsExported, Duration metricInterval, Optional<PrometheusScrape> scrape) {
         this.openTelemetry = openTelemetry;
         this.sdk = sdk;
         this.description = description;
         this.metricsExported = metricsExported;
         this.metricInterval = metricInterval;
+        this.scrape = scrape;
+    }
+
+    /**
+     * Telemetry as the {@code OTEL_*} variables configure it, without a Prometheus scrape.
+     *
+     * @see #fromEnvironment(Map, String, boolean)
+     */
+    public static TelemetrySetup fromEnvironment(Map<String, String> otelVariables, String defaultServiceName) {
+        return fromEnvironment(otelVariables, defaultServiceName, false);
     }
 
     /**
      * @param otelVariables the {@code OTEL_*} environment variables (name to value)
      * @param defaultServiceName {@code service.name} unless {@code OTEL_SERVICE_NAME} says otherwise
+     * @param scraped whether metrics are also read by a Prometheus scrape ({@link #scrape()}): the SDK is
+     *                then on for metrics even with no {@code OTEL_*} variable set, unless
+     *                {@code OTEL_SDK_DISABLED=true}
      * @throws IllegalArgumentException when autoconfigure refuses the configuration
      */
-    public static TelemetrySetup fromEnvironment(Map<String, String> otelVariables, String defaultServiceName) {
-        boolean on = otelVariables.keySet().stream().anyMatch(SWITCHES::contains)
-                && !"true".equalsIgnoreCase(otelVariables.get("OTEL_SDK_DISABLED"));
+    public static TelemetrySetup fromEnvironment(Map<String, String> otelVariables, String defaultServiceName,
+            boolean scraped) {
+        boolean disabled = "true".equalsIgnoreCase(otelVariables.get("OTEL_SDK_DISABLED"));
+        boolean on = (scraped || otelVariables.keySet().stream().anyMatch(SWITCHES::contains)) && !disabled;
         if (!on) {
-            return new TelemetrySetup(OpenTelemetry.noop(), null, "telemetry off (no OTEL_ exporter or endpoint set)", false,
-                    DEFAULT_METRIC_INTERVAL);
+            return new TelemetrySetup(OpenTelemetry.noop(), null, disabled ? "telemetry off (OTEL_SDK_DISABLED)"
+                    : "telemetry off (no OTEL_ exporter or endpoint set)", false, DEFAULT_METRIC_INTERVAL,
+                    Optional.empty());
         }
         Map<String, String> properties = new HashMap<>();
         properties.put("otel.service.name", defaultServiceName);
@@ -74,15 +91,23 @@ public final class TelemetrySetup implements AutoCloseable {
         properties.put("otel.exporter.otlp.protocol", "http/protobuf");
         otelVariables.forEach((name, value) -> properties.put(name.toLowerCase(Locale.ROOT).replace('_', '.'), value));
         String metrics = properties.get("otel.metrics.exporter");
+        Optional<PrometheusScrape> scrape = scraped ? Optional.of(new PrometheusScrape()) : Optional.empty();
+        String metricsPhrase = scrape.isEmpty() ? metrics
+                : NONE.equals(metrics) ? "prometheus scrape" : metrics + " and prometheus scrape";
         try {
             OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()
                     .addPropertiesSupplier(() -> properties)
+                    .addMeterProviderCustomizer((meters, config) -> {
+                        scrape.ifPresent(scraping -> meters.registerMetricReader(scraping.reader()));
+                        return meters;
+                    })
                     .disableShutdownHook()
                     .build()
                     .getOpenTelemetrySdk();
             return new TelemetrySetup(sdk, sdk, "telemetry on (traces: " + properties.get("otel.traces.exporter")
-                    + ", metrics: " + metrics + ", service.name " + properties.get("otel.service.name") + ")",
-                    !NONE.equals(metrics), metricInterval(otelVariables.get("OTEL_METRIC_EXPORT_INTERVAL")));
+                    + ", metrics: " + metricsPhrase + ", service.name " + properties.get("otel.service.name") + ")",
+                    !NONE.equals(metrics) || scrape.isPresent(),
+                    metricInterval(otelVariables.get("OTEL_METRIC_EXPORT_INTERVAL")), scrape);
         } catch (RuntimeException refused) {
             throw new IllegalArgumentException("the OTEL_ settings are not usable: " + refused.getMessage(), refused);
         }
@@ -96,7 +121,18 @@ public final class TelemetrySetup implements AutoCloseable {
         return sdk != null;
     }
 
-    /** Whether any metrics exporter is on: what only metrics need (counting expiries) is worth doing. */
+    /**
+     * The Prometheus scrape of the metrics, when one was asked for and telemetry is not disabled;
+     * it reads the same instruments as every exporter.
+     */
+    public Optional<PrometheusScrape> scrape() {
+        return scrape;
+    }
+
+    /**
+     * Whether any metrics exporter or scrape is on: what only metrics need (counting expiries, the
+     * census) is worth doing.
+     */
     public boolean metricsExported() {
         return metricsExported;
     }

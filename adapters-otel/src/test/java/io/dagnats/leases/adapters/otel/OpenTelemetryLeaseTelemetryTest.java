@@ -11,6 +11,7 @@ import io.dagnats.leases.domain.LeaseEvent;
 import io.dagnats.leases.domain.RevokeReason;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.sdk.metrics.data.HistogramPointData;
 import io.opentelemetry.sdk.metrics.data.LongPointData;
 import java.time.Duration;
 import io.dagnats.leases.domain.ErrorKind;
@@ -290,6 +291,20 @@ class OpenTelemetryLeaseTelemetryTest {
         Set<String> names = metrics.collectAllMetrics().stream().map(MetricData::getName).collect(Collectors.toSet());
         assertTrue(names.containsAll(Set.of("dagnats.lease.requests", "dagnats.lease.request.duration",
                 "dagnats.lease.supported")), names.toString());
+    }
+
+    @Test
+    void theRequestDurationHistogramHasLatencyBoundariesFrom50MicrosecondsTo10Seconds() {
+        telemetry.startRequest("renew", "api.leases.renew", Map.of())
+                .end(new LeaseTelemetry.Facts.Answered(LeaseTelemetry.Facts.Result.RENEWED, new LeaseKey("k"),
+                        new HolderId("h"), new Fence(8)));
+
+        MetricData duration = metrics.collectAllMetrics().stream()
+                .filter(metric -> metric.getName().equals("dagnats.lease.request.duration")).findFirst().orElseThrow();
+        HistogramPointData point = duration.getHistogramData().getPoints().iterator().next();
+        assertEquals(List.of(0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1,
+                0.25, 0.5, 1.0, 2.5, 5.0, 10.0), point.getBoundaries());
+        assertEquals(1, point.getCount());
     }
 
     @Test

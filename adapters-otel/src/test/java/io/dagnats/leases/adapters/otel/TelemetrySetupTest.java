@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -76,6 +78,43 @@ class TelemetrySetupTest {
         TelemetrySetup setup = TelemetrySetup.fromEnvironment(Map.of(), "dagnats");
         assertFalse(setup.enabled());
         assertFalse(setup.metricsExported());
+    }
+
+    @Test
+    void aScrapeAloneTurnsMetricsOnAndReadsTheSameInstruments() throws Exception {
+        try (TelemetrySetup setup = TelemetrySetup.fromEnvironment(Map.of(), "dagnats", true)) {
+            assertTrue(setup.enabled());
+            assertTrue(setup.metricsExported());
+            assertEquals("telemetry on (traces: none, metrics: prometheus scrape, service.name dagnats)",
+                    setup.describe());
+            setup.openTelemetry().getMeter("test").counterBuilder("test.scraped").setUnit("{thing}").build().add(3);
+
+            ByteArrayOutputStream scraped = new ByteArrayOutputStream();
+            setup.scrape().orElseThrow().writeTo(scraped);
+
+            String text = scraped.toString(StandardCharsets.UTF_8);
+            assertTrue(text.lines().anyMatch(line -> line.startsWith("test_scraped_total{") && line.endsWith(" 3.0")),
+                    text);
+            assertTrue(setup.scrape().orElseThrow().contentType().startsWith("text/plain; version=0.0.4"));
+        }
+    }
+
+    @Test
+    void aScrapeBesideAnExporterReadsTheSameMeterProvider() {
+        try (TelemetrySetup setup = TelemetrySetup.fromEnvironment(Map.of("OTEL_METRICS_EXPORTER", "console"),
+                "dagnats", true)) {
+            assertEquals("telemetry on (traces: none, metrics: console and prometheus scrape, service.name dagnats)",
+                    setup.describe());
+            assertTrue(setup.scrape().isPresent());
+        }
+    }
+
+    @Test
+    void aDisabledSdkScrapesNothing() {
+        TelemetrySetup setup = TelemetrySetup.fromEnvironment(Map.of("OTEL_SDK_DISABLED", "true"), "dagnats", true);
+        assertFalse(setup.enabled());
+        assertTrue(setup.scrape().isEmpty());
+        assertEquals("telemetry off (OTEL_SDK_DISABLED)", setup.describe());
     }
 
     @Test
