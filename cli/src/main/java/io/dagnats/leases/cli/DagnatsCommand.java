@@ -27,6 +27,6 @@ final class DagnatsCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: serve, leases or status");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: serve, leases, shards or status");
     }
 }

@@ -61,12 +61,21 @@ abstract class KeeperHarness {
         }
     };
 
-    final LeaseKeeper keeper = keeper(calls, scheduler, listener, bound -> 0);
+    final LeaseKeeper keeper = keeper(calls, scheduler, Clock.systemUTC(), listener, bound -> 0);
     final KeptLease lease = new KeptLease(keeper, () -> { });
 
-    /** A keeper of this harness's key and claimant on {@code scheduler}, telling {@code listener} at once. */
+    /**
+     * A keeper of this harness's key and claimant on {@code scheduler}, telling {@code listener} at
+     * once, whose wall clock is the scheduler's too: a test that runs many seconds of the keeper's
+     * time in a few of its own must not let the real clock move under it.
+     */
     static LeaseKeeper keeper(ScriptedCalls calls, ManualScheduler scheduler, OwnershipListener listener, Jitter jitter) {
-        return new LeaseKeeper(new KeeperRules(KEY, SELF, TTL, jitter), calls, scheduler, Clock.systemUTC(), scheduler,
+        return keeper(calls, scheduler, scheduler.wallClock(), listener, jitter);
+    }
+
+    private static LeaseKeeper keeper(ScriptedCalls calls, ManualScheduler scheduler, Clock wall,
+            OwnershipListener listener, Jitter jitter) {
+        return new LeaseKeeper(new KeeperRules(KEY, SELF, TTL, jitter), calls, scheduler, wall, scheduler,
                 Runnable::run, listener, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null));
     }
 

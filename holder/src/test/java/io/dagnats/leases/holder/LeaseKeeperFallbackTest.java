@@ -63,7 +63,7 @@ class LeaseKeeperFallbackTest {
                     return (scheduler.nanoTime() - expiry) / 1_000_000;
                 }
                 // The server's answer: still held, with the advisory expiry it stamped (same clock as ours).
-                Instant expiresAt = Instant.now().plusNanos(expiry - scheduler.nanoTime());
+                Instant expiresAt = scheduler.wall().plusNanos(expiry - scheduler.nanoTime());
                 call.answer().complete(new Answers.Acquire.HeldByOther(new LeaseView(new LeaseKey("k"),
                         new HolderId("dead"), new Fence(5), expiresAt.minus(Duration.ofSeconds(15)), expiresAt, TTL)));
                 scheduler.runDue();
@@ -105,7 +105,7 @@ class LeaseKeeperFallbackTest {
         ScriptedCalls calls = new ScriptedCalls();
         LeaseKeeper keeper = KeeperHarness.keeper(calls, scheduler, OwnershipListener.NONE, Jitter.random());
         long origin = scheduler.nanoTime();
-        Instant acquiredAt = Instant.now().minus(skew).minusSeconds(60);
+        Instant acquiredAt = scheduler.wall().minus(skew).minusSeconds(60);
         keeper.start();
         scheduler.runDue();
         for (long elapsed = 0; elapsed < WINDOW.toNanos(); elapsed += STEP.toNanos()) {
@@ -114,7 +114,7 @@ class LeaseKeeperFallbackTest {
                 long renewals = serverNow / RENEW_EVERY.toNanos();
                 long serverExpiry = renewals * RENEW_EVERY.toNanos() + TTL.duration().toNanos();
                 // What this process reads: the server's expiry against its own wall clock, skew ahead.
-                Instant expiresAt = Instant.now().plusNanos(serverExpiry - serverNow - skew.toNanos());
+                Instant expiresAt = scheduler.wall().plusNanos(serverExpiry - serverNow - skew.toNanos());
                 // A renewal keeps acquired_at (contract): the holder acquired once, at the start.
                 calls.next("acquire").answer().complete(new Answers.Acquire.HeldByOther(new LeaseView(
                         new LeaseKey("k"), new HolderId("other"), new Fence(5 + renewals),
@@ -128,7 +128,7 @@ class LeaseKeeperFallbackTest {
 
     /** The server's answer: held by h under {@code revision}, expiring at {@code expiry} (scheduler nanos; same clock as ours). */
     private static Answers.Acquire heldBy(ManualScheduler scheduler, long revision, Instant acquiredAt, long expiry) {
-        Instant expiresAt = Instant.now().plusNanos(expiry - scheduler.nanoTime());
+        Instant expiresAt = scheduler.wall().plusNanos(expiry - scheduler.nanoTime());
         return new Answers.Acquire.HeldByOther(new LeaseView(new LeaseKey("k"), new HolderId("h"),
                 new Fence(revision), acquiredAt, expiresAt, TTL));
     }
@@ -176,12 +176,12 @@ class LeaseKeeperFallbackTest {
     @Test
     void aHolderThatExpiredAndCameBackDoesNotSlowTheNextFailoverOfAWaiterWithACorrectClock() {
         ManualScheduler scheduler = new ManualScheduler();
-        Instant firstAcquired = Instant.now().minusSeconds(60);
+        Instant firstAcquired = scheduler.wall().minusSeconds(60);
         // h was paused past its TTL: its expiry is 100 ms past, the server has not freed the key yet.
         // h wakes, its renew is lost (expired), it acquires again first: revision 7, a fresh TTL.
         // It then dies for good: nothing renews revision 7, whose expiry is 15 s from its acquire.
         long reacquiredAt = scheduler.nanoTime() + Duration.ofMillis(40).toNanos();
-        Instant reacquired = Instant.now().plusNanos(reacquiredAt - scheduler.nanoTime());
+        Instant reacquired = scheduler.wall().plusNanos(reacquiredAt - scheduler.nanoTime());
         long expiry = reacquiredAt + TTL.duration().toNanos();
         assertTakenSoonAfterTheServerFreesIt(grantedAfterExpiry(scheduler, expiry, now -> now < reacquiredAt
                 ? heldBy(scheduler, 5, firstAcquired, now - Duration.ofMillis(100).toNanos())
@@ -197,7 +197,7 @@ class LeaseKeeperFallbackTest {
     @Test
     void aHolderThatRenewsInsideTheServersExpiryLagDoesNotSlowTheNextFailoverOfAWaiterWithACorrectClock() {
         ManualScheduler scheduler = new ManualScheduler();
-        Instant acquiredAt = Instant.now().minusSeconds(60);
+        Instant acquiredAt = scheduler.wall().minusSeconds(60);
         // h was paused: its expiry is 100 ms past; the server has not swept the key (it does so 270 ms after).
         long firstExpiry = scheduler.nanoTime() - Duration.ofMillis(100).toNanos();
         // h wakes 40 ms later (140 ms past its expiry, inside the lag): its acquire is granted its own

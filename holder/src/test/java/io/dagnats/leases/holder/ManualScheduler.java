@@ -1,7 +1,11 @@
 package io.dagnats.leases.holder;
 
 import io.dagnats.leases.domain.MonotonicClock;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.PriorityQueue;
 
 /**
@@ -15,8 +19,36 @@ final class ManualScheduler implements Scheduler, MonotonicClock {
 
     private final PriorityQueue<Task> tasks = new PriorityQueue<>((left, right) -> left.at != right.at
             ? Long.compare(left.at, right.at) : Long.compare(left.order, right.order));
-    private long now = 1_000_000_000L;
+    private static final long START = 1_000_000_000L;
+    private final Instant wallAtStart = Instant.now();
+    private long now = START;
     private long order;
+
+    /** The wall clock as this scheduler moves it: as far from its start as the monotonic clock, never by itself. */
+    Instant wall() {
+        return wallAtStart.plusNanos(now - START);
+    }
+
+    /** {@link #wall()} as a {@link Clock}, for the code under test. */
+    Clock wallClock() {
+        ManualScheduler scheduler = this;
+        return new Clock() {
+            @Override
+            public ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                throw new UnsupportedOperationException("UTC only");
+            }
+
+            @Override
+            public Instant instant() {
+                return scheduler.wall();
+            }
+        };
+    }
 
     @Override
     public long nanoTime() {
