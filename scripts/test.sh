@@ -4,7 +4,9 @@
 # pre-2.11 one for the `unsupported` path), which this script fetches first,
 # and one throwaway PostgreSQL (the fenced-write test), installed when missing,
 # and the power-loss test's lazy filesystem (FUSE), installed when missing; if
-# it cannot be, that test says so on one line and skips.
+# it cannot be, that test says so on one line and skips. The profile image
+# builds the container image (image/target/dagnats-image.tar, its base from
+# Debian's packages: scripts/image-base.sh) and runs its test.
 #
 #   scripts/test.sh                 everything
 #   scripts/test.sh -pl domain      extra arguments go to Maven
@@ -20,4 +22,4 @@ export NATS_SERVER_BIN NATS_SERVER_LEGACY_BIN POSTGRESQL_BIN LAZYFS_COMMAND
 echo "test servers: $("$NATS_SERVER_BIN" --version) and $("$NATS_SERVER_LEGACY_BIN" --version)"
 echo "test database: $("$POSTGRESQL_BIN/postgres" --version)"
 
-exec mvn -B -ntp verify "$@"
+exec mvn -B -ntp verify -Pimage "$@"

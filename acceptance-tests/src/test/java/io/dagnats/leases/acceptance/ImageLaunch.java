@@ -1,0 +1,181 @@
+package io.dagnats.leases.acceptance;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * The image started the way this machine can. First in a container: podman or docker, when its
+ * {@code info} answers and a run of the image gets as far as serving. Where neither can (on these
+ * machines podman's run stops at "setrlimit: Operation not permitted" and docker has no daemon),
+ * the entrypoint's command outside a container: the layers unpacked into a root directory, and
+ * unshare(1) giving the command what a runtime would, its own PID namespace (it is PID 1, as in a
+ * container) and mount namespace with /proc, the root, the working directory, the user and group
+ * and the environment the image's config names, and nothing else. That needs root; without it the
+ * test says why on one line and skips. {@link #how()} is the line that says which ran.
+ */
+final class ImageLaunch implements AutoCloseable {
+
+    private final String how;
+    private final Process process;
+    private final Path log;
+    private final List<String> cleanup;
+
+    private ImageLaunch(String how, Process process, Path log, List<String> cleanup) {
+        this.how = how;
+        this.process = process;
+        this.log = log;
+        this.cleanup = cleanup;
+    }
+
+    /**
+     * Starts {@code image} with its own environment plus {@code settings} and waits until its
+     * output holds {@code serving}.
+     */
+    static ImageLaunch start(ContainerImage image, Map<String, String> settings, Path work, String serving)
+            throws IOException {
+        List<String> notRun = new ArrayList<>();
+        for (String runtime : List.of("podman", "docker")) {
+            Optional<Path> binary = onPath(runtime);
+            if (binary.isEmpty()) {
+                notRun.add(runtime + " is not installed");
+                continue;
+            }
+            try {
+                ContainerImage.run(List.of(binary.get().toString(), "info"), Duration.ofSeconds(20));
+                return inContainer(binary.get(), image, settings, work, serving);
+            } catch (IOException cannot) {
+                notRun.add(runtime + ": " + lastLine(cannot.getMessage()));
+            }
+        }
+        return outsideContainer(image, settings, work, serving, String.join("; ", notRun));
+    }
+
+    private static ImageLaunch inContainer(Path runtime, ContainerImage image, Map<String, String> settings,
+            Path work, String serving) throws IOException {
+        ContainerImage.run(List.of(runtime.toString(), "load", "-i", image.tarball().toString()),
+                Duration.ofMinutes(2));
+        String name = "dagnats-image-test-" + UUID.randomUUID();
+        List<String> command = new ArrayList<>(List.of(runtime.toString(), "run", "--rm", "--name", name,
+                "--network", "host"));
+        settings.forEach((setting, value) -> command.addAll(List.of("--env", setting + "=" + value)));
+        command.add(image.reference());
+        // `run` passes SIGTERM on to the container and exits with the container's status.
+        return launch("in a container: " + runtime.getFileName() + " run " + image.reference(),
+                new ProcessBuilder(command), work, serving, List.of(runtime.toString(), "rm", "--force", name));
+    }
+
+    private static ImageLaunch outsideContainer(ContainerImage image, Map<String, String> settings, Path work,
+            String serving, String whyNotInContainer) throws IOException {
+        Optional<Path> unshare = onPath("unshare");
+        int uid = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        if (uid != 0 || unshare.isEmpty()) {
+            String why = "image test skipped: no container runtime runs it (" + whyNotInContainer + "), and running"
+                    + " it outside one takes root and unshare (uid " + uid + ", unshare "
+                    + unshare.map(Path::toString).orElse("missing") + ")";
+            System.out.println(why);
+            Assumptions.abort(why);
+        }
+        String[] user = image.user().split(":");
+        assertTrue(user.length == 2 && user[0].matches("\\d+") && user[1].matches("\\d+"),
+                "the image's user is not a numeric uid:gid: " + image.user());
+        Path root = image.unpackInto(work.resolve("root"));
+        // The mount points and devices every runtime gives a container (it has no /dev of its own).
+        Files.createDirectories(root.resolve("proc"));
+        Path dev = Files.createDirectories(root.resolve("dev"));
+        for (String[] device : new String[][] {{"null", "3"}, {"zero", "5"}, {"full", "7"}, {"random", "8"},
+                {"urandom", "9"}}) {
+            ContainerImage.run(List.of("mknod", "-m", "666", dev.resolve(device[0]).toString(), "c", "1", device[1]),
+                    Duration.ofSeconds(10));
+        }
+        List<String> command = new ArrayList<>(List.of(unshare.get().toString(), "--pid", "--fork", "--kill-child",
+                "--mount-proc", "--root=" + root, "--wd=" + image.workingDirectory(),
+                "--setgid", user[1], "--setuid", user[0], "--"));
+        command.addAll(image.entrypoint());
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().clear();
+        builder.environment().putAll(image.environment());
+        builder.environment().putAll(settings);
+        return launch("outside a container (" + whyNotInContainer + "): the entrypoint in the unpacked layers,"
+                + " under unshare as PID 1 of its own namespaces, as " + image.user() + " in "
+                + image.workingDirectory(), builder, work, serving, List.of());
+    }
+
+    private static ImageLaunch launch(String how, ProcessBuilder builder, Path work, String serving,
+            List<String> cleanup) throws IOException {
+        Path log = work.resolve("image.log");
+        Process process = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ImageLaunch launch = new ImageLaunch(how, process, log, cleanup);
+        String seen = Polling.until(Duration.ofSeconds(60), "the image to serve", launch::log,
+                output -> output.contains(serving) || !process.isAlive());
+        if (!seen.contains(serving)) {
+            launch.close();
+            throw new IOException(how + " exited " + process.exitValue() + " before serving: " + seen.strip());
+        }
+        return launch;
+    }
+
+    /** Which way ran, and why not the ways before it. */
+    String how() {
+        return how;
+    }
+
+    String log() {
+        try {
+            return Files.readString(log);
+        } catch (IOException notYet) {
+            return "";
+        }
+    }
+
+    /** The service's own process where this machine sees it: outside a container, unshare's one child. */
+    Optional<ProcessHandle> service() {
+        return cleanup.isEmpty() ? process.children().findFirst() : Optional.empty();
+    }
+
+    /** SIGTERM, as a runtime's stop sends it, to the service; answers its exit status. */
+    int terminate(Duration limit) throws InterruptedException {
+        service().ifPresentOrElse(ProcessHandle::destroy, process::destroy);
+        assertTrue(process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS),
+                "the image did not exit within " + limit + " of SIGTERM: " + log());
+        return process.exitValue();
+    }
+
+    @Override
+    public void close() throws IOException {
+        process.destroyForcibly(); // unshare --kill-child takes the service with it
+        if (!cleanup.isEmpty()) {
+            try {
+                ContainerImage.run(cleanup, Duration.ofSeconds(30));
+            } catch (IOException alreadyGone) {
+                // --rm removed it when it exited
+            }
+        }
+    }
+
+    private static Optional<Path> onPath(String program) {
+        for (String directory : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            Path candidate = Path.of(directory, program);
+            if (!directory.isEmpty() && Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String lastLine(String text) {
+        String[] lines = text.strip().split("\n");
+        return lines[lines.length - 1].strip();
+    }
+}
