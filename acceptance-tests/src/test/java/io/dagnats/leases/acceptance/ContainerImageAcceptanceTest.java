@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nats.client.Options;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -91,6 +93,26 @@ class ContainerImageAcceptanceTest {
             String log = launch.log();
             assertTrue(log.contains("dagnats stopped"), log);
             assertFalse(log.contains("Exception") || log.contains("VM warning"), log);
+        }
+    }
+
+    @Test
+    void connectsOverTlsWithAPrivateCaAndAnEcClientCertificate() throws Exception {
+        // EC keys: the runtime's jdk.crypto.ec verifies them (without it, the handshake fails).
+        Certificates certificates = Certificates.issue(Files.createDirectories(work.resolve("tls")), "ec");
+        String files = ImageLaunch.FILES + "/";
+        try (NatsServerProcess nats = NatsServerProcess.modern(certificates.serverArguments().toArray(String[]::new));
+                WireClient client = new WireClient(new Options.Builder().server("tls://127.0.0.1:" + nats.port())
+                        .sslContext(certificates.clientContext()).build());
+                ImageLaunch launch = ImageLaunch.start(image, Map.of(
+                        "NATS_URL", "tls://127.0.0.1:" + nats.port(),
+                        "NATS_CA", files + "ca.pem",
+                        "NATS_CERT", files + "client.pem",
+                        "NATS_KEY", files + "client-key.pem"), Optional.of(certificates.directory()), work, SERVING)) {
+            assertTrue(launch.log().contains("leases supported"), launch.log());
+            JsonNode granted = client.acquire("image-tls", "image-holder", 15_000);
+            assertTrue(granted.path("granted").asBoolean(), granted.toString());
+            assertEquals(0, launch.terminate(Duration.ofSeconds(30)), launch.log());
         }
     }
 

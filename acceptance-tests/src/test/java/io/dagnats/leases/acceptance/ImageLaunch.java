@@ -6,6 +6,8 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +15,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -39,12 +43,23 @@ final class ImageLaunch implements AutoCloseable {
         this.cleanup = cleanup;
     }
 
+    /** Where {@link #start(ContainerImage, Map, Optional, Path, String)} puts files for the image to read. */
+    static final String FILES = "/run/dagnats";
+
     /**
      * Starts {@code image} with its own environment plus {@code settings} and waits until its
      * output holds {@code serving}.
      */
     static ImageLaunch start(ContainerImage image, Map<String, String> settings, Path work, String serving)
             throws IOException {
+        return start(image, settings, Optional.empty(), work, serving);
+    }
+
+    /** As {@link #start(ContainerImage, Map, Path, String)}, with the files of {@code files} in {@link #FILES}. */
+    static ImageLaunch start(ContainerImage image, Map<String, String> settings, Optional<Path> files, Path work,
+            String serving) throws IOException {
+        Path launch = Files.createTempDirectory(work, "launch-");
+        Optional<Path> readable = files.isPresent() ? Optional.of(readableCopy(files.get(), launch)) : Optional.empty();
         List<String> notRun = new ArrayList<>();
         for (String runtime : List.of("podman", "docker")) {
             Optional<Path> binary = onPath(runtime);
@@ -54,30 +69,31 @@ final class ImageLaunch implements AutoCloseable {
             }
             try {
                 ContainerImage.run(List.of(binary.get().toString(), "info"), Duration.ofSeconds(20));
-                return inContainer(binary.get(), image, settings, work, serving);
+                return inContainer(binary.get(), image, settings, readable, launch, serving);
             } catch (IOException cannot) {
                 notRun.add(runtime + ": " + lastLine(cannot.getMessage()));
             }
         }
-        return outsideContainer(image, settings, work, serving, String.join("; ", notRun));
+        return outsideContainer(image, settings, readable, launch, serving, String.join("; ", notRun));
     }
 
     private static ImageLaunch inContainer(Path runtime, ContainerImage image, Map<String, String> settings,
-            Path work, String serving) throws IOException {
+            Optional<Path> files, Path work, String serving) throws IOException {
         ContainerImage.run(List.of(runtime.toString(), "load", "-i", image.tarball().toString()),
                 Duration.ofMinutes(2));
         String name = "dagnats-image-test-" + UUID.randomUUID();
         List<String> command = new ArrayList<>(List.of(runtime.toString(), "run", "--rm", "--name", name,
                 "--network", "host"));
         settings.forEach((setting, value) -> command.addAll(List.of("--env", setting + "=" + value)));
+        files.ifPresent(directory -> command.addAll(List.of("--volume", directory + ":" + FILES + ":ro")));
         command.add(image.reference());
         // `run` passes SIGTERM on to the container and exits with the container's status.
         return launch("in a container: " + runtime.getFileName() + " run " + image.reference(),
                 new ProcessBuilder(command), work, serving, List.of(runtime.toString(), "rm", "--force", name));
     }
 
-    private static ImageLaunch outsideContainer(ContainerImage image, Map<String, String> settings, Path work,
-            String serving, String whyNotInContainer) throws IOException {
+    private static ImageLaunch outsideContainer(ContainerImage image, Map<String, String> settings,
+            Optional<Path> files, Path work, String serving, String whyNotInContainer) throws IOException {
         Optional<Path> unshare = onPath("unshare");
         int uid = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
         if (uid != 0 || unshare.isEmpty()) {
@@ -98,6 +114,9 @@ final class ImageLaunch implements AutoCloseable {
                 {"urandom", "9"}}) {
             ContainerImage.run(List.of("mknod", "-m", "666", dev.resolve(device[0]).toString(), "c", "1", device[1]),
                     Duration.ofSeconds(10));
+        }
+        if (files.isPresent()) {
+            copy(files.get(), Files.createDirectories(root.resolve(FILES.substring(1))));
         }
         List<String> command = new ArrayList<>(List.of(unshare.get().toString(), "--pid", "--fork", "--kill-child",
                 "--mount-proc", "--root=" + root, "--wd=" + image.workingDirectory(),
@@ -160,6 +179,23 @@ final class ImageLaunch implements AutoCloseable {
                 ContainerImage.run(cleanup, Duration.ofSeconds(30));
             } catch (IOException alreadyGone) {
                 // --rm removed it when it exited
+            }
+        }
+    }
+
+    /** A copy of {@code files} that the image's user can read (a key file is often its owner's only). */
+    private static Path readableCopy(Path files, Path work) throws IOException {
+        Path copy = Files.createDirectories(work.resolve("files"));
+        copy(files, copy);
+        Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return copy;
+    }
+
+    private static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> listed = Files.list(from)) {
+            for (Path file : listed.filter(Files::isRegularFile).collect(Collectors.toList())) {
+                Path copied = Files.copy(file, to.resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+                Files.setPosixFilePermissions(copied, PosixFilePermissions.fromString("rw-r--r--"));
             }
         }
     }
