@@ -100,8 +100,14 @@ final class ContainerImage {
 
     /** Runs {@code command} to its end (within {@code limit}) and answers its output; a non-zero exit throws. */
     static String run(List<String> command, Duration limit) throws IOException {
+        return run(new ProcessBuilder(command), limit);
+    }
+
+    /** As {@link #run(List, Duration)}, with the builder's environment and directory. */
+    static String run(ProcessBuilder builder, Duration limit) throws IOException {
+        List<String> command = builder.command();
         Path output = Files.createTempFile("dagnats-image-command-", ".out");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        Process process = builder.redirectErrorStream(true).redirectOutput(output.toFile()).start();
         try {
             if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();

@@ -88,6 +88,9 @@ class ContainerImageAcceptanceTest {
             JsonNode owner = client.owner("image-leader");
             assertEquals("image-holder", owner.path("holder").asText(), owner.toString());
             assertEquals(granted.path("revision").asLong(), owner.path("revision").asLong(), owner.toString());
+            // Arguments run the operator CLI.
+            JsonNode listed = WireClient.JSON.readTree(launch.run("leases", "ls", "-o", "json"));
+            assertEquals("image-holder", listed.at("/leases/0/holder").asText(), listed.toString());
 
             assertEquals(0, launch.terminate(Duration.ofSeconds(30)), launch.log());
             String log = launch.log();

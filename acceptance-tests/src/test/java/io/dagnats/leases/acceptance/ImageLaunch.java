@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -32,14 +33,18 @@ import org.junit.jupiter.api.Assumptions;
 final class ImageLaunch implements AutoCloseable {
 
     private final String how;
+    /** The command that runs the image the way this one was, with arguments after the entrypoint. */
+    private final Function<List<String>, ProcessBuilder> command;
     private final Process process;
-    private final Path log;
+    private final Path work;
     private final List<String> cleanup;
 
-    private ImageLaunch(String how, Process process, Path log, List<String> cleanup) {
+    private ImageLaunch(String how, Function<List<String>, ProcessBuilder> command, Process process, Path work,
+            List<String> cleanup) {
         this.how = how;
+        this.command = command;
         this.process = process;
-        this.log = log;
+        this.work = work;
         this.cleanup = cleanup;
     }
 
@@ -82,14 +87,20 @@ final class ImageLaunch implements AutoCloseable {
         ContainerImage.run(List.of(runtime.toString(), "load", "-i", image.tarball().toString()),
                 Duration.ofMinutes(2));
         String name = "dagnats-image-test-" + UUID.randomUUID();
-        List<String> command = new ArrayList<>(List.of(runtime.toString(), "run", "--rm", "--name", name,
-                "--network", "host"));
-        settings.forEach((setting, value) -> command.addAll(List.of("--env", setting + "=" + value)));
-        files.ifPresent(directory -> command.addAll(List.of("--volume", directory + ":" + FILES + ":ro")));
-        command.add(image.reference());
         // `run` passes SIGTERM on to the container and exits with the container's status.
-        return launch("in a container: " + runtime.getFileName() + " run " + image.reference(),
-                new ProcessBuilder(command), work, serving, List.of(runtime.toString(), "rm", "--force", name));
+        Function<List<String>, ProcessBuilder> command = arguments -> {
+            List<String> run = new ArrayList<>(List.of(runtime.toString(), "run", "--rm", "--network", "host"));
+            if (arguments.isEmpty()) {
+                run.addAll(List.of("--name", name));
+            }
+            settings.forEach((setting, value) -> run.addAll(List.of("--env", setting + "=" + value)));
+            files.ifPresent(directory -> run.addAll(List.of("--volume", directory + ":" + FILES + ":ro")));
+            run.add(image.reference());
+            run.addAll(arguments);
+            return new ProcessBuilder(run);
+        };
+        return launch("in a container: " + runtime.getFileName() + " run " + image.reference(), command, work,
+                serving, List.of(runtime.toString(), "rm", "--force", name));
     }
 
     private static ImageLaunch outsideContainer(ContainerImage image, Map<String, String> settings,
@@ -118,24 +129,28 @@ final class ImageLaunch implements AutoCloseable {
         if (files.isPresent()) {
             copy(files.get(), Files.createDirectories(root.resolve(FILES.substring(1))));
         }
-        List<String> command = new ArrayList<>(List.of(unshare.get().toString(), "--pid", "--fork", "--kill-child",
-                "--mount-proc", "--root=" + root, "--wd=" + image.workingDirectory(),
-                "--setgid", user[1], "--setuid", user[0], "--"));
-        command.addAll(image.entrypoint());
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().clear();
-        builder.environment().putAll(image.environment());
-        builder.environment().putAll(settings);
+        Function<List<String>, ProcessBuilder> command = arguments -> {
+            List<String> run = new ArrayList<>(List.of(unshare.get().toString(), "--pid", "--fork", "--kill-child",
+                    "--mount-proc", "--root=" + root, "--wd=" + image.workingDirectory(),
+                    "--setgid", user[1], "--setuid", user[0], "--"));
+            run.addAll(image.entrypoint());
+            run.addAll(arguments);
+            ProcessBuilder builder = new ProcessBuilder(run);
+            builder.environment().clear();
+            builder.environment().putAll(image.environment());
+            builder.environment().putAll(settings);
+            return builder;
+        };
         return launch("outside a container (" + whyNotInContainer + "): the entrypoint in the unpacked layers,"
                 + " under unshare as PID 1 of its own namespaces, as " + image.user() + " in "
-                + image.workingDirectory(), builder, work, serving, List.of());
+                + image.workingDirectory(), command, work, serving, List.of());
     }
 
-    private static ImageLaunch launch(String how, ProcessBuilder builder, Path work, String serving,
-            List<String> cleanup) throws IOException {
-        Path log = work.resolve("image.log");
-        Process process = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        ImageLaunch launch = new ImageLaunch(how, process, log, cleanup);
+    private static ImageLaunch launch(String how, Function<List<String>, ProcessBuilder> command, Path work,
+            String serving, List<String> cleanup) throws IOException {
+        Process process = command.apply(List.of()).redirectErrorStream(true)
+                .redirectOutput(work.resolve("image.log").toFile()).start();
+        ImageLaunch launch = new ImageLaunch(how, command, process, work, cleanup);
         String seen = Polling.until(Duration.ofSeconds(60), "the image to serve", launch::log,
                 output -> output.contains(serving) || !process.isAlive());
         if (!seen.contains(serving)) {
@@ -152,10 +167,15 @@ final class ImageLaunch implements AutoCloseable {
 
     String log() {
         try {
-            return Files.readString(log);
+            return Files.readString(work.resolve("image.log"));
         } catch (IOException notYet) {
             return "";
         }
+    }
+
+    /** Runs the image once more the same way, with {@code arguments} (the operator CLI), to its end; its output. */
+    String run(String... arguments) throws IOException {
+        return ContainerImage.run(command.apply(List.of(arguments)), Duration.ofSeconds(60));
     }
 
     /** The service's own process where this machine sees it: outside a container, unshare's one child. */
