@@ -106,17 +106,26 @@ fi
 # Jib copies what a link points to, and an absolute link would point into the
 # build machine, so no link is left: each becomes the file it names (the
 # loader asks for libz.so.1, and /lib64/ld-linux-x86-64.so.2 is every
-# program's interpreter), and a file named only by a link beside it
+# program's interpreter), and a file that was only a link's target beside it
 # (libz.so.1.2.13) goes.
-find "$out/debian" -type l | while read -r link; do
-  target=$(readlink "$link")
+inside() { # the file link $1 names, inside the tree
+  local target; target=$(readlink "$1")
   case "$target" in
-    /*) file="$out/debian$target" ;;
-    *) file="$(dirname "$link")/$target" ;;
+    /*) echo "$out/debian$target" ;;
+    *) echo "$(dirname "$1")/$target" ;;
   esac
-  [ -f "$file" ] || { echo "$link names $target, which no package brought" >&2; exit 1; }
-  cp --remove-destination "$file" "$link"
-  if [ "$(dirname "$(readlink -f "$file")")" = "$(readlink -f "$(dirname "$link")")" ]; then echo "$file"; fi
-done | sort -u | xargs -r rm -f
+}
+mapfile -t links < <(find "$out/debian" -type l)
+only_targets=()
+resolved=()
+for link in "${links[@]}"; do
+  file=$(inside "$link")
+  if [ ! -L "$file" ] && [ "$(dirname "$file")" = "$(dirname "$link")" ]; then only_targets+=("$file"); fi
+  while [ -L "$file" ]; do file=$(inside "$file"); done
+  [ -f "$file" ] || { echo "$link names $(readlink "$link"), which no package brought" >&2; exit 1; }
+  resolved+=("$file")
+done
+for i in "${!links[@]}"; do cp --remove-destination "${resolved[i]}" "${links[i]}"; done
+[ ${#only_targets[@]} -eq 0 ] || rm -f "${only_targets[@]}"
 rm -rf "$unpacked"
 echo "image base: a Java runtime of $modules, and Debian's ${packages[*]} ${doc_owners[*]}" >&2
