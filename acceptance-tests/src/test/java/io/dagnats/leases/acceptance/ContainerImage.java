@@ -83,7 +83,7 @@ final class ContainerImage {
 
     Map<String, String> labels() {
         Map<String, String> labels = new LinkedHashMap<>();
-        config.path("Labels").fields().forEachRemaining(label -> labels.put(label.getKey(), label.getValue().asText()));
+        config.path("Labels").properties().forEach(label -> labels.put(label.getKey(), label.getValue().asText()));
         return labels;
     }
 

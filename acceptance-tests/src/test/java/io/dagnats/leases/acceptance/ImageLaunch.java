@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.Function;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
@@ -32,24 +32,25 @@ import org.junit.jupiter.api.Assumptions;
  */
 final class ImageLaunch implements AutoCloseable {
 
+    /** Where {@link #start(ContainerImage, Map, Optional, Path, String)} puts files for the image to read. */
+    static final String FILES = "/run/dagnats";
+
     private final String how;
     /** The command that runs the image the way this one was, with arguments after the entrypoint. */
     private final Function<List<String>, ProcessBuilder> command;
     private final Process process;
     private final Path work;
-    private final List<String> cleanup;
+    /** What removes the container when the test is done; empty outside a container. */
+    private final Optional<List<String>> cleanup;
 
     private ImageLaunch(String how, Function<List<String>, ProcessBuilder> command, Process process, Path work,
-            List<String> cleanup) {
+            Optional<List<String>> cleanup) {
         this.how = how;
         this.command = command;
         this.process = process;
         this.work = work;
         this.cleanup = cleanup;
     }
-
-    /** Where {@link #start(ContainerImage, Map, Optional, Path, String)} puts files for the image to read. */
-    static final String FILES = "/run/dagnats";
 
     /**
      * Starts {@code image} with its own environment plus {@code settings} and waits until its
@@ -100,7 +101,7 @@ final class ImageLaunch implements AutoCloseable {
             return new ProcessBuilder(run);
         };
         return launch("in a container: " + runtime.getFileName() + " run " + image.reference(), command, work,
-                serving, List.of(runtime.toString(), "rm", "--force", name));
+                serving, Optional.of(List.of(runtime.toString(), "rm", "--force", name)));
     }
 
     private static ImageLaunch outsideContainer(ContainerImage image, Map<String, String> settings,
@@ -143,11 +144,11 @@ final class ImageLaunch implements AutoCloseable {
         };
         return launch("outside a container (" + whyNotInContainer + "): the entrypoint in the unpacked layers,"
                 + " under unshare as PID 1 of its own namespaces, as " + image.user() + " in "
-                + image.workingDirectory(), command, work, serving, List.of());
+                + image.workingDirectory(), command, work, serving, Optional.empty());
     }
 
     private static ImageLaunch launch(String how, Function<List<String>, ProcessBuilder> command, Path work,
-            String serving, List<String> cleanup) throws IOException {
+            String serving, Optional<List<String>> cleanup) throws IOException {
         Process process = command.apply(List.of()).redirectErrorStream(true)
                 .redirectOutput(work.resolve("image.log").toFile()).start();
         ImageLaunch launch = new ImageLaunch(how, command, process, work, cleanup);
@@ -194,9 +195,14 @@ final class ImageLaunch implements AutoCloseable {
     @Override
     public void close() throws IOException {
         process.destroyForcibly(); // unshare --kill-child takes the service with it
-        if (!cleanup.isEmpty()) {
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (cleanup.isPresent()) {
             try {
-                ContainerImage.run(cleanup, Duration.ofSeconds(30));
+                ContainerImage.run(cleanup.get(), Duration.ofSeconds(30));
             } catch (IOException alreadyGone) {
                 // --rm removed it when it exited
             }
