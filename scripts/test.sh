@@ -6,7 +6,8 @@
 # and the power-loss test's lazy filesystem (FUSE), installed when missing; if
 # it cannot be, that test says so on one line and skips. The profile image
 # builds the container image (image/target/dagnats-image.tar, its base from
-# Debian's packages: scripts/image-base.sh) and runs its test. First,
+# Debian's packages: scripts/image-base.sh) and runs its test, in a container
+# where podman can (scripts/podman.sh installs it), else outside one. First,
 # scripts/check-examples.sh validates the deployment examples.
 #
 #   scripts/test.sh                 everything
@@ -23,5 +24,6 @@ export NATS_SERVER_BIN NATS_SERVER_LEGACY_BIN POSTGRESQL_BIN LAZYFS_COMMAND
 echo "test servers: $("$NATS_SERVER_BIN" --version) and $("$NATS_SERVER_LEGACY_BIN" --version)"
 echo "test database: $("$POSTGRESQL_BIN/postgres" --version)"
 scripts/check-examples.sh
+scripts/podman.sh
 
 exec mvn -B -ntp verify -Pimage "$@"

@@ -22,13 +22,15 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * The image started the way this machine can. First in a container: podman or docker, when its
- * {@code info} answers and a run of the image gets as far as serving. Where neither can (on these
- * machines podman's run stops at "setrlimit: Operation not permitted" and docker has no daemon),
- * the entrypoint's command outside a container: the layers unpacked into a root directory, and
- * unshare(1) giving the command what a runtime would, its own PID namespace (it is PID 1, as in a
- * container) and mount namespace with /proc, the root, the working directory, the user and group
- * and the environment the image's config names, and nothing else. That needs root; without it the
- * test says why on one line and skips. {@link #how()} is the line that says which ran.
+ * {@code info} answers and a run of the image gets as far as serving; podman with its defaults,
+ * then with runc and this process's own limits (on these machines podman's crun stops at
+ * "setrlimit: Operation not permitted", then at cgroups in hybrid mode; runc with limits it need
+ * not raise runs). Where no way works (docker has no daemon here), the entrypoint's command outside
+ * a container: the layers unpacked into a root directory, and unshare(1) giving the command what a
+ * runtime would, its own PID namespace (it is PID 1, as in a container) and mount namespace with
+ * /proc, the root, the working directory, the user and group and the environment the image's
+ * config names, and nothing else. That needs root; without it the test says why on one line and
+ * skips. {@link #how()} is the line that says which ran, and why not the ways before it.
  */
 final class ImageLaunch implements AutoCloseable {
 
@@ -40,11 +42,11 @@ final class ImageLaunch implements AutoCloseable {
     private final Function<List<String>, ProcessBuilder> command;
     private final Process process;
     private final Path work;
-    /** What removes the container when the test is done; empty outside a container. */
-    private final Optional<List<String>> cleanup;
+    /** The commands that remove the container and its image when the test is done; empty outside a container. */
+    private final Optional<List<List<String>>> cleanup;
 
     private ImageLaunch(String how, Function<List<String>, ProcessBuilder> command, Process process, Path work,
-            Optional<List<String>> cleanup) {
+            Optional<List<List<String>>> cleanup) {
         this.how = how;
         this.command = command;
         this.process = process;
@@ -75,22 +77,65 @@ final class ImageLaunch implements AutoCloseable {
             }
             try {
                 ContainerImage.run(List.of(binary.get().toString(), "info"), Duration.ofSeconds(20));
-                return inContainer(binary.get(), image, settings, readable, launch, serving);
             } catch (IOException cannot) {
                 notRun.add(runtime + ": " + lastLine(cannot.getMessage()));
+                continue;
+            }
+            for (List<List<String>> options : runOptions(runtime)) {
+                String way = String.join(" ", concat(List.of(runtime), options.get(0), List.of("run"), options.get(1),
+                        List.of(image.reference())));
+                try {
+                    // Loaded for each way: a way that fails removes what it loaded, as every launch does.
+                    ContainerImage.run(List.of(binary.get().toString(), "load", "-i", image.tarball().toString()),
+                            Duration.ofMinutes(2));
+                    String before = notRun.isEmpty() ? "" : " (not: " + String.join("; ", notRun) + ")";
+                    return inContainer(binary.get(), options, way + before, image, settings, readable, launch,
+                            serving);
+                } catch (IOException cannot) {
+                    notRun.add(way + ": " + lastLine(cannot.getMessage()));
+                }
             }
         }
         return outsideContainer(image, settings, readable, launch, serving, String.join("; ", notRun));
     }
 
-    private static ImageLaunch inContainer(Path runtime, ContainerImage image, Map<String, String> settings,
-            Optional<Path> files, Path work, String serving) throws IOException {
-        ContainerImage.run(List.of(runtime.toString(), "load", "-i", image.tarball().toString()),
-                Duration.ofMinutes(2));
+    /**
+     * The ways to try a runtime: its own defaults, and for podman where those fail (on these
+     * machines its crun stops at setrlimit, then at cgroups in hybrid mode) runc, with the limits
+     * this process has rather than podman's higher defaults, which the sandbox refuses to raise to.
+     * Each way is the options before {@code run} and those after it.
+     */
+    private static List<List<List<String>>> runOptions(String runtime) throws IOException {
+        List<List<List<String>>> ways = new ArrayList<>();
+        ways.add(List.of(List.of(), List.of()));
+        Optional<Path> runc = onPath("runc");
+        if (runtime.equals("podman") && runc.isPresent()) {
+            long files = hardLimit("Max open files");
+            long processes = Math.min(4096, hardLimit("Max processes"));
+            ways.add(List.of(List.of("--runtime", runc.get().toString()), List.of(
+                    "--ulimit", "nofile=" + files + ":" + files, "--ulimit", "nproc=" + processes + ":" + processes)));
+        }
+        return ways;
+    }
+
+    /** This process's hard limit named {@code limit} in /proc/self/limits. */
+    private static long hardLimit(String limit) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
+            if (line.startsWith(limit)) {
+                String hard = line.substring(limit.length()).trim().split("\\s+")[1];
+                return hard.equals("unlimited") ? 1_048_576 : Long.parseLong(hard);
+            }
+        }
+        throw new IOException("/proc/self/limits names no " + limit);
+    }
+
+    private static ImageLaunch inContainer(Path runtime, List<List<String>> options, String way, ContainerImage image,
+            Map<String, String> settings, Optional<Path> files, Path work, String serving) throws IOException {
         String name = "dagnats-image-test-" + UUID.randomUUID();
         // `run` passes SIGTERM on to the container and exits with the container's status.
         Function<List<String>, ProcessBuilder> command = arguments -> {
-            List<String> run = new ArrayList<>(List.of(runtime.toString(), "run", "--rm", "--network", "host"));
+            List<String> run = new ArrayList<>(concat(List.of(runtime.toString()), options.get(0), List.of("run"),
+                    options.get(1), List.of("--rm", "--network", "host")));
             if (arguments.isEmpty()) {
                 run.addAll(List.of("--name", name));
             }
@@ -100,8 +145,19 @@ final class ImageLaunch implements AutoCloseable {
             run.addAll(arguments);
             return new ProcessBuilder(run);
         };
-        return launch("in a container: " + runtime.getFileName() + " run " + image.reference(), command, work,
-                serving, Optional.of(List.of(runtime.toString(), "rm", "--force", name)));
+        // Removing the container, then the image this launch loaded: the test leaves neither behind.
+        return launch("in a container: " + way, command, work, serving, Optional.of(List.of(
+                List.of(runtime.toString(), "rm", "--force", name),
+                List.of(runtime.toString(), "rmi", image.reference()))));
+    }
+
+    @SafeVarargs
+    private static List<String> concat(List<String>... parts) {
+        List<String> all = new ArrayList<>();
+        for (List<String> part : parts) {
+            all.addAll(part);
+        }
+        return all;
     }
 
     private static ImageLaunch outsideContainer(ContainerImage image, Map<String, String> settings,
@@ -148,15 +204,18 @@ final class ImageLaunch implements AutoCloseable {
     }
 
     private static ImageLaunch launch(String how, Function<List<String>, ProcessBuilder> command, Path work,
-            String serving, Optional<List<String>> cleanup) throws IOException {
+            String serving, Optional<List<List<String>>> cleanup) throws IOException {
         Process process = command.apply(List.of()).redirectErrorStream(true)
                 .redirectOutput(work.resolve("image.log").toFile()).start();
         ImageLaunch launch = new ImageLaunch(how, command, process, work, cleanup);
-        String seen = Polling.until(Duration.ofSeconds(60), "the image to serve", launch::log,
-                output -> output.contains(serving) || !process.isAlive());
-        if (!seen.contains(serving)) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!launch.log().contains(serving) && process.isAlive() && System.nanoTime() < deadline) {
+            Polling.pause();
+        }
+        if (!launch.log().contains(serving)) {
+            String outcome = process.isAlive() ? "did not serve within 60 s" : "exited " + process.exitValue();
             launch.close();
-            throw new IOException(how + " exited " + process.exitValue() + " before serving: " + seen.strip());
+            throw new IOException(outcome + " before serving: " + launch.log().strip());
         }
         return launch;
     }
@@ -200,11 +259,11 @@ final class ImageLaunch implements AutoCloseable {
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
         }
-        if (cleanup.isPresent()) {
+        for (List<String> removal : cleanup.orElse(List.of())) {
             try {
-                ContainerImage.run(cleanup.get(), Duration.ofSeconds(30));
+                ContainerImage.run(removal, Duration.ofSeconds(30));
             } catch (IOException alreadyGone) {
-                // --rm removed it when it exited
+                // --rm removed the container when it exited; another launch may have removed the image
             }
         }
     }
