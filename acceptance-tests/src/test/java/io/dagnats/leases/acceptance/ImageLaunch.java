@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Assumptions;
  * /proc, the root, the working directory, the user and group and the environment the image's
  * config names, and nothing else. That needs root; without it the test says why on one line and
  * skips. {@link #how()} is the line that says which ran, and why not the ways before it.
+ * {@code -Ddagnats.image.runtimes=} runs the outside way where a runtime would run it.
  */
 final class ImageLaunch implements AutoCloseable {
 
@@ -69,7 +70,7 @@ final class ImageLaunch implements AutoCloseable {
         Path launch = Files.createTempDirectory(work, "launch-");
         Optional<Path> readable = files.isPresent() ? Optional.of(readableCopy(files.get(), launch)) : Optional.empty();
         List<String> notRun = new ArrayList<>();
-        for (String runtime : List.of("podman", "docker")) {
+        for (String runtime : runtimes()) {
             Optional<Path> binary = onPath(runtime);
             if (binary.isEmpty()) {
                 notRun.add(runtime + " is not installed");
@@ -81,38 +82,59 @@ final class ImageLaunch implements AutoCloseable {
                 notRun.add(runtime + ": " + lastLine(cannot.getMessage()));
                 continue;
             }
-            for (List<List<String>> options : runOptions(runtime)) {
-                String way = String.join(" ", concat(List.of(runtime), options.get(0), List.of("run"), options.get(1),
-                        List.of(image.reference())));
+            for (Way way : ways(runtime)) {
+                String tried = String.join(" ", way.command(runtime, List.of(image.reference())));
                 try {
                     // Loaded for each way: a way that fails removes what it loaded, as every launch does.
                     ContainerImage.run(List.of(binary.get().toString(), "load", "-i", image.tarball().toString()),
                             Duration.ofMinutes(2));
                     String before = notRun.isEmpty() ? "" : " (not: " + String.join("; ", notRun) + ")";
-                    return inContainer(binary.get(), options, way + before, image, settings, readable, launch,
-                            serving);
+                    return inContainer(binary.get(), way, tried + before, image, settings, readable, launch, serving);
                 } catch (IOException cannot) {
-                    notRun.add(way + ": " + lastLine(cannot.getMessage()));
+                    notRun.add(tried + ": " + lastLine(cannot.getMessage()));
                 }
             }
         }
+        if (notRun.isEmpty()) {
+            notRun.add("dagnats.image.runtimes names none");
+        }
         return outsideContainer(image, settings, readable, launch, serving, String.join("; ", notRun));
+    }
+
+    /**
+     * The container runtimes to try, in order: the system property {@code dagnats.image.runtimes}
+     * (comma-separated; empty runs the image outside a container), podman and docker unless set.
+     */
+    private static List<String> runtimes() {
+        String named = System.getProperty("dagnats.image.runtimes", "podman,docker").strip();
+        return named.isEmpty() ? List.of() : List.of(named.split("\\s*,\\s*"));
+    }
+
+    /** A way to run a container: the runtime's options before {@code run}, and {@code run}'s own. */
+    private record Way(List<String> runtime, List<String> run) {
+
+        List<String> command(String binary, List<String> rest) {
+            List<String> command = new ArrayList<>(List.of(binary));
+            command.addAll(runtime);
+            command.add("run");
+            command.addAll(run);
+            command.addAll(rest);
+            return command;
+        }
     }
 
     /**
      * The ways to try a runtime: its own defaults, and for podman where those fail (on these
      * machines its crun stops at setrlimit, then at cgroups in hybrid mode) runc, with the limits
      * this process has rather than podman's higher defaults, which the sandbox refuses to raise to.
-     * Each way is the options before {@code run} and those after it.
      */
-    private static List<List<List<String>>> runOptions(String runtime) throws IOException {
-        List<List<List<String>>> ways = new ArrayList<>();
-        ways.add(List.of(List.of(), List.of()));
+    private static List<Way> ways(String runtime) throws IOException {
+        List<Way> ways = new ArrayList<>(List.of(new Way(List.of(), List.of())));
         Optional<Path> runc = onPath("runc");
         if (runtime.equals("podman") && runc.isPresent()) {
             long files = hardLimit("Max open files");
             long processes = Math.min(4096, hardLimit("Max processes"));
-            ways.add(List.of(List.of("--runtime", runc.get().toString()), List.of(
+            ways.add(new Way(List.of("--runtime", runc.get().toString()), List.of(
                     "--ulimit", "nofile=" + files + ":" + files, "--ulimit", "nproc=" + processes + ":" + processes)));
         }
         return ways;
@@ -129,35 +151,25 @@ final class ImageLaunch implements AutoCloseable {
         throw new IOException("/proc/self/limits names no " + limit);
     }
 
-    private static ImageLaunch inContainer(Path runtime, List<List<String>> options, String way, ContainerImage image,
+    private static ImageLaunch inContainer(Path runtime, Way way, String how, ContainerImage image,
             Map<String, String> settings, Optional<Path> files, Path work, String serving) throws IOException {
         String name = "dagnats-image-test-" + UUID.randomUUID();
         // `run` passes SIGTERM on to the container and exits with the container's status.
         Function<List<String>, ProcessBuilder> command = arguments -> {
-            List<String> run = new ArrayList<>(concat(List.of(runtime.toString()), options.get(0), List.of("run"),
-                    options.get(1), List.of("--rm", "--network", "host")));
+            List<String> options = new ArrayList<>(List.of("--rm", "--network", "host"));
             if (arguments.isEmpty()) {
-                run.addAll(List.of("--name", name));
+                options.addAll(List.of("--name", name));
             }
-            settings.forEach((setting, value) -> run.addAll(List.of("--env", setting + "=" + value)));
-            files.ifPresent(directory -> run.addAll(List.of("--volume", directory + ":" + FILES + ":ro")));
-            run.add(image.reference());
-            run.addAll(arguments);
-            return new ProcessBuilder(run);
+            settings.forEach((setting, value) -> options.addAll(List.of("--env", setting + "=" + value)));
+            files.ifPresent(directory -> options.addAll(List.of("--volume", directory + ":" + FILES + ":ro")));
+            options.add(image.reference());
+            options.addAll(arguments);
+            return new ProcessBuilder(way.command(runtime.toString(), options));
         };
         // Removing the container, then the image this launch loaded: the test leaves neither behind.
-        return launch("in a container: " + way, command, work, serving, Optional.of(List.of(
+        return launch("in a container: " + how, command, work, serving, Optional.of(List.of(
                 List.of(runtime.toString(), "rm", "--force", name),
                 List.of(runtime.toString(), "rmi", image.reference()))));
-    }
-
-    @SafeVarargs
-    private static List<String> concat(List<String>... parts) {
-        List<String> all = new ArrayList<>();
-        for (List<String> part : parts) {
-            all.addAll(part);
-        }
-        return all;
     }
 
     private static ImageLaunch outsideContainer(ContainerImage image, Map<String, String> settings,
