@@ -8,6 +8,10 @@
 # a /metrics scrape with the Prometheus Python client's parser, installed when
 # missing. The published libraries are deployed to a file repository under
 # target/, and a user's project built against it and run (acceptance-tests' *IT).
+# The profile image builds the container image (image/target/dagnats-image.tar,
+# its base from Debian's packages: scripts/image-base.sh) and runs its test, in a
+# container where podman can (scripts/podman.sh installs it), else outside one.
+# First, scripts/check-examples.sh validates the deployment examples.
 #
 #   scripts/test.sh                 everything
 #   scripts/test.sh -pl domain      extra arguments go to Maven
@@ -23,6 +27,8 @@ PROMETHEUS_PARSER=$(scripts/prometheus-parser.sh)
 export NATS_SERVER_BIN NATS_SERVER_LEGACY_BIN POSTGRESQL_BIN LAZYFS_COMMAND PROMETHEUS_PARSER
 echo "test servers: $("$NATS_SERVER_BIN" --version) and $("$NATS_SERVER_LEGACY_BIN" --version)"
 echo "test database: $("$POSTGRESQL_BIN/postgres" --version)"
+scripts/check-examples.sh
+scripts/podman.sh
 
 # Maven's deploy plugin refuses to run offline, even to the file repository
 # acceptance-tests' *IT read: offline, deploy nothing (those tests skip).
@@ -33,4 +39,4 @@ for arg in "$@"; do
   esac
 done
 
-exec mvn -B -ntp verify "${offline[@]}" "$@"
+exec mvn -B -ntp verify -Pimage "${offline[@]}" "$@"

@@ -43,7 +43,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -294,33 +293,14 @@ class PermissionsAcceptanceTest {
 
     @Test
     void tlsWithAPrivateCaAndAClientCertificate() throws Exception {
-        Path dir = Files.createTempDirectory("dagnats-tls-");
-        openssl(dir, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca-key.pem", "-out", "ca.pem",
-                "-days", "2", "-subj", "/CN=dagnats test CA");
-        for (String name : List.of("server", "client")) {
-            openssl(dir, "req", "-newkey", "rsa:2048", "-nodes", "-keyout", name + "-key.pem", "-out", name + ".csr",
-                    "-subj", "/CN=" + name);
-            Files.writeString(dir.resolve(name + ".ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
-            openssl(dir, "x509", "-req", "-in", name + ".csr", "-CA", "ca.pem", "-CAkey", "ca-key.pem",
-                    "-CAcreateserial", "-out", name + ".pem", "-days", "2", "-extfile", name + ".ext");
-        }
-        try (NatsServerProcess nats = NatsServerProcess.modern("--tls", "--tlscert", dir.resolve("server.pem").toString(),
-                "--tlskey", dir.resolve("server-key.pem").toString(), "--tlsverify",
-                "--tlscacert", dir.resolve("ca.pem").toString());
+        Certificates certificates = Certificates.issue(Files.createTempDirectory("dagnats-tls-"), "rsa:2048");
+        try (NatsServerProcess nats = NatsServerProcess.modern(certificates.serverArguments().toArray(String[]::new));
                 DagnatsServer dagnats = DagnatsServer.start(Settings.fromEnvironment(Map.of(
                         "NATS_URL", "tls://127.0.0.1:" + nats.port(),
-                        "NATS_CA", dir.resolve("ca.pem").toString(),
-                        "NATS_CERT", dir.resolve("client.pem").toString(),
-                        "NATS_KEY", dir.resolve("client-key.pem").toString())))) {
+                        "NATS_CA", certificates.file("ca.pem").toString(),
+                        "NATS_CERT", certificates.file("client.pem").toString(),
+                        "NATS_KEY", certificates.file("client-key.pem").toString())))) {
             assertInstanceOf(BucketStatus.Ready.class, dagnats.status(), dagnats.status().describe());
         }
-    }
-
-    private static void openssl(Path dir, String... arguments) throws Exception {
-        List<String> command = new ArrayList<>(List.of("openssl"));
-        command.addAll(List.of(arguments));
-        Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0, "openssl failed: " + output);
     }
 }
