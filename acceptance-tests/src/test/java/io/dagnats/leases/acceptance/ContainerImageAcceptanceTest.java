@@ -76,10 +76,17 @@ class ContainerImageAcceptanceTest {
 
     @Test
     void grantsALeaseThroughANatsServerAsItsUserAndDrainsOnSigterm() throws Exception {
+        int httpPort = NatsServerProcess.freePort();
         try (NatsServerProcess nats = NatsServerProcess.modern();
                 WireClient client = new WireClient(nats.url());
-                ImageLaunch launch = ImageLaunch.start(image, Map.of("NATS_URL", nats.url()), work, SERVING)) {
+                ImageLaunch launch = ImageLaunch.start(image, Map.of("NATS_URL", nats.url(),
+                        "DAGNATS_HTTP_PORT", Integer.toString(httpPort)), work, SERVING)) {
             System.out.println("image test: ran " + launch.how());
+            // The probes' HTTP server is in the image's runtime (jdk.httpserver).
+            HttpEndpointsAcceptanceTest.Answer ready = Polling.until(Duration.ofSeconds(30), "/readyz through the image",
+                    () -> HttpEndpointsAcceptanceTest.get("http://127.0.0.1:" + httpPort + "/readyz"),
+                    answer -> answer.status() == 200);
+            assertTrue(ready.body().startsWith("ready: leases supported"), ready.toString());
             String uid = image.user().split(":")[0];
             launch.service().ifPresent(service -> assertEquals(uid, uidOf(service), "the service's user"));
 

@@ -160,7 +160,8 @@ class HttpEndpointsAcceptanceTest {
     record Answer(int status, String body) {
     }
 
-    private static Answer get(String url) {
+    /** What {@code url} answers to a GET; status -1 when nothing answers. */
+    static Answer get(String url) {
         try {
             HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url))
                     .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());

@@ -197,8 +197,6 @@ class DeploymentExamplesTest {
 
     /**
      * The settings the README's Configuration table names ({@code OTEL_*} as a prefix).
-     * DAGNATS_HTTP_ settings belong to the probes (/livez, /readyz, /metrics) and count as
-     * listed until the README lists them.
      */
     private static Set<String> readmeSettings() throws IOException {
         List<String> readme = Files.readAllLines(EXAMPLES.resolve("../../README.md").normalize());
@@ -218,7 +216,6 @@ class DeploymentExamplesTest {
             }
         }
         assertTrue(names.contains("NATS_URL"), "no settings read from the README: " + names);
-        names.add("DAGNATS_HTTP_*");
         return names;
     }
 
