@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dagnats.leases.adapters.nats.BucketStatus;
 import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
@@ -23,8 +22,6 @@ import io.nats.client.Options;
 import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +43,7 @@ class IdentityAcceptanceTest {
     /** A user of dagnats' own account that may publish to api.leases.> (the example has none): the misconfiguration. */
     private static final String INTRUDER = """
             {
-              user: intruder, password: "i-secret"
+              user: intruder, password: "intruder-secret"
               permissions: { publish: { allow: [ "api.leases.>" ] }, subscribe: { allow: [ "_INBOX.>" ] } }
             }
             # dagnats' account holds dagnats and nothing else.""";
@@ -69,31 +66,10 @@ class IdentityAcceptanceTest {
         }
     }
 
-    /** The shipped configuration, its placeholders filled in, with the intruder added to dagnats' account. */
-    private static String identityConfig() throws Exception {
-        String config = Files.readString(Path.of(System.getProperty("identity.conf", "../docs/examples/identity.conf")))
-                .replace("{{PORT}}", Integer.toString(NatsServerProcess.freePort()))
-                .replace("{{STORE}}", Files.createTempDirectory("nats-identity-").toString())
-                .replace("{{DAGNATS_PASSWORD}}", "d-secret")
-                .replace("{{ALICE_PASSWORD}}", "alice-secret")
-                .replace("{{AMOS_PASSWORD}}", "amos-secret")
-                .replace("{{BOB_PASSWORD}}", "bob-secret")
-                .replace("{{BEA_PASSWORD}}", "bea-secret")
-                .replace("{{OPERATOR_PASSWORD}}", "operator-secret");
-        String anchor = "# dagnats' account holds dagnats and nothing else.";
-        assertTrue(config.contains(anchor), "the example's DAGNATS account lost its anchor line");
-        return config.replace(anchor, INTRUDER);
-    }
-
     @BeforeAll
     static void start() throws Exception {
-        Path file = Files.createTempFile("nats-identity-", ".conf");
-        Files.writeString(file, identityConfig());
-        nats = NatsServerProcess.start(NatsServerProcess.binary("nats.server.bin"), false, "-c", file.toString());
-        dagnats = DagnatsServer.start(Settings.fromEnvironment(Map.of(
-                "NATS_URL", nats.url(), "NATS_USER", "dagnats", "NATS_PASSWORD", "d-secret",
-                "DAGNATS_IDENTITY", "accounts", "DAGNATS_IDENTITY_ACCOUNT", "DAGNATS",
-                "DAGNATS_IDENTITY_OPERATORS", "OPS")));
+        nats = IdentityNats.start(INTRUDER);
+        dagnats = DagnatsServer.start(IdentityNats.identityMode(nats));
         assertInstanceOf(BucketStatus.Ready.class, dagnats.status(), dagnats.status().describe());
     }
 
@@ -111,7 +87,7 @@ class IdentityAcceptanceTest {
     }
 
     private static Options options(String user, ErrorListener listener) {
-        return new Options.Builder().server(nats.url()).userInfo(user, user + "-secret").errorListener(listener).build();
+        return IdentityNats.options(nats, user).errorListener(listener).build();
     }
 
     private static WireClient as(String user) {
@@ -220,8 +196,8 @@ class IdentityAcceptanceTest {
 
         // The example's own wall: dagnats' user may not publish to api.leases.> at all.
         Violations dagnatsViolations = new Violations();
-        try (Connection asDagnats = Nats.connect(new Options.Builder().server(nats.url())
-                .userInfo("dagnats", "d-secret").errorListener(dagnatsViolations).build())) {
+        try (Connection asDagnats = Nats.connect(IdentityNats.options(nats, "dagnats")
+                .errorListener(dagnatsViolations).build())) {
             asDagnats.publish(NatsMessage.builder().subject("api.leases.release").headers(forged)
                     .data(release.getBytes(StandardCharsets.UTF_8)).build());
             asDagnats.flush(Duration.ofSeconds(5));
@@ -230,8 +206,7 @@ class IdentityAcceptanceTest {
         }
 
         // The second line, for a configuration that lets someone in dagnats' account publish there.
-        try (Connection intruder = Nats.connect(new Options.Builder().server(nats.url())
-                .userInfo("intruder", "i-secret").build())) {
+        try (Connection intruder = Nats.connect(IdentityNats.options(nats, "intruder").build())) {
             Message withHeader = intruder.request(NatsMessage.builder().subject("api.leases.release").headers(forged)
                     .data(release.getBytes(StandardCharsets.UTF_8)).build(), Duration.ofSeconds(5));
             JsonNode refused = WireClient.parse(withHeader);
