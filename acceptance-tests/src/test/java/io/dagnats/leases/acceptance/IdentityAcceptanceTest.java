@@ -315,6 +315,38 @@ class IdentityAcceptanceTest {
         assertEquals(inA, alice.owner("ops-target").get("revision").asLong(), "A's lease was touched");
     }
 
+    /**
+     * {@code account} names a namespace only on an operator's owner and revoke (ADR-036); elsewhere it
+     * was accepted and ignored, so a caller that meant another account got its own. It is refused as an
+     * unknown field was before identity mode, and nothing is read or written.
+     */
+    @Test
+    void anAccountWhereItMeansNothingIsInvalidAndChangesNothing() {
+        WireClient alice = as("alice");
+        WireClient operator = as("operator");
+        long revision = granted(alice.acquire("account-field", "worker-1", TTL));
+
+        List<JsonNode> replies = List.of(
+                alice.call("acquire", WireClient.object().put("key", "account-field").put("holder", "worker-2")
+                        .put("ttl_ms", TTL).put("account", "A")),
+                alice.call("renew", WireClient.object().put("key", "account-field").put("holder", "worker-1")
+                        .put("revision", revision).put("account", "A")),
+                alice.call("release", WireClient.object().put("key", "account-field").put("holder", "worker-1")
+                        .put("revision", revision).put("account", "A")),
+                alice.call("forward", WireClient.object().put("key", "account-field").put("payload", "")
+                        .put("account", "A")),
+                alice.call("list", WireClient.object().put("account", "A")),
+                // Designed, not built: an operator's listing narrowed to one account.
+                operator.call("list", WireClient.object().put("account", "B")));
+        for (JsonNode reply : replies) {
+            assertKind("invalid", reply);
+            assertTrue(reply.path("error").asText().contains("unknown field \"account\""), reply.toString());
+        }
+        JsonNode owner = alice.owner("account-field");
+        assertEquals(revision, owner.get("revision").asLong(), "the lease changed: " + owner);
+        assertEquals("worker-1", owner.get("holder").asText());
+    }
+
     @Test
     void theOperatorCliListsEveryAccountAndRevokesInTheAccountItNames() {
         long inA = granted(as("alice").acquire("cli-target", "worker-1", TTL));
