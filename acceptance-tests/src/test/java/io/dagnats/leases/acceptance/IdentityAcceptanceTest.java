@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dagnats.leases.adapters.nats.BucketStatus;
 import io.dagnats.leases.bootstrap.DagnatsServer;
+import io.dagnats.leases.bootstrap.Settings;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
@@ -345,6 +346,48 @@ class IdentityAcceptanceTest {
         JsonNode owner = alice.owner("account-field");
         assertEquals(revision, owner.get("revision").asLong(), "the lease changed: " + owner);
         assertEquals("worker-1", owner.get("holder").asText());
+    }
+
+    /**
+     * Identity mode refuses requests from dagnats' own account because anyone there can write
+     * Nats-Request-Info; that holds only if dagnats runs in the account its configuration names. It
+     * asks the server ($SYS.REQ.USER.INFO) at start, and does not start in another one: here it is
+     * connected in DAGNATS and told it runs in B, so it would have taken a forged "acc":"DAGNATS"...
+     * from anyone in DAGNATS for a caller of another account, and created the bucket there.
+     */
+    @Test
+    void dagnatsDoesNotStartInAnotherAccountThanItsConfigurationNames() {
+        IllegalStateException refused = refusedStart(IdentityNats.settings(nats, "dagnats", Map.of(
+                "DAGNATS_IDENTITY", "accounts", "DAGNATS_IDENTITY_ACCOUNT", "B", "DAGNATS_IDENTITY_OPERATORS", "OPS")));
+
+        assertTrue(refused.getMessage().contains("account DAGNATS"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("DAGNATS_IDENTITY_ACCOUNT is B"), refused.getMessage());
+    }
+
+    /** Its user may not ask the server which account it is in (the intruder may publish to api.leases.> only). */
+    @Test
+    void dagnatsThatCannotLearnItsAccountDoesNotStart() {
+        IllegalStateException refused = refusedStart(IdentityNats.settings(nats, "intruder", Map.of(
+                "DAGNATS_IDENTITY", "accounts", "DAGNATS_IDENTITY_ACCOUNT", "DAGNATS")));
+
+        assertTrue(refused.getMessage().contains("$SYS.REQ.USER.INFO"), refused.getMessage());
+    }
+
+    /** The start's failure; a dagnats that started anyway is stopped before the test fails. */
+    private static IllegalStateException refusedStart(Settings settings) {
+        DagnatsServer started;
+        try {
+            started = DagnatsServer.start(settings);
+        } catch (IllegalStateException refused) {
+            assertFalse(refused.getMessage().contains("\n"), "not one line: " + refused.getMessage());
+            return refused;
+        }
+        try {
+            started.close();
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        throw new AssertionError("dagnats started in identity mode: " + started.status().describe());
     }
 
     @Test
