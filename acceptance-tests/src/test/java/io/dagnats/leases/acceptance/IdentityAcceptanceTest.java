@@ -352,8 +352,8 @@ class IdentityAcceptanceTest {
      * Identity mode refuses requests from dagnats' own account because anyone there can write
      * Nats-Request-Info; that holds only if dagnats runs in the account its configuration names. It
      * asks the server ($SYS.REQ.USER.INFO) at start, and does not start in another one: here it is
-     * connected in DAGNATS and told it runs in B, so it would have taken a forged "acc":"DAGNATS"...
-     * from anyone in DAGNATS for a caller of another account, and created the bucket there.
+     * connected in DAGNATS and told it runs in B, so it would have believed a header naming any account
+     * but B from anyone in DAGNATS, and refused B's own callers.
      */
     @Test
     void dagnatsDoesNotStartInAnotherAccountThanItsConfigurationNames() {
