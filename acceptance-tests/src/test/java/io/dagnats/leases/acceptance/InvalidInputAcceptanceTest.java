@@ -85,6 +85,14 @@ class InvalidInputAcceptanceTest extends SharedServiceTest {
                 Arguments.of("release", "{\"key\":\"held\",\"holder\":\"a\"}"),
                 Arguments.of("release", "{\"key\":\"held\",\"holder\":\"a\",\"revision\":null}"),
                 Arguments.of("release", "{\"key\":\"held\",\"revision\":1}"),
+                // account: identity mode only, and then only on owner and revoke (ADR-036, amended)
+                Arguments.of("acquire", "{\"key\":\"a\",\"holder\":\"b\",\"ttl_ms\":15000,\"account\":\"A\"}"),
+                Arguments.of("renew", "{\"key\":\"held\",\"holder\":\"a\",\"revision\":1,\"account\":\"A\"}"),
+                Arguments.of("release", "{\"key\":\"held\",\"holder\":\"a\",\"revision\":1,\"account\":\"A\"}"),
+                Arguments.of("owner", "{\"key\":\"held\",\"account\":\"A\"}"),
+                Arguments.of("forward", "{\"key\":\"held\",\"payload\":\"\",\"account\":\"A\"}"),
+                Arguments.of("list", "{\"account\":\"A\"}"),
+                Arguments.of("revoke", "{\"key\":\"held\",\"reason\":\"r\",\"account\":\"A\"}"),
                 // nesting
                 Arguments.of("owner", "{\"key\":" + "[".repeat(5000) + "]".repeat(5000) + "}"),
                 Arguments.of("owner", "[".repeat(100_000)));
@@ -119,6 +127,17 @@ class InvalidInputAcceptanceTest extends SharedServiceTest {
         JsonNode reply = client.call("acquire", "{\"key\":\"a\",\"holder\":\"b\",\"ttl_ms\":1500}");
         assertEquals("invalid", reply.path("kind").asText());
         assertTrue(reply.path("error").asText().contains("ttl_ms"), reply.toString());
+    }
+
+    /** As before identity mode existed: with the mode off there is no account to name. */
+    @Test
+    void anAccountIsAnUnknownFieldWithTheModeOff() {
+        for (String operation : new String[] {"acquire", "list", "owner", "revoke"}) {
+            JsonNode reply = client.call(operation, "{\"key\":\"held\",\"holder\":\"a\",\"ttl_ms\":60000,"
+                    + "\"reason\":\"r\",\"account\":\"A\"}");
+            assertEquals("invalid", reply.path("kind").asText(), operation + ": " + reply);
+            assertTrue(reply.path("error").asText().contains("unknown field \"account\""), operation + ": " + reply);
+        }
     }
 
     private static long lastSequence() throws Exception {

@@ -5,9 +5,11 @@ import com.google.inject.Injector;
 import com.google.inject.ProvisionException;
 import io.dagnats.leases.adapters.http.HttpEndpoints;
 import io.dagnats.leases.adapters.nats.BucketStatus;
+import io.dagnats.leases.adapters.nats.ConnectedAccount;
 import io.dagnats.leases.adapters.nats.ExpiryWatch;
 import io.dagnats.leases.adapters.nats.LeaseApi;
 import io.dagnats.leases.adapters.nats.LeaseBucket;
+import io.dagnats.leases.adapters.nats.PublishDenials;
 import io.dagnats.leases.adapters.otel.TelemetrySetup;
 import io.dagnats.leases.application.LeaseCensus;
 import io.dagnats.leases.application.LeaseTelemetry;
@@ -56,6 +58,17 @@ public final class DagnatsServer implements AutoCloseable {
         this.http = http;
         this.readiness = readiness;
         this.connection = injector.getInstance(Connection.class);
+        // Before anything is created or served in the account it is connected in (ADR-036, amended).
+        Optional<String> wrongAccount = ConnectedAccount.startRefusal(connection, settings.identity().identity(),
+                settings.service().jetStreamTimeout(), injector.getInstance(PublishDenials.class));
+        if (wrongAccount.isPresent()) {
+            try {
+                connection.close();
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException(wrongAccount.get());
+        }
         this.bucket = injector.getInstance(LeaseBucket.class);
         this.api = injector.getInstance(LeaseApi.class);
         LeaseTelemetry telemetry = injector.getInstance(LeaseTelemetry.class);

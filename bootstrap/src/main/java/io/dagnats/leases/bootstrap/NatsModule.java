@@ -8,6 +8,7 @@ import io.dagnats.leases.adapters.nats.LeaseBucket;
 import io.dagnats.leases.adapters.nats.NatsLeaseListing;
 import io.dagnats.leases.adapters.nats.NatsLeaseStore;
 import io.dagnats.leases.adapters.nats.NatsOwnerInbox;
+import io.dagnats.leases.adapters.nats.PublishDenials;
 import io.dagnats.leases.application.AcquireLease;
 import io.dagnats.leases.application.ForwardToOwner;
 import io.dagnats.leases.application.LeaseListing;
@@ -46,9 +47,16 @@ final class NatsModule extends AbstractModule {
         this.settings = settings;
     }
 
+    /** What the server refused this connection's user: a part of dagnats that may lack a permission asks here. */
     @Provides
     @Singleton
-    Connection connection() throws IOException, InterruptedException, GeneralSecurityException {
+    PublishDenials denials() {
+        return new PublishDenials();
+    }
+
+    @Provides
+    @Singleton
+    Connection connection(PublishDenials denials) throws IOException, InterruptedException, GeneralSecurityException {
         Options.Builder options = NatsOptions.authenticated(
                         settings.connection().natsUrl(), settings.connection(), settings.tls())
                 .connectionName("dagnats-leases")
@@ -64,7 +72,7 @@ final class NatsModule extends AbstractModule {
                 // during its grace period (ADR-026). 0 disables it (jnats Options.Builder).
                 .reconnectBufferSize(0)
                 .connectionListener(NatsModule::connectionEvent)
-                .errorListener(new OneLineErrors());
+                .errorListener(new OneLineErrors(denials));
         return Nats.connect(options.build());
     }
 
@@ -80,11 +88,22 @@ final class NatsModule extends AbstractModule {
         }
     }
 
-    /** jnats' errors as one warning line each, without stack traces. */
+    /**
+     * jnats' errors as one warning line each, without stack traces. A permission violation that a part
+     * of dagnats explains in its own line (and stops causing) is left to that line.
+     */
     private static final class OneLineErrors implements ErrorListener {
+        private final PublishDenials denials;
+
+        OneLineErrors(PublishDenials denials) {
+            this.denials = denials;
+        }
+
         @Override
         public void errorOccurred(Connection connection, String error) {
-            LOG.log(System.Logger.Level.WARNING, "NATS server error: " + error);
+            if (!denials.read(error)) {
+                LOG.log(System.Logger.Level.WARNING, "NATS server error: " + error);
+            }
         }
 
         @Override
@@ -100,8 +119,9 @@ final class NatsModule extends AbstractModule {
 
     @Provides
     @Singleton
-    LeaseBucket bucket(Connection connection, Clock clock, MonotonicClock monotonic) {
-        return new LeaseBucket(connection, settings.bucket(), clock, monotonic);
+    LeaseBucket bucket(Connection connection, Clock clock, MonotonicClock monotonic, PublishDenials denials) {
+        return new LeaseBucket(connection, settings.bucket(), clock, monotonic, settings.identity().identity().mode(),
+                denials);
     }
 
     @Provides

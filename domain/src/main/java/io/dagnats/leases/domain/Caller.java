@@ -48,7 +48,9 @@ public sealed interface Caller {
         @Override
         public Optional<LeaseKey> named(String name, Optional<Account> account) {
             if (account.isPresent()) {
-                throw new InvalidLeaseInput("account names a namespace, and identity mode is off: there is none");
+                // As before identity mode existed: the field names a namespace, and there is one.
+                throw new InvalidLeaseInput("unknown field \"account\" on a service with identity mode off:"
+                        + " there is one shared namespace and no account to name");
             }
             return Optional.of(key(name));
         }

@@ -40,4 +40,13 @@ public enum Operation {
     public boolean isOperator() {
         return this == LIST || this == REVOKE;
     }
+
+    /**
+     * Whether its request may carry {@code account}, the namespace of the key it names: only owner
+     * and revoke, and only in identity mode (ADR-036). Elsewhere the field names nothing and is
+     * refused as unknown. (Designed, not built: {@code account} on list.)
+     */
+    public boolean takesAccount() {
+        return this == OWNER || this == REVOKE;
+    }
 }

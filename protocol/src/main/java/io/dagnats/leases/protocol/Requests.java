@@ -22,7 +22,9 @@ import java.util.Optional;
  * <p>Decoding follows the contract's request table: a JSON object with no
  * duplicate and no unknown field; every field of the table is accepted on every
  * subject but must have the table's type (a string, or a JSON integer of at most
- * 2^63-1), and the fields an operation needs must be present and valid.
+ * 2^63-1), and the fields an operation needs must be present and valid. The one
+ * exception is {@code account}, a field only of owner and revoke
+ * ({@link Operation#takesAccount()}): on the others it is unknown.
  */
 public final class Requests {
 
@@ -50,14 +52,14 @@ public final class Requests {
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     public static Request.Acquire acquire(byte[] body) {
-        WireFields fields = WireFields.request(body);
+        WireFields fields = WireFields.request(body, Operation.ACQUIRE);
         return new Request.Acquire(new LeaseKey(fields.key), new HolderId(fields.holder), incarnation(fields),
                 new LeaseTtl(fields.required(WireFields.TTL)));
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     public static Request.Renew renew(byte[] body) {
-        WireFields fields = WireFields.request(body);
+        WireFields fields = WireFields.request(body, Operation.RENEW);
         return new Request.Renew(new LeaseKey(fields.key), new HolderId(fields.holder), incarnation(fields),
                 revision(fields),
                 fields.has(WireFields.TTL) ? Optional.of(new LeaseTtl(fields.ttlMillis)) : Optional.empty());
@@ -65,20 +67,20 @@ public final class Requests {
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     public static Request.Release release(byte[] body) {
-        WireFields fields = WireFields.request(body);
+        WireFields fields = WireFields.request(body, Operation.RELEASE);
         return new Request.Release(new LeaseKey(fields.key), new HolderId(fields.holder), incarnation(fields),
                 revision(fields));
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     public static Request.Owner owner(byte[] body) {
-        WireFields fields = WireFields.request(body);
+        WireFields fields = WireFields.request(body, Operation.OWNER);
         return new Request.Owner(new LeaseKey(fields.key), Optional.ofNullable(fields.account).map(Account::new));
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     public static Request.Forward forward(byte[] body) {
-        WireFields fields = WireFields.request(body);
+        WireFields fields = WireFields.request(body, Operation.FORWARD);
         LeaseKey key = new LeaseKey(fields.key);
         if (fields.payload == null) {
             throw new InvalidLeaseInput("payload is required (base64; it may encode 0 bytes)");
@@ -97,7 +99,7 @@ public final class Requests {
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     public static Request.Revoke revoke(byte[] body) {
-        WireFields fields = WireFields.request(body);
+        WireFields fields = WireFields.request(body, Operation.REVOKE);
         LeaseKey key = new LeaseKey(fields.key);
         RevokeReason reason = new RevokeReason(fields.reason);
         return new Request.Revoke(key, reason,
@@ -107,7 +109,7 @@ public final class Requests {
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     public static ListRequest list(byte[] body) {
-        WireFields fields = WireFields.request(body);
+        WireFields fields = WireFields.request(body, Operation.LIST);
         KeyPrefix prefix = fields.prefix == null ? KeyPrefix.ALL : new KeyPrefix(fields.prefix);
         int pageSize = ListRequest.DEFAULT_PAGE_SIZE;
         if (fields.has(WireFields.PAGE_SIZE)) {

@@ -6,6 +6,7 @@ import io.dagnats.leases.domain.InvalidLeaseInput;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The fields of one request or reply body as read, before any operation's
@@ -28,6 +29,8 @@ final class WireFields implements FlatJson.FieldReader {
     static final int TENURE = 32;
 
     private final boolean request;
+    /** The operation a request is for (its fields depend on it only for {@code account}); null for a reply. */
+    private final Operation operation;
 
     String key;
     String holder;
@@ -56,25 +59,32 @@ final class WireFields implements FlatJson.FieldReader {
     /** A list reply's leases, each read as reply fields; null when the reply has no {@code leases}. */
     List<WireFields> leases;
 
-    private WireFields(boolean request) {
+    private WireFields(boolean request, Operation operation) {
         this.request = request;
+        this.operation = operation;
     }
 
-    /** @throws InvalidLeaseInput with a sentence naming what is wrong */
-    static WireFields request(byte[] body) {
-        WireFields fields = new WireFields(true);
+    /**
+     * The fields of a request for {@code operation}: the table's, but {@code account} only on an
+     * operation that takes one ({@link Operation#takesAccount()}); on the others it is an unknown
+     * field, as every field outside the table is.
+     *
+     * @throws InvalidLeaseInput with a sentence naming what is wrong
+     */
+    static WireFields request(byte[] body, Operation operation) {
+        WireFields fields = new WireFields(true, Objects.requireNonNull(operation, "operation"));
         FlatJson.read(body, "the request body", fields);
         return fields;
     }
 
     /** Empty reply fields, for a reader that reads them field by field (a lease of a list reply). */
     static WireFields reply() {
-        return new WireFields(false);
+        return new WireFields(false, null);
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     static WireFields reply(byte[] body) {
-        WireFields fields = new WireFields(false);
+        WireFields fields = new WireFields(false, null);
         FlatJson.read(body, "the reply", fields);
         return fields;
     }
@@ -105,7 +115,14 @@ final class WireFields implements FlatJson.FieldReader {
             }
             case Fields.CURSOR -> cursor = FlatJson.string(parser, value, name);
             case Fields.REASON -> reason = FlatJson.string(parser, value, name);
-            case Fields.ACCOUNT -> account = FlatJson.string(parser, value, name);
+            case Fields.ACCOUNT -> {
+                if (request && !operation.takesAccount()) {
+                    // Accepted and ignored, it would let a caller that meant another account act in its own.
+                    throw new InvalidLeaseInput(FlatJson.unknownField(name).getMessage() + " on "
+                            + operation.endpointName() + ": only owner and revoke take an account, in identity mode");
+                }
+                account = FlatJson.string(parser, value, name);
+            }
             default -> {
                 if (request) {
                     throw FlatJson.unknownField(name);

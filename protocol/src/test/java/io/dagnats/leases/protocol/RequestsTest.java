@@ -210,6 +210,12 @@ class RequestsTest {
             REVOKE  | {"key":"k","reason":"r","revision":0}                    | revision must be 1 or more
             REVOKE  | {"key":"k","reason":"r","revision":"42"}                 | revision must be a JSON integer
             REVOKE  | {"key":"k","reason":"r","force":true}                    | unknown field "force"
+            # account means something only where ADR-036 gives it a meaning: owner and revoke
+            ACQUIRE | {"key":"k","holder":"h","ttl_ms":15000,"account":"A"}    | unknown field "account" on acquire
+            RENEW   | {"key":"k","holder":"h","revision":1,"account":"A"}      | unknown field "account" on renew
+            RELEASE | {"key":"k","holder":"h","revision":1,"account":"A"}      | unknown field "account" on release
+            FORWARD | {"key":"k","payload":"","account":"A"}                  | unknown field "account" on forward
+            ACQUIRE | {"key":"k","holder":"h","ttl_ms":15000,"account":5}      | unknown field "account" on acquire
             OWNER   | {"key":"k","page_size":"10"}                             | page_size must be a JSON integer
             OWNER   | {"key":"k","cursor":7}                                   | cursor must be a string
             """)
@@ -322,6 +328,8 @@ class RequestsTest {
             {"cursor":"12.34"}                       | cursor is not one dagnats made
             {"cursor":17}                            | cursor must be a string
             {"limit":10}                             | unknown field "limit"
+            {"account":"A"}                          | unknown field "account" on list
+            {"account":"A","prefix":"a.b"}           | unknown field "account" on list
             {"prefix":"a","prefix":"b"}              | duplicate field
             {"key":5}                                | key must be a string
             """)

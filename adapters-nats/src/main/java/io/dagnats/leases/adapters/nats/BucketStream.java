@@ -39,11 +39,13 @@ final class BucketStream {
      *
      * @param firstSequence where its sequences, and so its fences, start
      * @param grantsFrom    when the bucket it replaces can have no owner left, recorded for every instance to honour
+     * @param mode          the identity mode it serves, recorded so that no replica of another mode serves it
      */
     static void create(JetStreamManagement management, LeaseBucket.Settings settings, long firstSequence,
-            Optional<Instant> grantsFrom) throws IOException, JetStreamApiException {
+            Optional<Instant> grantsFrom, IdentityMode mode) throws IOException, JetStreamApiException {
         Map<String, String> metadata = new HashMap<>();
         metadata.put(BucketIdentity.FENCES_METADATA, Long.toString(firstSequence));
+        metadata.put(IdentityMode.METADATA, mode.recorded());
         grantsFrom.ifPresent(instant -> metadata.put(BucketIdentity.GRANTS_FROM_METADATA, instant.toString()));
         KeyValueConfiguration bucket = KeyValueConfiguration.builder()
                 .name(Subjects.BUCKET)
@@ -69,15 +71,6 @@ final class BucketStream {
                 throw raced;
             }
         }
-    }
-
-    /**
-     * Adds {@code grantsFrom} to the bucket's metadata, keeping every other dagnats key and
-     * leaving the server's own ({@code _nats.*}) to the server.
-     */
-    static void recordGraceEnd(JetStreamManagement management, StreamConfiguration configuration, Instant grantsFrom)
-            throws IOException, JetStreamApiException {
-        recordMetadata(management, configuration, BucketIdentity.GRANTS_FROM_METADATA, grantsFrom.toString());
     }
 
     /**

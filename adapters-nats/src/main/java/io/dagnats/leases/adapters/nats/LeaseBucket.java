@@ -64,6 +64,8 @@ public final class LeaseBucket {
     private final Settings settings;
     private final Clock clock;
     private final MonotonicClock monotonic;
+    private final IdentityMode mode;
+    private final MetadataRecords metadata;
     /** The server's clock as the last look's stream info read it ({@code ts}); null before any, or from a server without it. */
     private volatile ServerClockReading serverClock;
     private final AtomicReference<BucketStatus> status =
@@ -87,10 +89,23 @@ public final class LeaseBucket {
 
     /** @param monotonic what the age of a reading of the server's clock is measured on */
     public LeaseBucket(Connection connection, Settings settings, Clock clock, MonotonicClock monotonic) {
+        this(connection, settings, clock, monotonic, IdentityMode.OFF, new PublishDenials());
+    }
+
+    /**
+     * @param monotonic what the age of a reading of the server's clock is measured on
+     * @param mode      the identity mode this instance serves: a bucket it creates records it, and a
+     *                  bucket that records another is refused (ADR-036, amended)
+     * @param denials   the subjects the server refused the connection's user, fed by its error listener
+     */
+    public LeaseBucket(Connection connection, Settings settings, Clock clock, MonotonicClock monotonic,
+            IdentityMode mode, PublishDenials denials) {
         this.connection = Objects.requireNonNull(connection, "connection");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.monotonic = Objects.requireNonNull(monotonic, "monotonic");
+        this.mode = Objects.requireNonNull(mode, "mode");
+        this.metadata = new MetadataRecords(denials);
     }
 
     /**
@@ -248,14 +263,16 @@ public final class LeaseBucket {
         Optional<Instant> grantsFrom = history.knewABucket()
                 ? Optional.of(BucketHistory.graceEnd(clock.instant()))
                 : Optional.empty();
-        BucketStream.create(management, settings, first, grantsFrom);
+        BucketStream.create(management, settings, first, grantsFrom, mode);
     }
 
     /**
      * Records this instance's grace end in the metadata of the bucket just judged when it lacks one
      * ({@link BucketHistory#graceToRecord}), so that instances which never saw the old bucket honour
      * it from their next look. A metadata edit is not a new bucket ({@link BucketIdentity}). Best
-     * effort: a failed update is tried again at the next look.
+     * effort ({@link MetadataRecords}): a failed update is tried again at the next look.
+     *
+     * @return whether this look needed an update (tried or not): the creation stamp then waits
      */
     private boolean recordGrace(JetStreamManagement management, StreamInfo info) {
         StreamConfiguration configuration = info.getConfiguration();
@@ -265,14 +282,11 @@ public final class LeaseBucket {
         if (end.isEmpty()) {
             return false;
         }
-        try {
-            BucketStream.recordGraceEnd(management, configuration, end.get());
+        if (metadata.record(management, configuration, BucketIdentity.GRANTS_FROM_METADATA, end.get().toString(),
+                "the grace end " + end.get())) {
             LOG.log(System.Logger.Level.WARNING, "dagnats: the leases bucket replaced one this instance knew but"
                     + " recorded no grace end; recorded " + BucketIdentity.GRANTS_FROM_METADATA + ": " + end.get()
                     + ", so instances that never saw the old bucket grant nothing before then either");
-        } catch (IOException | JetStreamApiException | RuntimeException notNow) {
-            LOG.log(System.Logger.Level.WARNING, "dagnats: could not record the grace end in the leases bucket's"
-                    + " metadata (" + notNow.getMessage() + "); trying again at the next look");
         }
         return true;
     }
@@ -281,20 +295,15 @@ public final class LeaseBucket {
      * Records the bucket's own creation time in its metadata ({@link BucketIdentity#CREATED_METADATA})
      * when it serves with fences that never repeat and records none, so that a stream created from a
      * copy of its configuration reads as a copy at every instance's next look, including instances
-     * that never saw this bucket (ADR-035). Best effort, tried again at the next look.
+     * that never saw this bucket (ADR-035). Best effort ({@link MetadataRecords}), tried again at the next look.
      */
     private void recordCreation(JetStreamManagement management, StreamInfo info, BucketStatus judged) {
         StreamConfiguration configuration = info.getConfiguration();
         if (!(judged instanceof BucketStatus.Ready ready) || !ready.identity().needsCreationStamp(configuration.getMetadata())) {
             return;
         }
-        try {
-            BucketStream.recordMetadata(management, configuration, BucketIdentity.CREATED_METADATA,
-                    ready.identity().created().toString());
-        } catch (IOException | JetStreamApiException | RuntimeException notNow) {
-            LOG.log(System.Logger.Level.WARNING, "dagnats: could not record the leases bucket's creation time in its"
-                    + " metadata (" + notNow.getMessage() + "); trying again at the next look");
-        }
+        metadata.record(management, configuration, BucketIdentity.CREATED_METADATA, ready.identity().created().toString(),
+                "its creation time");
     }
 
     private BucketStatus judge(StreamInfo info) {
@@ -315,6 +324,12 @@ public final class LeaseBucket {
         BucketHistory.Verdict verdict = history.look(identity, lastSequence, unconfirmedHighest.getAndSet(0));
         if (verdict.refusal().isPresent()) {
             return new BucketStatus.Unsupported(verdict.refusal().get());
+        }
+        // After the history's look, so that this instance still knows the bucket (and gives a bucket
+        // that replaces it its grace, ADR-026) though it does not serve it.
+        Optional<String> otherMode = mode.refusal(configuration.getMetadata());
+        if (otherMode.isPresent()) {
+            return new BucketStatus.Unsupported(otherMode.get());
         }
         SequenceCheck current = sequences;
         if (current != null && current.identity().equals(identity)) {

@@ -44,6 +44,9 @@ public sealed interface RequestIdentity {
     /** One line for the start-up log: which mode runs. */
     String describe();
 
+    /** The mode, as the bucket records it: a bucket serves one mode (ADR-036, amended). */
+    IdentityMode mode();
+
     /**
      * A warning for the start-up log when this mode cannot trust a server of {@code serverVersion}:
      * before 2.11.15, 2.12.6 and 2.14.0 a leaf node could forge {@link #REQUEST_INFO}
@@ -73,6 +76,11 @@ public sealed interface RequestIdentity {
         @Override
         public String describe() {
             return "identity mode off: one shared namespace, holder ids are not checked against callers";
+        }
+
+        @Override
+        public IdentityMode mode() {
+            return IdentityMode.OFF;
         }
     }
 
@@ -115,6 +123,11 @@ public sealed interface RequestIdentity {
             }
             return new Identified.Known(operators.contains(account)
                     ? new Caller.Operator(principal.get()) : new Caller.Member(principal.get()));
+        }
+
+        @Override
+        public IdentityMode mode() {
+            return IdentityMode.ACCOUNTS;
         }
 
         @Override

@@ -25,6 +25,8 @@ final class Subjects {
     static final String STREAM_INFO = "$JS.API.STREAM.INFO." + STREAM;
     /** Answered by the leader or, with {@code allow_direct}, any replica: only the listing uses it. */
     static final String DIRECT_GET = "$JS.API.DIRECT.GET." + STREAM;
+    /** Where a stream update of the bucket goes (jnats' {@code updateStream}): its metadata records. */
+    static final String STREAM_UPDATE = "$JS.API.STREAM.UPDATE." + STREAM;
 
     static final String HEADER_EVENT = LeaseHeaders.EVENT;
     static final String HEADER_HOLDER = LeaseHeaders.HOLDER;

@@ -1,0 +1,65 @@
+package io.dagnats.leases.adapters.nats;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Which identity mode a bucket serves (ADR-036, amended): the mode decides how keys are named in
+ * it (mode off {@code $KV.leases.<key>}, accounts {@code $KV.leases.<account>.<key>}) and whether
+ * a caller is checked at all. Replicas of two modes on one bucket would answer one application's
+ * lease as two leases, one of them unchecked; so the bucket records its mode when dagnats creates
+ * it ({@link #METADATA}), and a replica of another mode refuses to serve it.
+ */
+public enum IdentityMode {
+    OFF("off"),
+    ACCOUNTS("accounts");
+
+    /** The stream metadata key dagnats sets, to the mode's {@code DAGNATS_IDENTITY} value, on a bucket it creates. */
+    static final String METADATA = "dagnats.identity";
+
+    /** Longest recorded value shown in a refusal: the metadata is anyone's to write. */
+    private static final int SHOWN = 40;
+
+    private final String recorded;
+
+    IdentityMode(String recorded) {
+        this.recorded = recorded;
+    }
+
+    /** The value recorded in a bucket's metadata, and the {@code DAGNATS_IDENTITY} setting that runs this mode. */
+    String recorded() {
+        return recorded;
+    }
+
+    /**
+     * Why this mode may not serve a bucket whose metadata is {@code metadata}; empty when the bucket
+     * records this mode. A bucket that records none was made before dagnats recorded modes, when
+     * every bucket was served with the mode off: it is a mode-off bucket.
+     */
+    Optional<String> refusal(Map<String, String> metadata) {
+        String value = metadata == null ? null : metadata.get(METADATA);
+        String bucketMode = value == null ? OFF.recorded : value.strip();
+        if (bucketMode.equals(recorded)) {
+            return Optional.empty();
+        }
+        String records = value == null
+                ? "records no identity mode (" + METADATA + "), so it is a mode-off bucket (every bucket made before"
+                        + " dagnats recorded the mode was served with the mode off)"
+                : "records identity mode " + shown(value) + " (" + METADATA + ")";
+        String cure = this == ACCOUNTS && value == null
+                ? "; run every dagnats on it with the mode off, or, if it was only ever served with"
+                        + " DAGNATS_IDENTITY=accounts, record " + METADATA + ": accounts in its stream metadata"
+                        + " (or delete it and let dagnats create it)"
+                : "; run every dagnats on it with the same DAGNATS_IDENTITY (or delete it and let dagnats create it)";
+        return Optional.of("the bucket " + Subjects.BUCKET + " (stream " + Subjects.STREAM + ") " + records
+                + ", and this dagnats runs with identity mode " + recorded + ": the two modes name keys"
+                + " differently and only identity mode checks who calls, so one bucket serves one mode" + cure);
+    }
+
+    private static String shown(String value) {
+        String cut = value.length() > SHOWN ? value.substring(0, SHOWN) + "..." : value;
+        StringBuilder safe = new StringBuilder(cut.length() + 2).append('"');
+        cut.codePoints().forEach(c -> safe.appendCodePoint(c < 0x20 || c > 0x7e || c == '"' ? '?' : c));
+        return safe.append('"').toString();
+    }
+}
