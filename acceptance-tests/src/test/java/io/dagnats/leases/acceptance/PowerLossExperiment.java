@@ -62,7 +62,7 @@ final class PowerLossExperiment {
     }
 
     private record Cut(long cutNanos, long restartNanos, long servingNanos, StoreSnapshot snapshot,
-                       Map<String, JsonNode> ownerAnswers, Instant ownerAskedAt) {
+                       Map<String, JsonNode> ownerAnswers, Map<String, Instant> ownerAnsweredAt) {
     }
 
     private PowerLossExperiment() {
@@ -96,13 +96,16 @@ final class PowerLossExperiment {
                 StoreSnapshot snapshot = rig.snapshot(keys);
                 rig.startDagnats();
                 lastServing = System.nanoTime();
-                Instant askedAt = Instant.now();
                 Map<String, JsonNode> answers = new HashMap<>();
+                Map<String, Instant> answeredAt = new HashMap<>();
                 for (String key : keys) {
                     answers.put(key, Polling.until(Duration.ofSeconds(30), "an owner answer for " + key,
                             () -> askOwner(asker, key), answer -> answer != null && answer.has("held")));
+                    // A "free" answer may reflect any moment up to its arrival: a lease that ran out
+                    // while dagnats was still starting, or while earlier keys were asked, is free then.
+                    answeredAt.put(key, Instant.now());
                 }
-                done.add(new Cut(cutNanos, restartNanos, lastServing, snapshot, answers, askedAt));
+                done.add(new Cut(cutNanos, restartNanos, lastServing, snapshot, answers, answeredAt));
             }
             TimeUnit.MILLISECONDS.sleep(settle);
         } finally {
@@ -158,7 +161,7 @@ final class PowerLossExperiment {
                 if (!kept(last, stored, snapshot.takenAt())) {
                     rolledBack++;
                 }
-                if (!answeredKept(last, cut.ownerAnswers().get(last.key()), cut.ownerAskedAt())) {
+                if (!answeredKept(last, cut.ownerAnswers().get(last.key()), cut.ownerAnsweredAt().get(last.key()))) {
                     behind++;
                 }
             }
