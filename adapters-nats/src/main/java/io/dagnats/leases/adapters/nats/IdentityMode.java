@@ -46,11 +46,9 @@ public enum IdentityMode {
                 ? "records no identity mode (" + METADATA + "), so it is a mode-off bucket (every bucket made before"
                         + " dagnats recorded the mode was served with the mode off)"
                 : "records identity mode " + shown(value) + " (" + METADATA + ")";
-        String cure = this == ACCOUNTS && value == null
-                ? "; run every dagnats on it with the mode off, or, if it was only ever served with"
-                        + " DAGNATS_IDENTITY=accounts, record " + METADATA + ": accounts in its stream metadata"
-                        + " (or delete it and let dagnats create it)"
-                : "; run every dagnats on it with the same DAGNATS_IDENTITY (or delete it and let dagnats create it)";
+        String cure = "; run every dagnats on it with the same DAGNATS_IDENTITY, or switch modes as docs/wire-protocol.md"
+                + " (Identity mode) says: stop every replica of the other mode, wait for the longest TTL granted,"
+                + " delete the bucket, then start only replicas of the new mode (no hand edit of " + METADATA + ")";
         return Optional.of("the bucket " + Subjects.BUCKET + " (stream " + Subjects.STREAM + ") " + records
                 + ", and this dagnats runs with identity mode " + recorded + ": the two modes name keys"
                 + " differently and only identity mode checks who calls, so one bucket serves one mode" + cure);

@@ -329,7 +329,8 @@ public final class LeaseBucket {
         // that replaces it its grace, ADR-026) though it does not serve it.
         Optional<String> otherMode = mode.refusal(configuration.getMetadata());
         if (otherMode.isPresent()) {
-            return new BucketStatus.Unsupported(otherMode.get());
+            // unavailable, not unsupported: a replica of the bucket's own mode in the queue group may serve the call.
+            return BucketStatus.Unsupported.forThisReplica(otherMode.get());
         }
         SequenceCheck current = sequences;
         if (current != null && current.identity().equals(identity)) {
