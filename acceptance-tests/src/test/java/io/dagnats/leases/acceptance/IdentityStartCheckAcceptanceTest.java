@@ -65,6 +65,24 @@ class IdentityStartCheckAcceptanceTest {
         return open(DagnatsServer.start(IdentityNats.identityMode(nats)));
     }
 
+    private DagnatsServer modeOffReplica() {
+        return open(DagnatsServer.start(IdentityNats.settings(nats, "dagnats", Map.of())));
+    }
+
+    private void stop(DagnatsServer replica) throws InterruptedException {
+        opened.remove(replica);
+        replica.close();
+    }
+
+    private static boolean exists(Connection admin) {
+        try {
+            admin.jetStreamManagement().getStreamInfo("KV_leases");
+            return true;
+        } catch (Exception missing) {
+            return false;
+        }
+    }
+
     private WireClient as(String user) {
         return open(new WireClient(IdentityNats.options(nats, user).build()));
     }
@@ -223,5 +241,28 @@ class IdentityStartCheckAcceptanceTest {
         assertEquals(null, seen.nextMessage(Duration.ofSeconds(2)), "the server delivered a forged _R_. request");
         JsonNode owner = alice.owner("leader");
         assertTrue(owner.path("held").asBoolean(), "alice's lease was released by the insider: " + owner);
+    }
+
+    /**
+     * The review of F2, finding 2, in its deterministic form: a stray mode-off replica (dagnats' own
+     * credentials, DAGNATS_IDENTITY unset) refuses an identity-mode deployment's bucket; the bucket is
+     * deleted while no identity-mode replica runs. The stray replica must not create it again with the
+     * mode off (the deployment would then serve with no caller checks): it refuses, and says why.
+     */
+    @Test
+    void aStrayModeOffReplicaThatSawAnIdentityModeBucketDoesNotCreateItAgain() throws Exception {
+        DagnatsServer identityMode = identityModeReplica();
+        DagnatsServer strayModeOff = modeOffReplica();
+        Polling.until(Duration.ofSeconds(20), "the stray replica to refuse the identity-mode bucket",
+                strayModeOff::status, status -> status.describe().contains("dagnats.identity"));
+        stop(identityMode);
+        Connection admin = admin();
+        admin.jetStreamManagement().deleteStream("KV_leases");
+
+        Polling.until(Duration.ofSeconds(20), "the stray replica's look at the missing bucket",
+                strayModeOff::status, status -> status.describe().contains("does not create it again"));
+        assertTrue(!exists(admin), "the stray mode-off replica created the bucket: " + strayModeOff.status().describe());
+        JsonNode reply = as("alice").owner("leader");
+        assertEquals("unavailable", reply.path("kind").asText(), reply.toString());
     }
 }

@@ -17,6 +17,17 @@ public enum IdentityMode {
     /** The stream metadata key dagnats sets, to the mode's {@code DAGNATS_IDENTITY} value, on a bucket it creates. */
     static final String METADATA = "dagnats.identity";
 
+    /**
+     * Why a mode-off instance that saw the bucket recorded for identity mode does not create it again
+     * once it is gone: whichever replica looks first creates the bucket in its own mode, and a stray
+     * mode-off one would turn the checks off for the identity-mode deployment (the review of F2).
+     */
+    static final String NOT_RECREATED_OFF = "the bucket " + Subjects.BUCKET + " is gone, and this dagnats (identity"
+            + " mode off) saw it recorded for identity mode accounts (" + METADATA + "), so it does not create it"
+            + " again with the mode off: that would turn the caller checks off for the identity-mode deployment;"
+            + " run it with DAGNATS_IDENTITY=accounts, or, to switch modes, restart it after following"
+            + " docs/wire-protocol.md (Identity mode)";
+
     /** Longest recorded value shown in a refusal: the metadata is anyone's to write. */
     private static final int SHOWN = 40;
 
