@@ -103,10 +103,30 @@ public sealed interface BucketStatus {
     }
 
     /**
-     * The server or the bucket cannot serve leases safely; every lease call answers
-     * {@code unsupported} with this reason, until the bucket is judged again and found safe.
+     * The server or the bucket cannot serve leases safely; every lease call answers {@code kind}
+     * ({@code unsupported}, unless said otherwise) with this reason, until the bucket is judged again
+     * and found safe.
+     *
+     * @param kind {@link ErrorKind#UNSUPPORTED} ("do not retry") when no replica can serve, as on a
+     *             pre-2.11 server; {@link ErrorKind#UNAVAILABLE} when only this replica cannot and
+     *             another replica of the queue group may (a bucket recorded for the other identity mode)
      */
-    record Unsupported(String reason) implements BucketStatus {
+    record Unsupported(String reason, ErrorKind kind) implements BucketStatus {
+
+        public Unsupported {
+            Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(kind, "kind");
+        }
+
+        public Unsupported(String reason) {
+            this(reason, ErrorKind.UNSUPPORTED);
+        }
+
+        /** This replica's refusal of a bucket another replica may serve: callers retry ({@code unavailable}). */
+        public static Unsupported forThisReplica(String reason) {
+            return new Unsupported(reason, ErrorKind.UNAVAILABLE);
+        }
+
         @Override
         public String describe() {
             return "leases unsupported: " + reason;
@@ -114,7 +134,7 @@ public sealed interface BucketStatus {
 
         @Override
         public Optional<Refusal> refusal() {
-            return Optional.of(new Refusal(ErrorKind.UNSUPPORTED, reason));
+            return Optional.of(new Refusal(kind, reason));
         }
     }
 

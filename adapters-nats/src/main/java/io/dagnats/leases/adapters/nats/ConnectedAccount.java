@@ -4,16 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dagnats.leases.domain.Account;
 import io.nats.client.Connection;
-import io.nats.client.JetStreamStatusException;
 import io.nats.client.Message;
+import io.nats.client.Subscription;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The account dagnats' own connection is in, as the server tells it: checked once at start in
@@ -28,11 +27,26 @@ import java.util.concurrent.TimeoutException;
  * key in operator mode, the same name {@code Nats-Request-Info} gives a caller's {@code acc}). The
  * server INFO a client receives does not name the account. A user not allowed to publish there is
  * refused by the server with a permission violation and no answer.
+ *
+ * <p>Anyone else in the account may subscribe to {@value #USER_INFO} and answer too (the review of
+ * F6: a forged {@code {"data":{"account":"B"}}} won the race 5 to 23 times in 200). The server
+ * always answers, once; so dagnats asks on an inbox of its own, waits {@link #SECOND_ANSWER} after
+ * the first answer, and judges only a lone answer: two or more mean another answerer, and dagnats
+ * does not start. An answerer that keeps the server's answer from arriving within the window (by
+ * flooding the server) is not caught this way; such a user of dagnats' account can already forge
+ * Nats-Request-Info in the client's place, which is why the account must hold dagnats alone.
  */
 public final class ConnectedAccount {
 
     /** The server's own service that tells a connection its user, account and permissions. */
     static final String USER_INFO = "$SYS.REQ.USER.INFO";
+
+    /**
+     * How long dagnats waits, after the first answer, for a second one. The server answers each
+     * question once; anyone else in the account may subscribe to the subject and answer too, faster
+     * or slower, so one answer is believed only when no other came within this window.
+     */
+    static final Duration SECOND_ANSWER = Duration.ofMillis(500);
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -52,19 +66,16 @@ public final class ConnectedAccount {
             return Optional.empty();
         }
         denials.explainedHere(USER_INFO); // the refusal below says what the violation means
-        Message reply;
+        List<Message> answers;
         try {
-            reply = connection.requestWithTimeout(USER_INFO, new byte[0], timeout)
-                    .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+            answers = ask(connection, timeout);
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             return Optional.of(cannotLearn("dagnats was stopped while asking"));
-        } catch (ExecutionException | TimeoutException | RuntimeException noAnswer) {
-            Throwable cause = noAnswer instanceof ExecutionException && noAnswer.getCause() != null
-                    ? noAnswer.getCause() : noAnswer;
-            if (cause instanceof JetStreamStatusException status && status.getStatus().getCode() == 503) {
-                return Optional.of(noResponder());
-            }
+        } catch (RuntimeException failed) {
+            return Optional.of(cannotLearn("asking " + USER_INFO + " failed: " + failed.getMessage()));
+        }
+        if (answers.isEmpty()) {
             if (denials.denied(USER_INFO)) {
                 return Optional.of(cannotLearn("the server refused its user publishing to " + USER_INFO
                         + " (a permission violation); allow it, as docs/examples/identity.conf does"));
@@ -72,11 +83,45 @@ public final class ConnectedAccount {
             return Optional.of(cannotLearn("the server did not answer " + USER_INFO + " within " + timeout.toMillis()
                     + " ms (is dagnats' user allowed to publish to it, as in docs/examples/identity.conf?)"));
         }
+        if (answers.size() > 1) {
+            return Optional.of(cannotLearn(answers.size() + " answers came to one question on " + USER_INFO
+                    + ", which only the server answers: someone else in the account dagnats is connected in"
+                    + " answers that subject; find and remove that subscriber (the account must hold dagnats only)"));
+        }
+        Message reply = answers.get(0);
         if (reply.isStatusMessage()) {
             return Optional.of(reply.getStatus().getCode() == 503 ? noResponder()
                     : cannotLearn("the server answered " + USER_INFO + " with status " + reply.getStatus().getCode()));
         }
         return judge(accounts.own(), reply.getData());
+    }
+
+    /**
+     * Every answer to one question on {@value #USER_INFO}, asked on an inbox of this connection's
+     * own: the first within {@code timeout}, then every other that comes within {@link #SECOND_ANSWER}.
+     */
+    private static List<Message> ask(Connection connection, Duration timeout) throws InterruptedException {
+        String inbox = connection.createInbox();
+        Subscription answers = connection.subscribe(inbox);
+        try {
+            connection.publish(USER_INFO, inbox, new byte[0]);
+            List<Message> got = new ArrayList<>();
+            Message first = answers.nextMessage(timeout);
+            if (first == null) {
+                return got;
+            }
+            got.add(first);
+            long until = System.nanoTime() + SECOND_ANSWER.toNanos();
+            for (long left = SECOND_ANSWER.toNanos(); left > 0; left = until - System.nanoTime()) {
+                Message another = answers.nextMessage(Duration.ofNanos(left));
+                if (another != null) {
+                    got.add(another);
+                }
+            }
+            return got;
+        } finally {
+            answers.unsubscribe();
+        }
     }
 
     /** The check itself, on the server's answer to {@value #USER_INFO}. */

@@ -17,6 +17,17 @@ public enum IdentityMode {
     /** The stream metadata key dagnats sets, to the mode's {@code DAGNATS_IDENTITY} value, on a bucket it creates. */
     static final String METADATA = "dagnats.identity";
 
+    /**
+     * Why a mode-off instance that saw the bucket recorded for identity mode does not create it again
+     * once it is gone: whichever replica looks first creates the bucket in its own mode, and a stray
+     * mode-off one would turn the checks off for the identity-mode deployment (the review of F2).
+     */
+    static final String NOT_RECREATED_OFF = "the bucket " + Subjects.BUCKET + " is gone, and this dagnats (identity"
+            + " mode off) saw it recorded for identity mode accounts (" + METADATA + "), so it does not create it"
+            + " again with the mode off: that would turn the caller checks off for the identity-mode deployment;"
+            + " run it with DAGNATS_IDENTITY=accounts, or, to switch modes, restart it after following"
+            + " docs/wire-protocol.md (Identity mode)";
+
     /** Longest recorded value shown in a refusal: the metadata is anyone's to write. */
     private static final int SHOWN = 40;
 
@@ -46,11 +57,9 @@ public enum IdentityMode {
                 ? "records no identity mode (" + METADATA + "), so it is a mode-off bucket (every bucket made before"
                         + " dagnats recorded the mode was served with the mode off)"
                 : "records identity mode " + shown(value) + " (" + METADATA + ")";
-        String cure = this == ACCOUNTS && value == null
-                ? "; run every dagnats on it with the mode off, or, if it was only ever served with"
-                        + " DAGNATS_IDENTITY=accounts, record " + METADATA + ": accounts in its stream metadata"
-                        + " (or delete it and let dagnats create it)"
-                : "; run every dagnats on it with the same DAGNATS_IDENTITY (or delete it and let dagnats create it)";
+        String cure = "; run every dagnats on it with the same DAGNATS_IDENTITY, or switch modes as docs/wire-protocol.md"
+                + " (Identity mode) says: stop every replica of the other mode, wait for the longest TTL granted,"
+                + " delete the bucket, then start only replicas of the new mode (no hand edit of " + METADATA + ")";
         return Optional.of("the bucket " + Subjects.BUCKET + " (stream " + Subjects.STREAM + ") " + records
                 + ", and this dagnats runs with identity mode " + recorded + ": the two modes name keys"
                 + " differently and only identity mode checks who calls, so one bucket serves one mode" + cure);

@@ -76,6 +76,12 @@ public final class LeaseBucket {
 
     /** Only provision() touches it, one call at a time. */
     private final BucketHistory history = new BucketHistory();
+    /**
+     * Whether this instance, with identity mode off, saw the bucket recorded for identity mode: it then
+     * never creates the bucket again (a stray mode-off replica would turn the deployment's checks off).
+     * Only ever set.
+     */
+    private volatile boolean sawIdentityModeBucket;
     /** The sequences confirmed in the bucket last judged ready; replaced when its identity changes. */
     private volatile SequenceCheck sequences;
     /** A request's proof that the bucket with this identity went back; provision() hands it to the history. */
@@ -228,6 +234,9 @@ public final class LeaseBucket {
             StreamInfo existing = timedInfo(management);
             if (existing == null) {
                 lookFoundNoStream = true;
+                if (mode == IdentityMode.OFF && sawIdentityModeBucket) {
+                    return BucketStatus.Unsupported.forThisReplica(IdentityMode.NOT_RECREATED_OFF);
+                }
                 create(management);
                 existing = timedInfo(management);
                 if (existing == null) {
@@ -328,8 +337,13 @@ public final class LeaseBucket {
         // After the history's look, so that this instance still knows the bucket (and gives a bucket
         // that replaces it its grace, ADR-026) though it does not serve it.
         Optional<String> otherMode = mode.refusal(configuration.getMetadata());
+        if (otherMode.isPresent() && mode == IdentityMode.OFF
+                && IdentityMode.ACCOUNTS.refusal(configuration.getMetadata()).isEmpty()) {
+            sawIdentityModeBucket = true;
+        }
         if (otherMode.isPresent()) {
-            return new BucketStatus.Unsupported(otherMode.get());
+            // unavailable, not unsupported: a replica of the bucket's own mode in the queue group may serve the call.
+            return BucketStatus.Unsupported.forThisReplica(otherMode.get());
         }
         SequenceCheck current = sequences;
         if (current != null && current.identity().equals(identity)) {

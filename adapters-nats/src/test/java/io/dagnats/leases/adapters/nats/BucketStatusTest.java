@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.Claimant;
+import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseEvent;
@@ -75,5 +76,18 @@ class BucketStatusTest {
         BucketStatus.Ready ready = new BucketStatus.Ready("settings", IDENTITY, Optional.empty(), true);
 
         assertEquals(Optional.empty(), ready.grantsWithheld(CREATED));
+    }
+
+    /** A bucket no replica can serve is "do not retry"; one only this replica refuses (its identity mode) is "retry". */
+    @Test
+    void aBucketOnlyThisReplicaRefusesIsAnsweredUnavailable() {
+        String reason = IdentityMode.OFF.refusal(Map.of(IdentityMode.METADATA, "accounts")).orElseThrow();
+        BucketStatus.Refusal refusal = BucketStatus.Unsupported.forThisReplica(reason).refusal().orElseThrow();
+
+        assertEquals(ErrorKind.UNAVAILABLE, refusal.kind());
+        assertEquals(reason, refusal.sentence());
+        assertTrue(BucketStatus.Unsupported.forThisReplica(reason).describe().startsWith("leases unsupported: "));
+        assertEquals(ErrorKind.UNSUPPORTED, new BucketStatus.Unsupported("nats-server 2.9.25 is older than 2.11")
+                .refusal().orElseThrow().kind());
     }
 }
