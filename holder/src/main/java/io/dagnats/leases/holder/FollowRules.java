@@ -130,11 +130,12 @@ final class FollowRules {
             readAgain = reading.heard().stream().anyMatch(change -> change.sequence() > read.last().orElse(0));
         } else {
             // Free names no revision: a write heard meanwhile may be from before or after the read, and
-            // only a read sent after it tells. Ends heard meanwhile are the key's last messages, in order.
+            // only a read sent after it tells. Nor can an event heard later be placed after it: the
+            // reply and the events come by different threads (and, clustered, different routes), so
+            // a write the read outlived may still arrive. The follower knows no revision then, and
+            // the next event of the key is read again rather than believed (see place).
             readAgain = reading.heard().stream().anyMatch(change -> !change.kind().endsLease());
-            OptionalLong lastFreed = readAgain ? OptionalLong.empty()
-                    : reading.heard().stream().mapToLong(LeaseChange::sequence).max();
-            read = new FollowState.Knowledge(new KeyOwner.Free(key), lastFreed, OptionalLong.empty());
+            read = new FollowState.Knowledge(new KeyOwner.Free(key), OptionalLong.empty(), OptionalLong.empty());
         }
         tell(step, read.owner());
         return readAgain ? read(step, Optional.of(read), 0) : settle(step, read, now);
@@ -150,7 +151,8 @@ final class FollowRules {
             return Optional.of(known);
         }
         OptionalLong previous = change.previous();
-        boolean follows = previous.isPresent() && (previous.equals(known.last())
+        // A first write of a key follows a free known from an event of its own, never one only read.
+        boolean follows = previous.isPresent() && known.last().isPresent() && (previous.equals(known.last())
                 || previous.getAsLong() == 0 && known.owner() instanceof KeyOwner.Free);
         if (!follows) {
             return Optional.empty();

@@ -37,6 +37,9 @@ import java.util.concurrent.TimeoutException;
  */
 public final class KeptLease implements AutoCloseable {
 
+    /** How soon a waiter woken by a close sees the release it then waits for. */
+    private static final long CLOSE_LOOK_NANOS = 50_000_000;
+
     private static final System.Logger LOG = System.getLogger(KeptLease.class.getName());
 
     private final LeaseKeeper keeper;
@@ -99,11 +102,14 @@ public final class KeptLease implements AutoCloseable {
                 return tenure;
             }
             try {
-                CompletableFuture.anyOf(change, closed).get(left, TimeUnit.NANOSECONDS);
-            } catch (TimeoutException timedOut) {
-                return ownership.tenure();
+                // A timed get leaves nothing registered when it times out (anyOf's relay would stay
+                // on both stages for the lease's life); a close ends the ownership, which wakes this
+                // wait, and the release it then waits for is seen within CLOSE_LOOK_NANOS.
+                change.get(Math.min(left, CLOSE_LOOK_NANOS), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException lookAgain) {
+                // the loop looks at the tenure, the close and the time left
             } catch (ExecutionException cannotHappen) {
-                // neither stage ever fails
+                // the stage never fails
             }
         }
     }
