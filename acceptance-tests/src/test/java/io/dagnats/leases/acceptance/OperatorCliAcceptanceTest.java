@@ -1,5 +1,6 @@
 package io.dagnats.leases.acceptance;
 
+import static io.dagnats.leases.acceptance.WireClient.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,13 +28,6 @@ class OperatorCliAcceptanceTest extends SharedServiceTest {
         return CliProcess.run(service.nats.url(), args);
     }
 
-    private static JsonNode json(String text) {
-        try {
-            return WireClient.JSON.readTree(text);
-        } catch (IOException notJson) {
-            throw new AssertionError("not JSON: " + text, notJson);
-        }
-    }
 
     private static long acquired(String key, String holder, long ttlMillis) {
         JsonNode granted = client.acquire(key, holder, ttlMillis);
@@ -203,11 +197,11 @@ class OperatorCliAcceptanceTest extends SharedServiceTest {
 
             String objects = json.awaitOut(WATCH_LIMIT, "the JSON expiry",
                     out -> out.contains("\"event\":\"expired\",\"key\":\"watch-listed\""));
-            JsonNode expiry = objects.lines().map(OperatorCliAcceptanceTest::json)
+            JsonNode expiry = objects.lines().map(WireClient::json)
                     .filter(event -> event.path("key").asText().equals("watch-listed")).findFirst().orElseThrow();
             assertEquals("early-bird", expiry.path("holder").asText(), expiry.toString());
             assertEquals(listed, expiry.path("revision").asLong());
-            JsonNode revocation = objects.lines().map(OperatorCliAcceptanceTest::json)
+            JsonNode revocation = objects.lines().map(WireClient::json)
                     .filter(event -> event.path("event").asText().equals("revoked")).findFirst().orElseThrow();
             assertEquals("holder-3", revocation.path("holder").asText());
             assertEquals("stuck after deploy", revocation.path("reason").asText());

@@ -1,5 +1,6 @@
 package io.dagnats.leases.acceptance;
 
+import static io.dagnats.leases.acceptance.WireClient.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -20,7 +21,6 @@ import io.nats.service.EndpointStats;
 import io.nats.service.InfoResponse;
 import io.nats.service.PingResponse;
 import io.nats.service.StatsResponse;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.ZonedDateTime;
@@ -63,13 +63,6 @@ class ServiceDiscoveryAcceptanceTest extends SharedServiceTest {
         return reply;
     }
 
-    private static JsonNode json(String text) {
-        try {
-            return WireClient.JSON.readTree(text);
-        } catch (IOException notJson) {
-            throw new AssertionError("not JSON: " + text, notJson);
-        }
-    }
 
     private static List<String> fieldNames(JsonNode object) {
         List<String> names = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.dagnats.leases.acceptance;
 
+import static io.dagnats.leases.acceptance.WireClient.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,7 +11,6 @@ import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.ShardListener;
 import io.dagnats.leases.holder.ShardSet;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -195,11 +195,4 @@ class ShardsCommandAcceptanceTest extends SharedServiceTest {
         return CliProcess.run(service.nats.url(), args);
     }
 
-    private static JsonNode json(String text) {
-        try {
-            return WireClient.JSON.readTree(text);
-        } catch (IOException notJson) {
-            throw new AssertionError("not JSON: " + text, notJson);
-        }
-    }
 }

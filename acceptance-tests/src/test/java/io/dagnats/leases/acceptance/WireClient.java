@@ -85,6 +85,15 @@ final class WireClient implements AutoCloseable {
         return JSON.createObjectNode();
     }
 
+    /** {@code text} read as JSON; a test fails, naming the text, when it is not. */
+    static JsonNode json(String text) {
+        try {
+            return JSON.readTree(text);
+        } catch (IOException notJson) {
+            throw new AssertionError("not JSON: " + text, notJson);
+        }
+    }
+
     static JsonNode parse(Message reply) {
         try {
             return JSON.readTree(reply.getData());
