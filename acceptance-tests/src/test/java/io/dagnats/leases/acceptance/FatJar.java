@@ -25,7 +25,7 @@ final class FatJar {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", path().toString()));
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command);
+        ProcessBuilder builder = new ProcessBuilder(TerminalSignals.atDefaults(command));
         builder.environment().keySet().removeIf(name -> name.startsWith("NATS_") || name.startsWith("DAGNATS_"));
         builder.environment().putAll(environment);
         return builder;

@@ -51,7 +51,7 @@ final class ReplicaProcesses implements AutoCloseable {
                 log.toString()));
         command.addAll(List.of(flags));
         try {
-            Process process = new ProcessBuilder(command)
+            Process process = new ProcessBuilder(TerminalSignals.atDefaults(command))
                     .redirectErrorStream(true)
                     .redirectOutput(directory.resolve("replica-" + number + "-" + holder + ".out").toFile())
                     .start();

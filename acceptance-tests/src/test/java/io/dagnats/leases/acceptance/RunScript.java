@@ -44,8 +44,7 @@ final class RunScript implements AutoCloseable {
         Path directory = Files.createTempDirectory("dagnats-run-");
         Path output = directory.resolve("run.out");
         int port = NatsServerProcess.freePort();
-        // A terminal's shell starts a command with SIGINT and SIGTERM at their defaults, whatever this JVM inherited.
-        ProcessBuilder builder = new ProcessBuilder("env", "--default-signal=INT,TERM", "setsid", runSh.toString())
+        ProcessBuilder builder = new ProcessBuilder(TerminalSignals.atDefaults(List.of("setsid", runSh.toString())))
                 .directory(root.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile());
