@@ -24,7 +24,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Found by the review of issue 12 (second round): ADR-031's argument for abandoning an
+ * ADR-031's argument for abandoning an
  * overrun drain's shard is that "the server's TTL frees the key, which happens only after that
  * tenure's deadline". But the abandoned key stays held under this replica's holder id, and an
  * acquire by the same holder id is granted the earlier write: when the set campaigns for the
@@ -63,20 +63,20 @@ class ShardSetRegrantAcceptanceTest extends SharedServiceTest {
     void aShardAbandonedToItsTtlIsNotGivenToAnotherReplicaBeforeTheAbandonedDrainsTenureEnds() throws Exception {
         // Shard 1's renewals must not fall inside the drain (their events would re-mark it as a's), so
         // a takes shard 1 half a look period after its looks: a squatter holds it until then.
-        LeaseKey shard1 = new LeaseKey("review12b-regrant-shard-1");
+        LeaseKey shard1 = new LeaseKey("regrant-shard-1");
         Connection squatterNats = opened.nats(service.nats.url());
         LeaseClient squatter = new LeaseClient(squatterNats);
-        Answers.Acquire squatted = squatter.acquire(shard1, new HolderId("review12b-squatter"),
+        Answers.Acquire squatted = squatter.acquire(shard1, new HolderId("squatter"),
                 new LeaseTtl(60_000)).join();
-        Replica a = new Replica("review12b-regrant-a", new FirstDrainOverruns());
+        Replica a = new Replica("regrant-a", new FirstDrainOverruns());
         Polling.until(Duration.ofSeconds(20), "a to own shard 0", a.set::owned, owned -> owned.equals(Set.of(0)));
         long lookPhase = assignedAt0;
         Polling.until(Duration.ofSeconds(10), "half a look period", () -> System.nanoTime() - lookPhase,
                 elapsed -> elapsed >= TTL.toNanos() / 6);
-        squatter.release(shard1, new HolderId("review12b-squatter"), squatted.lease().revision()).join();
+        squatter.release(shard1, new HolderId("squatter"), squatted.lease().revision()).join();
         Polling.until(Duration.ofSeconds(20), "a to own both shards", a.set::owned, owned -> owned.equals(Set.of(0, 1)));
 
-        Replica b = new Replica("review12b-regrant-b", new Quiet());
+        Replica b = new Replica("regrant-b", new Quiet());
         Polling.until(Duration.ofSeconds(20), "a's first drain of shard 1 to begin", () -> List.copyOf(log),
                 seen -> seen.stream().anyMatch(line -> line.startsWith("first drain began")));
         b.set.close();
@@ -84,7 +84,7 @@ class ShardSetRegrantAcceptanceTest extends SharedServiceTest {
         Polling.until(Duration.ofSeconds(20), "a to be assigned shard 1 a second time", () -> List.copyOf(log),
                 seen -> seen.stream().filter(line -> line.startsWith("a assigned 1 ")).count() == 2);
 
-        Replica c = new Replica("review12b-regrant-c", new Quiet() {
+        Replica c = new Replica("regrant-c", new Quiet() {
             @Override
             public void shardAssigned(int shard, Tenure tenure) {
                 Tenure drained = firstDrain.get();
@@ -98,7 +98,6 @@ class ShardSetRegrantAcceptanceTest extends SharedServiceTest {
         Polling.until(Duration.ofSeconds(30), "c to own shard 1", c.set::owned, owned -> owned.contains(1));
         log.add("c owns shard 1 at " + System.nanoTime() / 1_000_000);
 
-        System.out.println("review12b regrant log: " + log);
         assertEquals(List.of(), overlaps, "log: " + log);
     }
 
@@ -157,7 +156,7 @@ class ShardSetRegrantAcceptanceTest extends SharedServiceTest {
 
         Replica(String id, ShardListener listener) throws Exception {
             holder = opened.holder(service.nats.url(), id);
-            set = holder.shards("review12b-regrant", 2, TTL, DRAIN_BOUND, listener);
+            set = holder.shards("regrant", 2, TTL, DRAIN_BOUND, listener);
         }
     }
 }

@@ -79,7 +79,7 @@ class LeaseKeeperFallbackTest {
     /**
      * A waiter whose wall clock runs ahead of the server's, behind a live holder renewing every
      * third of its TTL: the holder's expiry reads sometimes as future and sometimes as past by a
-     * little. Found by the review of issue 12 (review12b fefb84c): with skews of 10.5 to 11.5 s
+     * little. With skews of 10.5 to 11.5 s
      * the waiter believed each short past reading and polled every 50 to 250 ms after every
      * renewal (38 to 44 acquires a minute). Asserted: at most one per renewal (12 in 60 s), plus
      * the 4 expired answers believed before the first renewal shows the clock is ahead.
@@ -180,8 +180,8 @@ class LeaseKeeperFallbackTest {
 
     /**
      * A holder paused past its TTL comes back with a fresh acquire (a new acquired_at) at a
-     * higher revision after a waiter with a correct clock read its expiry as past. Found by the
-     * review of issue 12 (review12c 6daf292): that marked the waiter's clock as running ahead for
+     * higher revision after a waiter with a correct clock read its expiry as past. An earlier
+     * version learnt from that a skew that marked the waiter's clock as running ahead for
      * good, and the holder's real death later was taken over 10 s after its expiry.
      */
     @Test
@@ -201,8 +201,8 @@ class LeaseKeeperFallbackTest {
 
     /**
      * A holder paused just past its expiry wakes inside the server's lag: its acquire is given
-     * its own write back and its renew keeps acquired_at. Found by the review of issue 12
-     * (review12d 96500a3): a boolean "clock ahead" inferred from that slowed the holder's later
+     * its own write back and its renew keeps acquired_at. In an earlier version
+     * a boolean "clock ahead" inferred from that slowed the holder's later
      * real death to 10 s; the learnt skew is now only as large as the expiry read past.
      */
     @Test
