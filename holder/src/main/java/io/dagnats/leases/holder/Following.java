@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  * confirmed for the key. Such an owner is not reported: the key is reported {@link KeyOwner.Free
  * free} ("no owner known") instead, with one log line, until an owner above every fence seen
  * appears, which it does once dagnats has moved the key's revisions above the old ones (about one
- * TTL). See {@link FollowReports}.
+ * TTL).
  *
  * <p><b>How stale a report can be.</b> With the events arriving, a change is told as soon as its
  * event is (a few milliseconds). Events are at most once, so it also reads the key again by
