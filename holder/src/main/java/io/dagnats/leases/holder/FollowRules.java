@@ -1,5 +1,6 @@
 package io.dagnats.leases.holder;
 
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.protocol.Answers;
@@ -36,13 +37,25 @@ final class FollowRules {
     static final long LAST_RETRY_NANOS = Duration.ofSeconds(5).toNanos();
 
     final LeaseKey key;
+    private final FollowReports reports;
+
+    /** Follows {@code key} for this process, {@code self} (empty: for no process that keeps keys). */
+    FollowRules(LeaseKey key, Optional<Claimant> self) {
+        this.key = Objects.requireNonNull(key, "key");
+        this.reports = new FollowReports(key, self);
+    }
 
     FollowRules(LeaseKey key) {
-        this.key = Objects.requireNonNull(key, "key");
+        this(key, Optional.empty());
     }
 
     FollowStep next(FollowState state, FollowStep.Memory memory, FollowEvent event, long now) {
-        FollowStep.Builder step = new FollowStep.Builder(memory);
+        return next(state, memory, event, now, Optional.empty());
+    }
+
+    /** @param floor the highest fence this process confirmed for the key ({@link FenceFloors}), if any */
+    FollowStep next(FollowState state, FollowStep.Memory memory, FollowEvent event, long now, Optional<Fence> floor) {
+        FollowStep.Builder step = new FollowStep.Builder(memory, floor);
         if (state instanceof FollowState.Closed || event instanceof FollowEvent.Close) {
             return step.into(new FollowState.Closed());
         }
@@ -87,7 +100,7 @@ final class FollowRules {
         }
         if (event instanceof FollowEvent.ReadFailed failed && failed.call() == reading.call()) {
             Optional<FollowState.Knowledge> before = reading.before().map(known -> placeAll(known, reading.heard(), now));
-            before.ifPresent(known -> tell(step, known.owner()));
+            before.ifPresent(known -> reports.tell(step, known));
             if (failed.finalError().isPresent() && reading.failures() == 0) {
                 step.then(new FollowEffect.Log(System.Logger.Level.WARNING, "following " + key
                         + ": cannot read its owner (" + failed.finalError().get() + "); trying again"));
@@ -107,7 +120,7 @@ final class FollowRules {
         if (event instanceof FollowEvent.Heard heard && pausing.before().isPresent()) {
             Optional<FollowState.Knowledge> placed = place(pausing.before().get(), heard.change(), now);
             if (placed.isPresent()) {
-                tell(step, placed.get().owner());
+                reports.tell(step, placed.get());
                 return step.into(new FollowState.Pausing(pausing.retry(), placed, pausing.failures()));
             }
         }
@@ -137,7 +150,7 @@ final class FollowRules {
             readAgain = reading.heard().stream().anyMatch(change -> !change.kind().endsLease());
             read = new FollowState.Knowledge(new KeyOwner.Free(key), OptionalLong.empty(), OptionalLong.empty());
         }
-        tell(step, read.owner());
+        reports.tell(step, read);
         return readAgain ? read(step, Optional.of(read), 0) : settle(step, read, now);
     }
 
@@ -191,7 +204,7 @@ final class FollowRules {
     }
 
     private FollowStep settle(FollowStep.Builder step, FollowState.Knowledge known, long now) {
-        tell(step, known.owner());
+        reports.tell(step, known);
         long check = step.id();
         step.then(new FollowEffect.Schedule(new FollowEvent.Due(check), checkDelay(known, now)));
         return step.into(new FollowState.Known(known, check));
@@ -201,21 +214,6 @@ final class FollowRules {
         long call = step.id();
         return step.then(new FollowEffect.SendRead(call))
                 .into(new FollowState.Reading(call, before, List.of(), failures));
-    }
-
-    /** Reports {@code owner} unless it was the last told, or is a tenure no newer than one told. */
-    private void tell(FollowStep.Builder step, KeyOwner owner) {
-        FollowStep.Memory memory = step.memory();
-        if (memory.told().equals(Optional.of(owner))) {
-            return;
-        }
-        if (owner instanceof KeyOwner.Held held && memory.highest().isPresent()
-                && !memory.highest().get().isBelow(held.tenure())) {
-            step.then(new FollowEffect.Log(System.Logger.Level.WARNING, "following " + key + ": read " + owner
-                    + ", not after fence " + memory.highest().get() + " already reported; not reported"));
-            return;
-        }
-        step.told(owner);
     }
 
     /** The next read of a settled key: just after its lease surely expired, and within {@link #QUIET_NANOS}. */

@@ -21,9 +21,9 @@ record FollowStep(FollowState state, FollowStep.Memory memory, List<FollowEffect
     /**
      * @param nextId  the id the next read or timer gets
      * @param told    the owner last reported, if any yet
-     * @param highest the highest tenure ever reported: no owner at or below it is reported again
+     * @param highest the owner with the highest tenure ever reported: no other at or below it is reported
      */
-    record Memory(long nextId, Optional<KeyOwner> told, Optional<Fence> highest) {
+    record Memory(long nextId, Optional<KeyOwner> told, Optional<KeyOwner.Held> highest) {
 
         static final Memory FRESH = new Memory(1, Optional.empty(), Optional.empty());
 
@@ -36,10 +36,17 @@ record FollowStep(FollowState state, FollowStep.Memory memory, List<FollowEffect
     /** Collects one step: ids are drawn from the memory as the effects are added. */
     static final class Builder {
         private Memory memory;
+        private final Optional<Fence> floor;
         private final List<FollowEffect> effects = new ArrayList<>();
 
-        Builder(Memory memory) {
+        /** @param floor the highest fence this process confirmed for the key, as the event found it */
+        Builder(Memory memory, Optional<Fence> floor) {
             this.memory = memory;
+            this.floor = Objects.requireNonNull(floor, "floor");
+        }
+
+        Optional<Fence> floor() {
+            return floor;
         }
 
         /** A fresh id for a read or a timer. */
@@ -55,7 +62,7 @@ record FollowStep(FollowState state, FollowStep.Memory memory, List<FollowEffect
 
         /** {@code owner} is reported: remembered as told, and its tenure as the highest if it is held. */
         Builder told(KeyOwner owner) {
-            Optional<Fence> highest = owner instanceof KeyOwner.Held held ? Optional.of(held.tenure()) : memory.highest();
+            Optional<KeyOwner.Held> highest = owner instanceof KeyOwner.Held held ? Optional.of(held) : memory.highest();
             memory = new Memory(memory.nextId(), Optional.of(owner), highest);
             return then(new FollowEffect.Report(owner));
         }

@@ -1,5 +1,6 @@
 package io.dagnats.leases.holder;
 
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.protocol.LeaseChange;
@@ -20,6 +21,13 @@ import java.util.function.Consumer;
  * so an event that cannot follow what was known, a reconnect, or messages dropped by a slow
  * listener make it read {@code owner} again, and what it reports never goes back: no owner is
  * told twice in a row, and none whose tenure is not newer than one told already.
+ *
+ * <p><b>When the store goes back</b> (it came back without writes it had acknowledged), it may
+ * name an owner older than one told, or one at or below the highest fence this holder ever had
+ * confirmed for the key. Such an owner is not reported: the key is reported {@link KeyOwner.Free
+ * free} ("no owner known") instead, with one log line, until an owner above every fence seen
+ * appears, which it does once dagnats has moved the key's revisions above the old ones (about one
+ * TTL).
  *
  * <p><b>How stale a report can be.</b> With the events arriving, a change is told as soon as its
  * event is (a few milliseconds). Events are at most once, so it also reads the key again by
@@ -46,6 +54,8 @@ public final class Following implements AutoCloseable {
     private final OwnerListener listener;
     private final MonotonicClock clock;
     private final Consumer<Following> onClose;
+    /** The holder's highest confirmed fence per key: no owner at or below it is reported ({@link FollowReports}). */
+    private final FenceFloors floors;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final ConnectionListener reconnects = (ignored, event) -> {
         if (event == ConnectionListener.Events.RECONNECTED || event == ConnectionListener.Events.RESUBSCRIBED) {
@@ -61,10 +71,15 @@ public final class Following implements AutoCloseable {
     /** Messages the shared dispatcher had dropped when this following last looked; set before subscribing, then read on the dispatcher thread. */
     private long dropped;
 
-    /** @param changes opened already, and shared with the holder's other followings */
+    /**
+     * @param changes opened already, and shared with the holder's other followings
+     * @param self    the holder's claimant, whose own record at its floor is the write it confirmed
+     */
     Following(LeaseKey key, Connection connection, LeaseClient client, KeyChanges changes, Scheduler scheduler,
-            Executor listenerThread, OwnerListener listener, MonotonicClock clock, Consumer<Following> onClose) {
-        this.rules = new FollowRules(key);
+            Executor listenerThread, OwnerListener listener, MonotonicClock clock, Consumer<Following> onClose,
+            Claimant self, FenceFloors floors) {
+        this.rules = new FollowRules(key, Optional.of(self));
+        this.floors = floors;
         this.connection = connection;
         this.client = client;
         this.changes = changes;
@@ -125,7 +140,7 @@ public final class Following implements AutoCloseable {
     private void handle(FollowEvent event) {
         FollowStep step;
         try {
-            step = rules.next(state, memory, event, clock.nanoTime());
+            step = rules.next(state, memory, event, clock.nanoTime(), floors.floor(rules.key));
         } catch (RuntimeException bug) {
             LOG.log(System.Logger.Level.ERROR, "following " + rules.key + ": no rule for " + event + " in " + state, bug);
             return;

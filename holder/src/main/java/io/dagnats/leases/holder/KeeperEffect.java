@@ -33,6 +33,15 @@ sealed interface KeeperEffect {
     record StopOwning(OwnershipListener.StopReason reason) implements KeeperEffect {
     }
 
+    /**
+     * Tell dagnats the store went back: one renew presenting {@code floor}, the highest fence this
+     * process confirmed for the key, its answer ignored (it is tied to no state, so it stalls
+     * nothing). A renew presenting a revision above the stream's last sequence is dagnats' proof
+     * that the stream lost writes, on which it moves the bucket's revisions above every earlier one.
+     */
+    record ReportWentBack(Fence floor) implements KeeperEffect {
+    }
+
     /** Release {@code held} once no forward handler still runs, then end the close. */
     record ReleaseAndFinish(Fence held) implements KeeperEffect {
     }

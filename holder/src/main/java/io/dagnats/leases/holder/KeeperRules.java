@@ -29,8 +29,21 @@ final class KeeperRules {
     /** After a lost lease or an unusable answer, ask again within this much. */
     static final int AGAIN_JITTER_MS = 50;
 
-    /** The time of one event: the monotonic clock deadlines run on, and the wall clock expiries are read on. */
-    record Now(long nanos, Instant wall) {
+    /**
+     * The time of one event: the monotonic clock deadlines run on, and the wall clock expiries are
+     * read on; with the key's floor as the event found it, the highest fence this process ever had
+     * confirmed for it ({@link FenceFloors}), which no answer of the store may go back to.
+     */
+    record Now(long nanos, Instant wall, Optional<Fence> floor) {
+        Now {
+            Objects.requireNonNull(wall, "wall");
+            Objects.requireNonNull(floor, "floor");
+        }
+
+        /** A key this process never owned. */
+        Now(long nanos, Instant wall) {
+            this(nanos, wall, Optional.empty());
+        }
     }
 
     final LeaseKey key;
@@ -40,6 +53,7 @@ final class KeeperRules {
     final Jitter jitter;
     private final TenancyRules tenancy;
     private final ClosingRules closings;
+    final StoreWentBack wentBack;
 
     KeeperRules(LeaseKey key, Claimant self, LeaseTtl ttl, Jitter jitter) {
         this.key = Objects.requireNonNull(key, "key");
@@ -49,6 +63,7 @@ final class KeeperRules {
         this.jitter = Objects.requireNonNull(jitter, "jitter");
         this.tenancy = new TenancyRules(this);
         this.closings = new ClosingRules(self);
+        this.wentBack = new StoreWentBack(this);
     }
 
     KeeperStep next(KeeperState state, KeeperMemory memory, KeeperEvent event, Now now) {
@@ -99,7 +114,11 @@ final class KeeperRules {
             return step.into(acquiring);
         }
         LeaseView lease = answered.answer().lease();
-        if (answered.answer() instanceof Answers.Acquire.Granted && lease.isHeldBy(self)) {
+        boolean mine = answered.answer() instanceof Answers.Acquire.Granted && lease.isHeldBy(self);
+        if (mine && StoreWentBack.acquireBelow(lease.revision(), now.floor())) {
+            return wentBack.wentBack(step, "a grant", lease.revision(), now.floor().orElseThrow(), false);
+        }
+        if (mine) {
             // Held, but maybe by a write made long ago: prove time left with a write of this very request.
             return prove(step, startOf(lease), lease.revision(), now);
         }
@@ -127,6 +146,10 @@ final class KeeperRules {
             return waitFor(step, jitter.millis(AGAIN_JITTER_MS) * MILLI);
         }
         Fence renewed = ((Answers.Renew.Renewed) answered.answer()).lease().revision();
+        Fence floor = StoreWentBack.floor(now, proving.presented());
+        if (StoreWentBack.renewBelow(renewed, floor)) {
+            return wentBack.wentBack(step, "the renew of a grant", renewed, floor, false);
+        }
         Tenure tenure = Tenure.begin(key, self.holder(), proving.start(), proving.sentAt(), ttl)
                 .renewed(renewed, proving.sentAt(), ttl);
         if (!tenure.actingAsOwner(now.nanos())) {
@@ -134,6 +157,22 @@ final class KeeperRules {
             return prove(step, proving.start(), renewed, now);
         }
         return tenancy.own(step.then(new KeeperEffect.BecomeOwner(tenure)), tenure, proving.sentAt(), now);
+    }
+
+    /**
+     * The step after a rule threw, which is a bug: it must not leave the keeper waiting on a call
+     * already answered, or with nothing pending. Ownership ends (it cannot be vouched for), and the
+     * keeper campaigns again after the retry delay; a closing keeper finishes, leaving the key to the TTL.
+     */
+    KeeperStep failSafe(KeeperState state, KeeperMemory memory) {
+        KeeperStep.Builder step = new KeeperStep.Builder(memory);
+        if (state instanceof KeeperState.Closing || state instanceof KeeperState.Closed) {
+            return step.then(new KeeperEffect.Finish()).into(new KeeperState.Closed());
+        }
+        if (state.tenure().isPresent()) {
+            step.then(new KeeperEffect.StopOwning(OwnershipListener.StopReason.LOST));
+        }
+        return waitFor(step, retryDelay());
     }
 
     // ---- shared by the owner phases ----

@@ -1,5 +1,6 @@
 package io.dagnats.leases.holder;
 
+import io.dagnats.leases.domain.Fence;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -34,6 +35,12 @@ record KeeperStep(KeeperState state, KeeperMemory memory, List<KeeperEffect> eff
 
         Builder learnt(ExpiryFallback fallback) {
             memory = memory.withFallback(fallback);
+            return this;
+        }
+
+        /** The store was said to have gone back below {@code floor}: not again for the same floor. */
+        Builder reported(Fence floor) {
+            memory = memory.withReportedFloor(floor);
             return this;
         }
 

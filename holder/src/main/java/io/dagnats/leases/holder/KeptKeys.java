@@ -30,6 +30,8 @@ final class KeptKeys {
     private final HolderTelemetry telemetry;
     private final HealthWatch health;
     private final Map<LeaseKey, KeptLease> kept = new ConcurrentHashMap<>();
+    /** The highest fence this holder confirmed per key, for its life: kept across a drop and a keep again. */
+    private final FenceFloors floors = new FenceFloors();
 
     KeptKeys(Claimant self, LeaseCalls client, MonotonicClock clock, Scheduler scheduler, Executor listeners,
             KeyChanges changes, HolderTelemetry telemetry, HealthWatch health) {
@@ -53,7 +55,7 @@ final class KeptKeys {
                 throw new IllegalStateException(key + " is already kept by this holder");
             }
             return new KeptLease(new LeaseKeeper(new KeeperRules(leaseKey, self, leaseTtl, Jitter.random()), client, clock,
-                    Clock.systemUTC(), scheduler, listeners, listener, telemetry), () -> forget(leaseKey));
+                    Clock.systemUTC(), scheduler, listeners, listener, telemetry, floors), () -> forget(leaseKey));
         });
         LeaseKeeper keeper = lease.keeper();
         health.kept(leaseKey, ttl);
@@ -64,6 +66,11 @@ final class KeptKeys {
 
     Optional<KeptLease> get(LeaseKey key) {
         return Optional.ofNullable(kept.get(key));
+    }
+
+    /** The highest fence this holder confirmed per key: what its followings check owners against too. */
+    FenceFloors floors() {
+        return floors;
     }
 
     /** The ownership of {@code key}, if it is kept. */

@@ -34,6 +34,12 @@ import java.util.concurrent.TimeoutException;
  * most one acquire per two thirds of a TTL per waiter (measured: one per TTL, 4 a
  * minute at 15 s), however often it renews and however many wait; with every event lost,
  * a dead holder's key is still taken within about 300 ms of its expiry.
+ *
+ * <p><b>Fences only grow.</b> The fences {@link #fence()} gives for a key in this holder
+ * process only go up, even when the store comes back without writes it had acknowledged: an
+ * answer at or below the highest fence this process ever confirmed for the key ends ownership
+ * ({@link OwnershipListener.StopReason#STORE_WENT_BACK}), is logged once and reported to dagnats,
+ * and the holder campaigns on until it owns the key under a higher fence.
  */
 public final class KeptLease implements AutoCloseable {
 

@@ -69,7 +69,7 @@ public final class LeaseHolder implements AutoCloseable {
         this.changes = new KeyChanges(connection);
         this.kept = new KeptKeys(self, client, builder.clock, Scheduler.of(executor), listeners, changes, telemetry, health);
         this.setsAndFollowings = new SetsAndFollowings(this, connection, client, Scheduler.of(executor), listeners,
-                builder.clock);
+                builder.clock, kept.floors());
         this.inbox = builder.forwardHandler == null ? null : new ForwardInbox(connection, self, builder.forwardHandler,
                 telemetry, kept::ownership, Daemons.named("dagnats-forward-" + id));
     }

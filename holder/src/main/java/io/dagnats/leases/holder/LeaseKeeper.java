@@ -44,15 +44,19 @@ final class LeaseKeeper {
     private final OwnershipListener listener;
     private final HolderTelemetry telemetry;
     private final Ownership ownership;
+    /** The holder's highest confirmed fence per key, shared with its other keepers and followings. */
+    private final FenceFloors floors;
     /** Completed once a close has released what it could; set by the first close. */
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
     // Scheduler-thread state.
     private KeeperState state = new KeeperState.Idle();
     private KeeperMemory memory = KeeperMemory.FRESH;
+    /** Whether a rule has thrown already: the first is logged with its trace, later ones without. */
+    private boolean ruleFailed;
 
     LeaseKeeper(KeeperRules rules, LeaseCalls client, MonotonicClock clock, Clock wallClock, Scheduler scheduler,
-            Executor listenerThread, OwnershipListener listener, HolderTelemetry telemetry) {
+            Executor listenerThread, OwnershipListener listener, HolderTelemetry telemetry, FenceFloors floors) {
         this.rules = rules;
         this.client = client;
         this.clock = clock;
@@ -62,6 +66,7 @@ final class LeaseKeeper {
         this.listener = listener;
         this.telemetry = telemetry;
         this.ownership = new Ownership(clock);
+        this.floors = floors;
     }
 
     /** Starts campaigning. Called once, by the holder, after it has subscribed to the key's changes. */
@@ -131,11 +136,16 @@ final class LeaseKeeper {
     private void handle(KeeperEvent event) {
         KeeperStep step;
         try {
-            step = rules.next(state, memory, event, new KeeperRules.Now(clock.nanoTime(), wallClock.instant()));
+            step = rules.next(state, memory, event,
+                    new KeeperRules.Now(clock.nanoTime(), wallClock.instant(), floors.floor(rules.key)));
         } catch (RuntimeException bug) {
-            // A bug in a rule must not pass silently: say which state and event, and keep the state.
-            LOG.log(System.Logger.Level.ERROR, "lease " + rules.key + ": no rule for " + event + " in " + state, bug);
-            return;
+            // A bug in a rule must not pass silently, nor stall the keeper: say which state and event
+            // (the trace once), end ownership and campaign again.
+            String line = "lease " + rules.key + ": no rule for " + event + " in " + state
+                    + "; ownership ends and the keeper campaigns again";
+            LOG.log(ruleFailed ? System.Logger.Level.DEBUG : System.Logger.Level.ERROR, line, ruleFailed ? null : bug);
+            ruleFailed = true;
+            step = rules.failSafe(state, memory);
         }
         state = step.state();
         memory = step.memory();
@@ -153,13 +163,18 @@ final class LeaseKeeper {
                     scheduler);
         } else if (effect instanceof KeeperEffect.Schedule schedule) {
             scheduler.schedule(() -> handle(schedule.event()), schedule.delayNanos());
+        } else if (effect instanceof KeeperEffect.ReportWentBack report) {
+            client.renew(rules.key, rules.self, report.floor(), Optional.of(rules.ttl)); // its answer says nothing to act on
         } else if (effect instanceof KeeperEffect.BecomeOwner become) {
-            ownership.confirm(become.tenure());
+            // Forwards at or below a fence an earlier tenure had are not this tenure's.
+            ownership.begin(become.tenure(), floors.floor(rules.key));
+            floors.raise(rules.key, become.tenure().fence());
             telemetry.ownershipChanged(rules.key.value(), true);
             tell(target -> target.becameOwner(become.tenure()));
         } else if (effect instanceof KeeperEffect.Renew renew) {
             telemetry.renewed(rules.key.value(), renew.previous().nanosLeft(clock.nanoTime()));
             ownership.confirm(renew.tenure());
+            floors.raise(rules.key, renew.tenure().fence());
             tell(target -> target.renewed(renew.tenure()));
         } else if (effect instanceof KeeperEffect.StopOwning stop) {
             // No forward is admitted from here on, and those still running are told to stop.

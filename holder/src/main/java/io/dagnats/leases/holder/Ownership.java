@@ -27,6 +27,12 @@ final class Ownership {
     private final Set<ForwardRun> forwards = new HashSet<>();
 
     private volatile Tenure tenure;
+    /**
+     * The highest fence this process confirmed before the current tenure began: a forward at or
+     * below it carries an earlier tenure's fence, handed out again by a store that went back.
+     * Written before {@link #tenure}, read after it.
+     */
+    private volatile Optional<Fence> usedBefore = Optional.empty();
     /** Completed at the next confirm or end, for those waiting to own ({@link KeptLease#awaitOwnership}). */
     private final AtomicReference<CompletableFuture<Void>> nextChange = new AtomicReference<>(new CompletableFuture<>());
 
@@ -51,7 +57,16 @@ final class Ownership {
         return tenure;
     }
 
-    /** A renew confirmed {@code next}: this process owns the key under it from now. */
+    /**
+     * A renew confirmed a grant: this process owns the key under {@code first} from now, and
+     * {@code usedBefore} is the highest fence it had confirmed for the key before.
+     */
+    void begin(Tenure first, Optional<Fence> usedBefore) {
+        this.usedBefore = usedBefore;
+        confirm(first);
+    }
+
+    /** A renew confirmed {@code next}, of the tenure begun last: this process owns the key under it from now. */
     void confirm(Tenure next) {
         tenure = next;
         nextChange.getAndSet(new CompletableFuture<>()).complete(null);
@@ -75,11 +90,16 @@ final class Ownership {
      * The owner-side rule for a forwarded request to this key, judged now: the tenure to serve
      * it under, or empty when it must be rejected as stale. Only a request that names this
      * process's incarnation gets here ({@link ForwardInbox}), so a fence above this process's
-     * last confirmed write is its own renew that went unanswered, not another process's.
+     * last confirmed write is its own renew that went unanswered, not another process's. A fence at
+     * or below one an earlier tenure of this process had is rejected: fences only grow here, and
+     * only a store that went back hands such a fence out again.
      */
     Optional<Tenure> admit(Optional<Fence> presented) {
         Tenure current = tenure;
         if (current == null || !current.judgeForward(presented, clock.nanoTime()).accepted()) {
+            return Optional.empty();
+        }
+        if (usedBefore.filter(earlier -> !earlier.isBelow(presented.orElseThrow())).isPresent()) {
             return Optional.empty();
         }
         return Optional.of(current);

@@ -11,7 +11,10 @@ public interface OwnershipListener {
 
     /** Why this process stopped acting as owner. */
     enum StopReason {
-        /** A renew answered {@code lost}: another holder may own the key now. */
+        /**
+         * A renew answered {@code lost}: another holder may own the key now. Also when the keeper
+         * met an answer it could make no sense of: it cannot vouch for the lease any more.
+         */
         LOST,
         /** No renew succeeded before the deadline: the key may expire any moment. */
         DEADLINE_PASSED,
@@ -22,7 +25,17 @@ public interface OwnershipListener {
          * through a tenure it handed out (a shard's drain that overran its bound): the key stays
          * held, and no other holder is granted it, until its TTL runs out.
          */
-        ABANDONED
+        ABANDONED,
+        /**
+         * The store went back: it answered with a fence at or below one this process had already
+         * confirmed (it came back without writes it had acknowledged: a {@code kill -9} with default
+         * sync, a store restored from a copy). Fences only grow in a holder process, so that answer
+         * is no tenure, and the deadline of the tenure it ended cannot be trusted either. The holder
+         * logs it once, tells dagnats (a renew presenting its highest fence, on which dagnats moves
+         * the key's revisions above every earlier one), and campaigns again: it owns the key next
+         * under a fence above every one it had.
+         */
+        STORE_WENT_BACK
     }
 
     /** Ignores both. */

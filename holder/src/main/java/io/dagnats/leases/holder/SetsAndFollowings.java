@@ -1,5 +1,6 @@
 package io.dagnats.leases.holder;
 
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.nats.client.Connection;
@@ -24,19 +25,22 @@ final class SetsAndFollowings {
     private final Scheduler scheduler;
     private final Executor listeners;
     private final MonotonicClock clock;
+    /** The holder's highest confirmed fence per key, which its followings report no owner at or below. */
+    private final FenceFloors floors;
     private final List<ShardSet> shardSets = new CopyOnWriteArrayList<>();
     private final Set<Following> followings = ConcurrentHashMap.newKeySet();
     /** The change events of every followed key, on one dispatcher; opened with the first following. */
     private KeyChanges followed;
 
     SetsAndFollowings(LeaseHolder holder, Connection connection, LeaseClient client, Scheduler scheduler,
-            Executor listeners, MonotonicClock clock) {
+            Executor listeners, MonotonicClock clock, FenceFloors floors) {
         this.holder = holder;
         this.connection = connection;
         this.client = client;
         this.scheduler = scheduler;
         this.listeners = listeners;
         this.clock = clock;
+        this.floors = floors;
     }
 
     ShardSet join(String setName, int shardCount, Duration ttl, Duration drainBound, ShardListener listener) {
@@ -53,7 +57,8 @@ final class SetsAndFollowings {
             throw new IllegalStateException("holder " + holder.id() + " is closed: it follows no key");
         }
         Following following = new Following(Objects.requireNonNull(key, "key"), connection, client, followed(),
-                scheduler, listeners, Objects.requireNonNull(listener, "listener"), clock, followings::remove);
+                scheduler, listeners, Objects.requireNonNull(listener, "listener"), clock, followings::remove,
+                Claimant.of(holder.id(), holder.incarnation()), floors);
         followings.add(following);
         following.start();
         return following;

@@ -5,6 +5,7 @@ import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseView;
+import java.util.Optional;
 
 /**
  * The owner phases of {@link KeeperRules}: {@link KeeperState.Owning}, {@link KeeperState.Renewing},
@@ -69,6 +70,11 @@ final class TenancyRules {
             return rules.waitFor(step, rules.jitter.millis(KeeperRules.AGAIN_JITTER_MS) * KeeperRules.MILLI);
         }
         Fence renewed = ((Answers.Renew.Renewed) answered.answer()).lease().revision();
+        // Before the tenure sees it: a renew cannot lower the fence, and one that does is the store going back.
+        Fence floor = StoreWentBack.floor(now, renewing.current().fence());
+        if (StoreWentBack.renewBelow(renewed, floor)) {
+            return rules.wentBack.wentBack(step, "a renew", renewed, floor, true);
+        }
         Tenure next = renewing.current().renewed(renewed, renewing.sentAt(), rules.ttl);
         if (!next.actingAsOwner(now.nanos())) {
             step.then(new KeeperEffect.StopOwning(OwnershipListener.StopReason.DEADLINE_PASSED));
@@ -90,6 +96,11 @@ final class TenancyRules {
         }
         LeaseView lease = answered.answer().lease();
         boolean mine = answered.answer() instanceof Answers.Acquire.Granted && lease.isHeldBy(rules.self);
+        Optional<Fence> floor = Optional.of(StoreWentBack.floor(now, resolving.current().fence()));
+        if (mine && StoreWentBack.acquireBelow(lease.revision(), floor)) {
+            return rules.wentBack.wentBack(step, "the acquire resolving an unanswered renew", lease.revision(),
+                    floor.get(), true);
+        }
         if (mine && lease.tenure().filter(resolving.current().start()::equals).isPresent()) {
             // The same acquisition, at the revision the unanswered renew left it at (or before it): renew that.
             return renew(step, resolving.current(), resolving.timers(), lease.revision(), now);

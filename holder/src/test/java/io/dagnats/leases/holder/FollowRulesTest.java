@@ -177,14 +177,20 @@ class FollowRulesTest {
     }
 
     @Test
-    void anOwnerOlderThanOneToldIsNeverTold() {
+    void anOwnerOlderThanOneToldIsNeverToldTheKeyIsToldFreeUntilAnOwnerAboveIt() {
         start();
         answer(held("b", 30, 30));
 
         step(new FollowEvent.Gap("NATS reconnected"));
         answer(held("a", 20, 25));
+        step(new FollowEvent.Gap("NATS reconnected"));
+        answer(held("a", 20, 26));
+        step(new FollowEvent.Gap("NATS reconnected"));
+        answer(held("b", 30, 31)); // the owner told before is no older than itself
 
-        assertEquals(List.of(held("b", 30)), told);
+        // The store went back: not stuck on b, which it no longer names, nor telling a.
+        assertEquals(List.of(held("b", 30), free(), held("b", 30)), told);
+        assertEquals(1, logs.size(), "one line for the episode: " + logs);
         assertTrue(logs.get(0).contains("not reported"), logs.toString());
     }
 

@@ -61,7 +61,9 @@ abstract class KeeperHarness {
         }
     };
 
-    final LeaseKeeper keeper = keeper(calls, scheduler, Clock.systemUTC(), listener, bound -> 0);
+    /** The holder's floors this keeper shares: a test may raise one as another keeper of the key would have. */
+    final FenceFloors floors = new FenceFloors();
+    final LeaseKeeper keeper = keeper(calls, scheduler, Clock.systemUTC(), listener, bound -> 0, floors);
     final KeptLease lease = new KeptLease(keeper, () -> { });
 
     /**
@@ -70,13 +72,13 @@ abstract class KeeperHarness {
      * time in a few of its own must not let the real clock move under it.
      */
     static LeaseKeeper keeper(ScriptedCalls calls, ManualScheduler scheduler, OwnershipListener listener, Jitter jitter) {
-        return keeper(calls, scheduler, scheduler.wallClock(), listener, jitter);
+        return keeper(calls, scheduler, scheduler.wallClock(), listener, jitter, new FenceFloors());
     }
 
     private static LeaseKeeper keeper(ScriptedCalls calls, ManualScheduler scheduler, Clock wall,
-            OwnershipListener listener, Jitter jitter) {
+            OwnershipListener listener, Jitter jitter, FenceFloors floors) {
         return new LeaseKeeper(new KeeperRules(KEY, SELF, TTL, jitter), calls, scheduler, wall, scheduler,
-                Runnable::run, listener, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null));
+                Runnable::run, listener, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null), floors);
     }
 
     private void throwIfAsked() {

@@ -64,6 +64,21 @@ class OwnershipTest {
     }
 
     @Test
+    void aForwardAtOrBelowAFenceAnEarlierTenureHadIsRejectedAfterTheStoreWentBack() {
+        // Confirmed up to 8 before; the store went back and this tenure began at 5 again, fenced 9.
+        Tenure afterGoingBack = new Tenure(new LeaseKey("k"), new HolderId("me"), new Fence(5), new Fence(9),
+                clock.nanoTime() + Duration.ofSeconds(10).toNanos());
+        ownership.begin(afterGoingBack, fence(8));
+
+        assertTrue(ownership.admit(fence(6)).isEmpty(), "6 is an earlier tenure's fence, handed out again");
+        assertTrue(ownership.admit(fence(8)).isEmpty(), "at the floor is an earlier tenure's too");
+        assertEquals(Optional.of(afterGoingBack), ownership.admit(fence(9)));
+        ownership.confirm(new Tenure(new LeaseKey("k"), new HolderId("me"), new Fence(5), new Fence(10),
+                clock.nanoTime() + Duration.ofSeconds(10).toNanos()));
+        assertTrue(ownership.admit(fence(7)).isEmpty(), "a renewal keeps the tenure's floor");
+    }
+
+    @Test
     void noForwardIsAdmittedAtTheDeadlineEvenBeforeTheKeeperNotices() {
         ownership.confirm(tenure);
         clock.advance(Duration.ofNanos(tenure.deadlineNanos() - clock.nanoTime()));
