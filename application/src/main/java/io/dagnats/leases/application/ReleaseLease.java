@@ -40,7 +40,8 @@ public final class ReleaseLease {
     }
 
     public CompletionStage<Release> execute(Command command) {
-        PresentedRevision<Release> presented = new PresentedRevision<>(command.key(), command.revision(), Optional.empty());
+        PresentedRevision<Release> presented = new PresentedRevision<>(command.key(), command.holder(), command.revision(),
+                Optional.empty());
         return CompareAndSet.run(
                 store,
                 known,
