@@ -24,6 +24,11 @@ final class IdentityNats {
 
     /** The example, with {@code dagnatsAccountUsers} (user entries of nats-server's config) added to DAGNATS. */
     static NatsServerProcess start(String dagnatsAccountUsers) throws Exception {
+        return start(dagnatsAccountUsers, "\u0000");
+    }
+
+    /** The example as {@link #start(String)} makes it, without the lines that allow {@code withheldSubject}. */
+    static NatsServerProcess start(String dagnatsAccountUsers, String withheldSubject) throws Exception {
         String config = Files.readString(Path.of(System.getProperty("identity.conf", "../docs/examples/identity.conf")))
                 .replace("{{PORT}}", Integer.toString(NatsServerProcess.freePort()))
                 .replace("{{STORE}}", Files.createTempDirectory("nats-identity-").toString())
@@ -35,7 +40,8 @@ final class IdentityNats {
                 .replace("{{OPERATOR_PASSWORD}}", "operator-secret");
         assertTrue(config.contains(DAGNATS_ACCOUNT_ANCHOR), "the example's DAGNATS account lost its anchor line");
         Path file = Files.createTempFile("nats-identity-", ".conf");
-        Files.writeString(file, config.replace(DAGNATS_ACCOUNT_ANCHOR, dagnatsAccountUsers));
+        String kept = String.join("\n", config.lines().filter(line -> !line.contains(withheldSubject)).toList());
+        Files.writeString(file, kept.replace(DAGNATS_ACCOUNT_ANCHOR, dagnatsAccountUsers));
         return NatsServerProcess.start(NatsServerProcess.binary("nats.server.bin"), false, "-c", file.toString());
     }
 

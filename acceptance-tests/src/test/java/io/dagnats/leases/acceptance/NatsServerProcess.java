@@ -122,6 +122,11 @@ final class NatsServerProcess implements AutoCloseable {
         }
     }
 
+    /** The JetStream store directory (for tests that copy it away and put the copy back while stopped). */
+    Path jetStreamDirectory() {
+        return storeDirectory.resolve("jetstream");
+    }
+
     String url() {
         return "nats://127.0.0.1:" + port;
     }

@@ -169,6 +169,14 @@ public final class KnownLeases {
         return !(remembered instanceof KeyState.Free && answered instanceof KeyState.Held);
     }
 
+    /**
+     * Forgets every key: the store proved it went back below revisions it issued (ADR-037), so it
+     * may issue remembered revisions again, to other writes, until it has skipped above them.
+     */
+    synchronized void forget() {
+        states.clear();
+    }
+
     synchronized int size() {
         return states.size();
     }

@@ -5,7 +5,10 @@ import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseWrite;
+import io.dagnats.leases.domain.LeaseTtl;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -58,6 +61,23 @@ public interface LeaseStore {
      * judged again, so nothing proposes a write from memory on it. Returns at once.
      */
     void revisionsRepeat(String evidence);
+
+    /**
+     * Checks a revision a caller presented for {@code key} (a renew or release answered lost, the
+     * leader read showing the key below it) against the store's last sequence as read now, after
+     * that read: a store whose sequences only grow cannot end below a revision it issued, so a
+     * last sequence below {@code presented} proves the store went back (a crash lost acknowledged
+     * writes, or a copy of its files was restored, ADR-037). The store then stops trusting its
+     * revisions as the memory's ({@link #revisionsRepeat}, without its log line), logs one line,
+     * and starts its next revisions above every one issued before. A revision too far above to be
+     * a rollback proves nothing. Returns at once; never fails.
+     *
+     * @param ttl the TTL the renew asked for, if any: the grace before the key is granted again covers it
+     * @return the evidence, when the presented revision proves the store went back
+     */
+    default CompletionStage<Optional<String>> wentBackBelow(LeaseKey key, Fence presented, Optional<LeaseTtl> ttl) {
+        return CompletableFuture.completedFuture(Optional.empty());
+    }
 
     /**
      * One incarnation of the store.

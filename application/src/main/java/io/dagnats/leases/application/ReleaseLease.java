@@ -8,6 +8,7 @@ import io.dagnats.leases.domain.LeaseRules;
 import io.dagnats.leases.domain.Release;
 import java.time.Clock;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /** Frees the caller's lease under the same fence check as a renew. */
@@ -39,13 +40,17 @@ public final class ReleaseLease {
     }
 
     public CompletionStage<Release> execute(Command command) {
+        PresentedRevision<Release> presented = new PresentedRevision<>(command.key(), command.holder(), command.revision(),
+                Optional.empty());
         return CompareAndSet.run(
                 store,
                 known,
                 command.key(),
                 false,
                 Clocks.now(clock),
-                state -> LeaseRules.release(state, command.holder(), command.revision()),
-                (write, written) -> new Release.Released(write.key(), write.holder(), written.revision()));
+                presented.watching(state -> LeaseRules.release(state, command.holder(), command.revision())),
+                (write, written) -> new Release.Released(write.key(), write.holder(), written.revision()))
+                // A revision above the store's last sequence proves the store went back (ADR-037).
+                .thenCompose(release -> presented.checked(store, known, release));
     }
 }

@@ -42,6 +42,8 @@ public final class RenewLease {
     }
 
     public CompletionStage<Renewal> execute(Command command) {
+        PresentedRevision<Renewal> presented = new PresentedRevision<>(command.key(), command.holder(), command.revision(),
+                command.ttl());
         // The caller's own last write is usually remembered: then the renew is one write.
         return CompareAndSet.run(
                 store,
@@ -49,8 +51,11 @@ public final class RenewLease {
                 command.key(),
                 false,
                 Clocks.now(clock),
-                state -> LeaseRules.renew(state, command.holder(), command.revision(), command.ttl(), Clocks.now(clock)),
+                presented.watching(state -> LeaseRules.renew(state, command.holder(), command.revision(), command.ttl(),
+                        Clocks.now(clock))),
                 (write, written) -> new Renewal.Renewed(
-                        ((LeaseWrite.Put) write).leaseAt(written.revision())));
+                        ((LeaseWrite.Put) write).leaseAt(written.revision())))
+                // A revision above the store's last sequence proves the store went back (ADR-037).
+                .thenCompose(renewal -> presented.checked(store, known, renewal));
     }
 }

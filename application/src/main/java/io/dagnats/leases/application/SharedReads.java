@@ -1,10 +1,13 @@
 package io.dagnats.leases.application;
 
+import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.LeaseWrite;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -98,6 +101,12 @@ public final class SharedReads implements LeaseStore {
     @Override
     public void revisionsRepeat(String evidence) {
         store.revisionsRepeat(evidence);
+    }
+
+    @Override
+    public CompletionStage<Optional<String>> wentBackBelow(LeaseKey key, Fence presented,
+            Optional<LeaseTtl> ttl) {
+        return store.wentBackBelow(key, presented, ttl);
     }
 
     /** Keys with a read in flight now; for tests. */

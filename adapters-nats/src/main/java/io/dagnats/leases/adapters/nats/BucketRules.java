@@ -1,6 +1,7 @@
 package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.StoreDurability;
 import io.nats.client.api.DiscardPolicy;
 import io.nats.client.api.PersistMode;
 import io.nats.client.api.Republish;
@@ -110,5 +111,22 @@ final class BucketRules {
     private static Optional<String> unsafe(String what) {
         return Optional.of("the bucket " + Subjects.BUCKET + " (stream " + Subjects.STREAM + ") " + what
                 + "; fix it, or delete it and let dagnats create it");
+    }
+
+    /** The settings of a bucket judged ready, as its status line says them. */
+    static String describe(StreamConfiguration configuration, BucketIdentity identity) {
+        return "bucket " + Subjects.BUCKET + (identity.fencesNeverRepeat() ? " created by dagnats" : " made elsewhere")
+                + ", created " + identity.created()
+                + ", first sequence " + identity.firstSequence()
+                + ", replicas " + configuration.getReplicas()
+                + ", history 1, per-message TTL on"
+                + ", expiry markers " + configuration.getSubjectDeleteMarkerTtl().toSeconds() + "s"
+                + ", change events on " + Subjects.CHANGED_WILDCARD
+                + "; durability: " + new StoreDurability(configuration.getReplicas()).phrase()
+                + (identity.fencesNeverRepeat()
+                        ? "; its fences start above every earlier bucket's: memory of known leases on"
+                        : "; its sequences could repeat an earlier bucket's if it was recreated, so the memory of"
+                                + " known leases is off and every call reads the leader first"
+                                + " (let dagnats create the bucket to turn it on)");
     }
 }

@@ -1,5 +1,8 @@
 package io.dagnats.leases.adapters.nats;
 
+import io.dagnats.leases.application.LeaseFailure;
+import io.dagnats.leases.domain.ErrorKind;
+
 /** The JetStream API error of a get or a publish. */
 record JetStreamApiError(int code, int errorCode, String description) {
 
@@ -11,5 +14,11 @@ record JetStreamApiError(int code, int errorCode, String description) {
 
     boolean wrongLastSequence() {
         return errorCode == WRONG_LAST_SEQUENCE || errorCode == WRONG_LAST_SEQUENCE_CONSTANT;
+    }
+
+    /** The failure a call that met this error answers: 503s (no leader, JetStream busy) may pass; anything else is a fault. */
+    LeaseFailure failure(String what) {
+        return new LeaseFailure(code == 503 ? ErrorKind.UNAVAILABLE : ErrorKind.INTERNAL,
+                "JetStream refused to " + what + ": " + description + " (" + errorCode + ")");
     }
 }

@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.ServerClockReading;
-import io.dagnats.leases.domain.StoreDurability;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -66,6 +65,7 @@ public final class LeaseBucket {
     private final MonotonicClock monotonic;
     private final IdentityMode mode;
     private final MetadataRecords metadata;
+    private final FenceSkip skip = new FenceSkip();
     /** The server's clock as the last look's stream info read it ({@code ts}); null before any, or from a server without it. */
     private volatile ServerClockReading serverClock;
     private final AtomicReference<BucketStatus> status =
@@ -160,10 +160,24 @@ public final class LeaseBucket {
             history.rolledBack(proven.identity(), proven.evidence());
             rollback = null;
         }
+        BucketStatus judged = look();
+        return !skip.due() ? judged : skip.perform(connection, metadata, clock.instant(),
+                sequences == null ? 0 : sequences.highest(), this::look, judged);
+    }
+
+    private BucketStatus look() {
         lookFoundNoStream = false;
         BucketStatus judged = afterLook(tryProvision(), status.get(), lookFoundNoStream);
         status.set(judged);
         return judged;
+    }
+
+    /** A request proved the bucket's stream went back: its revisions skip above the old ones at the next look. */
+    String wentBack(RollbackProof proof) {
+        if (skip.prove(proof, clock.instant())) {
+            recheck.run();
+        }
+        return proof.evidence();
     }
 
     /** What serves after a look that judged {@code judged} while {@code current} served. */
@@ -351,23 +365,7 @@ public final class LeaseBucket {
         } else {
             sequences = new SequenceCheck(identity, lastSequence);
         }
-        return new BucketStatus.Ready(describe(configuration, identity), identity, verdict.grantsFrom(),
+        return new BucketStatus.Ready(BucketRules.describe(configuration, identity), identity, verdict.grantsFrom(),
                 configuration.getAllowDirect());
-    }
-
-    private static String describe(StreamConfiguration configuration, BucketIdentity identity) {
-        return "bucket " + Subjects.BUCKET + (identity.fencesNeverRepeat() ? " created by dagnats" : " made elsewhere")
-                + ", created " + identity.created()
-                + ", first sequence " + identity.firstSequence()
-                + ", replicas " + configuration.getReplicas()
-                + ", history 1, per-message TTL on"
-                + ", expiry markers " + configuration.getSubjectDeleteMarkerTtl().toSeconds() + "s"
-                + ", change events on " + Subjects.CHANGED_WILDCARD
-                + "; durability: " + new StoreDurability(configuration.getReplicas()).phrase()
-                + (identity.fencesNeverRepeat()
-                        ? "; its fences start above every earlier bucket's: memory of known leases on"
-                        : "; its sequences could repeat an earlier bucket's if it was recreated, so the memory of"
-                                + " known leases is off and every call reads the leader first"
-                                + " (let dagnats create the bucket to turn it on)");
     }
 }

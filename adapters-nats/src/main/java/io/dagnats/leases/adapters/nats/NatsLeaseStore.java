@@ -9,6 +9,7 @@ import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseEvent;
 import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.LeaseWrite;
 import io.dagnats.leases.domain.StoreExpiry;
 import io.dagnats.leases.protocol.LeaseHeaders;
@@ -31,11 +32,8 @@ import java.util.concurrent.CompletionStage;
  * lagging replica could answer) and every write is a compare-and-set on the
  * key's last subject sequence carrying its own TTL.
  *
- * <p>About 300 lines on purpose: a read and a write each go request,
- * answer, outcome, and the outcome depends on the bucket verdict the request
- * was sent under (a sequence below the bucket's first, a stream gone, a grant
- * withheld, a lease the store forgot to expire and the read removes). Split apart, every piece would take the bucket and that verdict as
- * arguments; reading the JetStream answers is already {@link JetStreamReplies}'.
+ * <p>Over 300 lines on purpose: each outcome depends on the bucket verdict the
+ * request was sent under; split apart, every piece would take both as arguments.
  */
 public final class NatsLeaseStore implements LeaseStore {
 
@@ -230,6 +228,19 @@ public final class NatsLeaseStore implements LeaseStore {
     }
 
     @Override
+    public CompletionStage<Optional<String>> wentBackBelow(LeaseKey key, Fence presented, Optional<LeaseTtl> ttl) {
+        if (!(bucket.status() instanceof BucketStatus.Ready ready)) {
+            return CompletableFuture.completedFuture(Optional.empty());
+        }
+        // Asked after the key's read; until the skip's look the memory proposes nothing (ADR-037).
+        return RollbackProof.check(request(Subjects.STREAM_INFO, null, NO_BODY, "read the stream's last sequence"),
+                ready, key, presented.revision(), ttl).thenApply(proof -> proof.map(found -> {
+                    repeating = ready;
+                    return bucket.wentBack(found);
+                }));
+    }
+
+    @Override
     public void contradicted(String evidence) {
         if (bucket.status() instanceof BucketStatus.Ready ready) {
             bucket.lost(ready, evidence);
@@ -276,7 +287,7 @@ public final class NatsLeaseStore implements LeaseStore {
                 bucket.lost(ready, "the stream " + Subjects.STREAM + " was not found on a read of " + key);
                 throw new LeaseFailure(ErrorKind.UNAVAILABLE, "the leases bucket is gone; checking it again");
             }
-            throw apiFailure("read " + key, get.error());
+            throw get.error().failure("read " + key);
         }
         StoredMessage message = get.message();
         checkSequence(ready, message.sequence(), "a read of " + key);
@@ -306,7 +317,7 @@ public final class NatsLeaseStore implements LeaseStore {
             if (ack.error().wrongLastSequence()) {
                 return new WriteOutcome.Conflict();
             }
-            throw apiFailure("write " + write.key(), ack.error());
+            throw ack.error().failure("write " + write.key());
         }
         checkSequence(ready, ack.sequence(), "a write of " + write.key());
         Optional<String> rollback = bucket.sequences(ready.identity())
@@ -316,13 +327,6 @@ public final class NatsLeaseStore implements LeaseStore {
             throw new LeaseFailure(ErrorKind.UNSUPPORTED, "the leases bucket went back: " + rollback.get());
         }
         return new WriteOutcome.Written(new Fence(ack.sequence()));
-    }
-
-    private static LeaseFailure apiFailure(String what, JetStreamApiError error) {
-        // 503s (no leader, JetStream busy) may pass; anything else is a fault this service did not expect.
-        ErrorKind kind = error.code() == 503 ? ErrorKind.UNAVAILABLE : ErrorKind.INTERNAL;
-        return new LeaseFailure(kind, "JetStream refused to " + what + ": " + error.description()
-                + " (" + error.errorCode() + ")");
     }
 
 }

@@ -1,13 +1,16 @@
 package io.dagnats.leases.adapters.otel;
 
 import io.dagnats.leases.application.LeaseStore;
+import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.LeaseWrite;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -88,6 +91,12 @@ final class TracedLeaseStore implements LeaseStore {
     @Override
     public void revisionsRepeat(String evidence) {
         delegate.revisionsRepeat(evidence);
+    }
+
+    @Override
+    public CompletionStage<Optional<String>> wentBackBelow(LeaseKey key, Fence presented,
+            Optional<LeaseTtl> ttl) {
+        return delegate.wentBackBelow(key, presented, ttl);
     }
 
     private Span start(SpanKind kind, String type, String operation, LeaseKey key) {

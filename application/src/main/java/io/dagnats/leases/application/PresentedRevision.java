@@ -1,0 +1,85 @@
+package io.dagnats.leases.application;
+
+import io.dagnats.leases.domain.Claimant;
+import io.dagnats.leases.domain.Decision;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.KeyState;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.LeaseWrite;
+import io.dagnats.leases.domain.Lost;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One renew or release's presented revision, held against what the store showed of the key
+ * (ADR-037). A store whose sequences only grow never shows a key below a revision it issued
+ * for it, except when the key's last message is gone (sequence 0: expired long ago). So a
+ * {@code lost} answer decided from a read below the presented revision is checked against the
+ * store's last sequence (unless the caller itself holds the key): a revision above it proves the store went back, and the memory of known
+ * leases, which may hold revisions the store will now issue again, is forgotten. The answer stays
+ * {@code lost} either way; the check costs one request, only on that path.
+ */
+final class PresentedRevision<O> {
+
+    private final LeaseKey key;
+    private final Claimant caller;
+    private final Fence presented;
+    private final Optional<LeaseTtl> ttl;
+    /** The key's sequence in the last state the rules decided from (the call's last leader read). */
+    private final AtomicLong decidedFrom = new AtomicLong(Long.MAX_VALUE);
+
+    PresentedRevision(LeaseKey key, Claimant caller, Fence presented, Optional<LeaseTtl> ttl) {
+        this.key = Objects.requireNonNull(key, "key");
+        this.caller = Objects.requireNonNull(caller, "caller");
+        this.presented = Objects.requireNonNull(presented, "presented");
+        this.ttl = Objects.requireNonNull(ttl, "ttl");
+    }
+
+    /** {@code rules}, noting the sequence of every state they decide from. */
+    CallRules<O> watching(CallRules<O> rules) {
+        return new CallRules<>() {
+            @Override
+            public Decision<O> decide(KeyState state) {
+                decidedFrom.set(heldBy(state, caller) ? Long.MAX_VALUE : state.lastSequence());
+                return rules.decide(state);
+            }
+
+            @Override
+            public CallRules<O> afterLosing(LeaseWrite lost) {
+                return watching(rules.afterLosing(lost));
+            }
+        };
+    }
+
+    /**
+     * A key the caller itself still holds, at a lower revision, proves nothing: a caller that adds to
+     * its own revision (the guide's "stale or foreign renew changes nothing") reads exactly like a
+     * rollback that kept the caller's older write. After a real rollback that lease runs out within
+     * its TTL, and the holder's next renew with the same revision proves it then.
+     */
+    static boolean heldBy(KeyState state, Claimant caller) {
+        return state instanceof KeyState.Held held && held.lease().isHeldBy(caller);
+    }
+
+    /** Whether a {@code lost} answer shows the key below the presented revision: only then is the store asked. */
+    static boolean showedBelow(long decidedFrom, Fence presented) {
+        return Long.compareUnsigned(decidedFrom, presented.revision()) < 0;
+    }
+
+    /** {@code outcome}, after a {@code lost} one shown below the presented revision was checked against the store. */
+    CompletionStage<O> checked(LeaseStore store, KnownLeases known, O outcome) {
+        if (!(outcome instanceof Lost) || !showedBelow(decidedFrom.get(), presented)) {
+            return CompletableFuture.completedFuture(outcome);
+        }
+        return store.wentBackBelow(key, presented, ttl)
+                .exceptionally(noAnswer -> Optional.empty())
+                .thenApply(evidence -> {
+                    evidence.ifPresent(proof -> known.forget());
+                    return outcome;
+                });
+    }
+}
