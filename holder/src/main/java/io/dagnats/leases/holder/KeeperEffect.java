@@ -34,12 +34,15 @@ sealed interface KeeperEffect {
     }
 
     /**
-     * Tell dagnats the store went back: one renew presenting {@code floor}, the highest fence this
-     * process confirmed for the key, its answer ignored (it is tied to no state, so it stalls
-     * nothing). A renew presenting a revision above the stream's last sequence is dagnats' proof
-     * that the stream lost writes, on which it moves the bucket's revisions above every earlier one.
+     * Tell dagnats the store went back: release {@code held}, this process's own record below the
+     * floor (once no forward handler still runs), then one renew presenting {@code floor}, the
+     * highest fence this process confirmed for the key. Both answers are ignored (tied to no
+     * state, they stall nothing). A renew presenting a revision above the stream's last sequence,
+     * of a key the caller does not hold at a lower revision, is dagnats' proof that the stream lost
+     * writes, on which it moves the bucket's revisions above every earlier one (ADR-037): while
+     * this process's own older record holds the key, the renew proves nothing.
      */
-    record ReportWentBack(Fence floor) implements KeeperEffect {
+    record ReportWentBack(Fence held, Fence floor) implements KeeperEffect {
     }
 
     /** Release {@code held} once no forward handler still runs, then end the close. */

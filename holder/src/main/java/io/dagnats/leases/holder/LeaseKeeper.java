@@ -164,7 +164,7 @@ final class LeaseKeeper {
         } else if (effect instanceof KeeperEffect.Schedule schedule) {
             scheduler.schedule(() -> handle(schedule.event()), schedule.delayNanos());
         } else if (effect instanceof KeeperEffect.ReportWentBack report) {
-            client.renew(rules.key, rules.self, report.floor(), Optional.of(rules.ttl)); // its answer says nothing to act on
+            reportWentBack(report);
         } else if (effect instanceof KeeperEffect.BecomeOwner become) {
             // Forwards at or below a fence an earlier tenure had are not this tenure's.
             ownership.begin(become.tenure(), floors.floor(rules.key));
@@ -218,6 +218,18 @@ final class LeaseKeeper {
                 return;
             }
             client.release(rules.key, rules.self, held).whenComplete((answer, failure) -> closed.complete(null));
+        });
+    }
+
+    /** Releases the record below the floor once no forward handler runs (none if one overruns), then presents the floor. */
+    private void reportWentBack(KeeperEffect.ReportWentBack report) {
+        Runnable present = () -> client.renew(rules.key, rules.self, report.floor(), Optional.of(rules.ttl));
+        ownership.runsEnded(HANDLER_DRAIN).whenComplete((done, slow) -> {
+            if (slow != null) {
+                present.run();
+            } else {
+                client.release(rules.key, rules.self, report.held()).whenComplete((answer, failure) -> present.run());
+            }
         });
     }
 

@@ -18,7 +18,7 @@ import java.util.Optional;
  * </ul>
  *
  * Either is "the store went back": ownership ends ({@link OwnershipListener.StopReason#STORE_WENT_BACK}),
- * one line is logged and dagnats is told once per floor ({@link KeeperEffect.ReportWentBack}),
+ * one line is logged once per floor, dagnats is told at each such answer ({@link KeeperEffect.ReportWentBack}),
  * and the keeper campaigns again after the usual retry delay, never stalling on the answer.
  */
 final class StoreWentBack {
@@ -55,9 +55,12 @@ final class StoreWentBack {
         if (!step.memory().reportedFloor().equals(Optional.of(floor))) {
             step.then(new KeeperEffect.Log(System.Logger.Level.WARNING, "lease " + rules.key
                     + ": the store went back: " + what + " answered fence " + offered + ", not above fence " + floor
-                    + " this process had confirmed; not owning it, telling dagnats, and campaigning again"));
-            step.then(new KeeperEffect.ReportWentBack(floor)).reported(floor);
+                    + " this process had confirmed; not owning it, telling dagnats, and campaigning again"))
+                    .reported(floor);
         }
+        // Told at every such answer, not once: a report lost (dagnats restarting) or made while this
+        // process's own older record still held the key proves nothing, and the next one may.
+        step.then(new KeeperEffect.ReportWentBack(offered, floor));
         return rules.waitFor(step, rules.retryDelay());
     }
 }
