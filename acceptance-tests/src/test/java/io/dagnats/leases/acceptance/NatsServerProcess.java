@@ -130,6 +130,11 @@ final class NatsServerProcess implements AutoCloseable {
         return port;
     }
 
+    /** Where this server keeps its JetStream store ({@code -sd}): what a copy of its store copies. */
+    Path jetStreamDirectory() {
+        return storeDirectory.resolve("jetstream");
+    }
+
     private void awaitListening(Duration limit) throws IOException {
         awaitListening(limit, 0);
     }
