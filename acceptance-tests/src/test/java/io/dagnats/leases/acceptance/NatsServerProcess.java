@@ -122,17 +122,17 @@ final class NatsServerProcess implements AutoCloseable {
         }
     }
 
+    /** The JetStream store directory (for tests that copy it away and put the copy back while stopped). */
+    Path jetStreamDirectory() {
+        return storeDirectory.resolve("jetstream");
+    }
+
     String url() {
         return "nats://127.0.0.1:" + port;
     }
 
     int port() {
         return port;
-    }
-
-    /** Where this server keeps its JetStream store ({@code -sd}): what a copy of its store copies. */
-    Path jetStreamDirectory() {
-        return storeDirectory.resolve("jetstream");
     }
 
     private void awaitListening(Duration limit) throws IOException {

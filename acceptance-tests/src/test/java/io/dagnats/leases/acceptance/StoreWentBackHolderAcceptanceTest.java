@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * the key at or below a fence it had confirmed; it owns it again, above every fence it had,
  * within about one TTL of the restart; and dagnats says in its log that the key's store went back.
  */
-class StoreWentBackAcceptanceTest {
+class StoreWentBackHolderAcceptanceTest {
 
     static final Duration TTL = Duration.ofSeconds(15);
     static final String KEY = "k-i27";
@@ -160,10 +160,10 @@ class StoreWentBackAcceptanceTest {
                 + OWNS_AGAIN_WITHIN + " of the restart; " + record());
 
         long logGiveUp = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!dagnats.logged(StoreWentBackAcceptanceTest::saysTheStoreWentBack) && System.nanoTime() - logGiveUp < 0) {
+        while (!dagnats.logged(StoreWentBackHolderAcceptanceTest::saysTheStoreWentBack) && System.nanoTime() - logGiveUp < 0) {
             Polling.pause();
         }
-        assertTrue(dagnats.logged(StoreWentBackAcceptanceTest::saysTheStoreWentBack),
+        assertTrue(dagnats.logged(StoreWentBackHolderAcceptanceTest::saysTheStoreWentBack),
                 "dagnats did not log that " + KEY + "'s store went back:\n" + dagnats.tail(20));
         log.close();
         assertEquals(List.of(), broken(), "owned at or below a fence it had confirmed; " + record());
