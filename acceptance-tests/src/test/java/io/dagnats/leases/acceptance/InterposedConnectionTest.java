@@ -53,7 +53,8 @@ class InterposedConnectionTest {
         Dispatcher byHandler = interposed.connection().createDispatcher();
         byHandler.subscribe("dagnats.lease.changed.k", message -> seen.add(message.getSubject()));
         byHandler.subscribe("app.k", message -> seen.add(message.getSubject()));
-        Dispatcher byDefault = interposed.connection().createDispatcher(message -> seen.add("default " + message.getSubject()));
+        Dispatcher byDefault = interposed.connection()
+                .createDispatcher(message -> seen.add("default " + message.getSubject()));
         assertTrue(byDefault.subscribe("dagnats.lease.changed.j") == byDefault, "a fluent call returns the wrapper");
         byDefault.subscribe("app.j");
         interposed.connection().flush(Duration.ofSeconds(5));
@@ -80,7 +81,8 @@ class InterposedConnectionTest {
         other.flush(Duration.ofSeconds(5));
 
         interposed.holdCalls();
-        CompletableFuture<Message> held = interposed.connection().requestWithTimeout(message("held"), Duration.ofSeconds(10));
+        CompletableFuture<Message> held = interposed.connection()
+                .requestWithTimeout(message("held"), Duration.ofSeconds(10));
         interposed.connection().flush(Duration.ofSeconds(5));
         assertFalse(held.isDone());
         assertEquals(0, received.get(), "nothing sent while held");
@@ -88,10 +90,12 @@ class InterposedConnectionTest {
         assertEquals("held", new String(held.get(5, TimeUnit.SECONDS).getData(), StandardCharsets.UTF_8));
 
         interposed.loseNext("echo");
-        CompletableFuture<Message> lost = interposed.connection().requestWithTimeout(message("lost"), Duration.ofSeconds(10));
+        CompletableFuture<Message> lost = interposed.connection()
+                .requestWithTimeout(message("lost"), Duration.ofSeconds(10));
         ExecutionException failed = assertThrows(ExecutionException.class, () -> lost.get(1, TimeUnit.SECONDS));
         assertInstanceOf(TimeoutException.class, failed.getCause());
-        Message next = interposed.connection().requestWithTimeout(message("next"), Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS);
+        Message next = interposed.connection().requestWithTimeout(message("next"), Duration.ofSeconds(5))
+                .get(5, TimeUnit.SECONDS);
 
         assertEquals("next", new String(next.getData(), StandardCharsets.UTF_8), "only the next one is lost");
         assertEquals(2, received.get(), "the lost request never reached the server");

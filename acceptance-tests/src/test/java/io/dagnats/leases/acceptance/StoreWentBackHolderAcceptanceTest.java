@@ -99,7 +99,7 @@ class StoreWentBackHolderAcceptanceTest {
         long serving = crashBackToTheCopy();
         interposed.releaseCalls();
 
-        ownsAgainAboveEveryFenceItHad(confirmed, serving);
+        ownsAgainAboveEveryFenceItHad("renew answered lost", confirmed, serving);
     }
 
     @Test
@@ -112,7 +112,7 @@ class StoreWentBackHolderAcceptanceTest {
         long serving = crashBackToTheCopy();
         Polling.until(TTL, "the holder's renew to be lost in the crash", interposed::lostCalls, lost -> lost == 1);
 
-        ownsAgainAboveEveryFenceItHad(confirmed, serving);
+        ownsAgainAboveEveryFenceItHad("renew lost in the crash", confirmed, serving);
     }
 
     /**
@@ -148,7 +148,8 @@ class StoreWentBackHolderAcceptanceTest {
         return System.nanoTime();
     }
 
-    private void ownsAgainAboveEveryFenceItHad(long confirmed, long serving) throws InterruptedException {
+    private void ownsAgainAboveEveryFenceItHad(String scenario, long confirmed, long serving)
+            throws InterruptedException {
         long giveUp = serving + OWNS_AGAIN_WITHIN.toNanos();
         Optional<Tenure> above = Optional.empty();
         while (above.isEmpty() && broken().isEmpty() && System.nanoTime() - giveUp < 0) {
@@ -158,9 +159,13 @@ class StoreWentBackHolderAcceptanceTest {
         assertEquals(List.of(), broken(), "owned at or below a fence it had confirmed; " + record());
         assertTrue(above.isPresent(), KEY + " not owned again above fence " + confirmed + " within "
                 + OWNS_AGAIN_WITHIN + " of the restart; " + record());
+        Reliability.report("store went back (" + scenario + ")", "owned again above every earlier fence "
+                + (System.nanoTime() - serving) / 1_000_000 + " ms after the restarted dagnats served (bound "
+                + OWNS_AGAIN_WITHIN.toSeconds() + " s, TTL " + TTL.toSeconds() + " s)");
 
         long logGiveUp = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!dagnats.logged(StoreWentBackHolderAcceptanceTest::saysTheStoreWentBack) && System.nanoTime() - logGiveUp < 0) {
+        while (!dagnats.logged(StoreWentBackHolderAcceptanceTest::saysTheStoreWentBack)
+                && System.nanoTime() - logGiveUp < 0) {
             Polling.pause();
         }
         assertTrue(dagnats.logged(StoreWentBackHolderAcceptanceTest::saysTheStoreWentBack),
