@@ -29,9 +29,8 @@ final class IdentityNats {
 
     /** The example as {@link #start(String)} makes it, without the lines that allow {@code withheldSubject}. */
     static NatsServerProcess start(String dagnatsAccountUsers, String withheldSubject) throws Exception {
+        // {{PORT}} and {{STORE}} are the server process's own (NatsServerProcess.fromConfig).
         String config = Files.readString(Path.of(System.getProperty("identity.conf", "../docs/examples/identity.conf")))
-                .replace("{{PORT}}", Integer.toString(NatsServerProcess.freePort()))
-                .replace("{{STORE}}", Files.createTempDirectory("nats-identity-").toString())
                 .replace("{{DAGNATS_PASSWORD}}", "dagnats-secret")
                 .replace("{{ALICE_PASSWORD}}", "alice-secret")
                 .replace("{{AMOS_PASSWORD}}", "amos-secret")
@@ -39,10 +38,8 @@ final class IdentityNats {
                 .replace("{{BEA_PASSWORD}}", "bea-secret")
                 .replace("{{OPERATOR_PASSWORD}}", "operator-secret");
         assertTrue(config.contains(DAGNATS_ACCOUNT_ANCHOR), "the example's DAGNATS account lost its anchor line");
-        Path file = Files.createTempFile("nats-identity-", ".conf");
         String kept = String.join("\n", config.lines().filter(line -> !line.contains(withheldSubject)).toList());
-        Files.writeString(file, kept.replace(DAGNATS_ACCOUNT_ANCHOR, dagnatsAccountUsers));
-        return NatsServerProcess.start(NatsServerProcess.binary("nats.server.bin"), false, "-c", file.toString());
+        return NatsServerProcess.fromConfig(kept.replace(DAGNATS_ACCOUNT_ANCHOR, dagnatsAccountUsers));
     }
 
     /** dagnats as the example runs it: identity mode, account DAGNATS, operators OPS. */

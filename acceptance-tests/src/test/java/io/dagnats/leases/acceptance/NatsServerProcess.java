@@ -64,18 +64,44 @@ final class NatsServerProcess implements AutoCloseable {
         try {
             int port = freePort();
             Path store = Files.createTempDirectory("dagnats-nats-");
-            Path log = store.resolve("server.log");
-            List<String> command = new ArrayList<>(List.of(binary, "-a", "127.0.0.1", "-p", Integer.toString(port)));
+            List<String> arguments = new ArrayList<>();
             if (jetStream) {
-                command.addAll(List.of("-js", "-sd", store.resolve("jetstream").toString()));
+                arguments.addAll(List.of("-js", "-sd", store.resolve("jetstream").toString()));
             }
-            command.addAll(List.of(extraArguments));
-            NatsServerProcess server = new NatsServerProcess(launch(command, log), List.copyOf(command), port, store, log);
-            server.awaitListening(Duration.ofSeconds(15));
-            return server;
+            arguments.addAll(List.of(extraArguments));
+            return start(binary, port, store, arguments);
         } catch (IOException failed) {
             throw new UncheckedIOException(failed);
         }
+    }
+
+    /**
+     * A 2.11+ server run from the text of a configuration file (a shipped example), its
+     * {@code {{PORT}}} and {@code {{STORE}}} placeholders filled in with this process's own port and
+     * JetStream directory: so it can be stopped, its store copied and restored, and started again
+     * like any other, and its store is removed on close.
+     */
+    static NatsServerProcess fromConfig(String config) {
+        try {
+            int port = freePort();
+            Path store = Files.createTempDirectory("dagnats-nats-");
+            Path file = store.resolve("nats-server.conf");
+            Files.writeString(file, config.replace("{{PORT}}", Integer.toString(port))
+                    .replace("{{STORE}}", store.resolve("jetstream").toString()));
+            return start(binary("nats.server.bin"), port, store, List.of("-c", file.toString()));
+        } catch (IOException failed) {
+            throw new UncheckedIOException(failed);
+        }
+    }
+
+    private static NatsServerProcess start(String binary, int port, Path store, List<String> arguments)
+            throws IOException {
+        Path log = store.resolve("server.log");
+        List<String> command = new ArrayList<>(List.of(binary, "-a", "127.0.0.1", "-p", Integer.toString(port)));
+        command.addAll(arguments);
+        NatsServerProcess server = new NatsServerProcess(launch(command, log), List.copyOf(command), port, store, log);
+        server.awaitListening(Duration.ofSeconds(15));
+        return server;
     }
 
     private static Process launch(List<String> command, Path log) throws IOException {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dagnats.leases.bootstrap.DagnatsServer;
 import io.dagnats.leases.bootstrap.Settings;
-import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.api.MessageInfo;
 import io.nats.client.api.PublishAck;
@@ -32,8 +31,6 @@ import org.junit.jupiter.api.Test;
  */
 class RecreatedBucketAcceptanceTest {
 
-    private static final int STREAM_NAME_IN_USE = 10058;
-    private static final int STREAM_NOT_FOUND = 10059;
     private static final Set<String> REFUSALS = Set.of("lost", "unavailable", "unsupported");
 
     private ServiceFixture service;
@@ -428,26 +425,7 @@ class RecreatedBucketAcceptanceTest {
 
     /** Deletes the bucket and creates it again with {@code configuration}. */
     private void recreateByHand(StreamConfiguration configuration) throws Exception {
-        JetStreamManagement management = management();
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (true) {
-            try {
-                management.deleteStream("KV_leases");
-            } catch (JetStreamApiException gone) {
-                if (gone.getApiErrorCode() != STREAM_NOT_FOUND) {
-                    throw gone;
-                }
-            }
-            try {
-                management.addStream(configuration);
-                return;
-            } catch (JetStreamApiException raced) {
-                // The service recreated it in between: delete it again.
-                if (raced.getApiErrorCode() != STREAM_NAME_IN_USE || System.nanoTime() > deadline) {
-                    throw raced;
-                }
-            }
-        }
+        BucketByHand.recreate(management(), configuration);
     }
 
     private long writeAsDagnats(String key, String holder, long expectedSequence) throws Exception {
