@@ -27,7 +27,7 @@ public final class Replies {
         if (plain != null) {
             return plain;
         }
-        return FlatJson.write(generator -> {
+        return JsonObjects.bytes(generator -> {
             generator.writeBooleanField(Fields.GRANTED, granted);
             leaseView(generator, lease);
         });
@@ -37,20 +37,20 @@ public final class Replies {
     public static byte[] owner(KeyState state) {
         if (state instanceof KeyState.Held held) {
             byte[] plain = LeaseViewBytes.write(null, held.lease());
-            return plain != null ? plain : FlatJson.write(generator -> leaseView(generator, held.lease()));
+            return plain != null ? plain : JsonObjects.bytes(generator -> leaseView(generator, held.lease()));
         }
-        return FlatJson.write(generator -> {
+        return JsonObjects.bytes(generator -> {
             generator.writeBooleanField(Fields.HELD, false);
             generator.writeStringField(Fields.KEY, state.key().value());
         });
     }
 
     public static byte[] released(Release.Released released) {
-        return FlatJson.write(generator -> {
+        return JsonObjects.bytes(generator -> {
             generator.writeBooleanField(Fields.RELEASED, true);
             generator.writeStringField(Fields.KEY, released.key().value());
             generator.writeStringField(Fields.HOLDER, released.holder().value());
-            FlatJson.writeFence(generator, Fields.REVISION, released.revision());
+            JsonObjects.writeFence(generator, Fields.REVISION, released.revision());
         });
     }
 
@@ -59,7 +59,7 @@ public final class Replies {
      * and {@code next_cursor} when there may be more.
      */
     public static byte[] list(List<Lease> leases, Optional<String> nextCursor) {
-        return FlatJson.write(generator -> {
+        return JsonObjects.bytes(generator -> {
             generator.writeArrayFieldStart(Fields.LEASES);
             for (Lease lease : leases) {
                 generator.writeStartObject();
@@ -81,21 +81,21 @@ public final class Replies {
      */
     public static byte[] revoked(Revocation revocation) {
         if (revocation instanceof Revocation.Revoked revoked) {
-            return FlatJson.write(generator -> {
+            return JsonObjects.bytes(generator -> {
                 generator.writeBooleanField(Fields.REVOKED, true);
                 generator.writeStringField(Fields.KEY, revoked.key().value());
                 generator.writeStringField(Fields.HOLDER, revoked.holder().value());
-                FlatJson.writeFence(generator, Fields.REVISION, revoked.revision());
-                FlatJson.writeFence(generator, Fields.REVOKED_REVISION, revoked.revokedRevision());
+                JsonObjects.writeFence(generator, Fields.REVISION, revoked.revision());
+                JsonObjects.writeFence(generator, Fields.REVOKED_REVISION, revoked.revokedRevision());
             });
         }
         if (revocation instanceof Revocation.NotCurrent notCurrent) {
-            return FlatJson.write(generator -> {
+            return JsonObjects.bytes(generator -> {
                 generator.writeBooleanField(Fields.REVOKED, false);
                 leaseView(generator, notCurrent.lease());
             });
         }
-        return FlatJson.write(generator -> {
+        return JsonObjects.bytes(generator -> {
             generator.writeBooleanField(Fields.REVOKED, false);
             generator.writeBooleanField(Fields.HELD, false);
             generator.writeStringField(Fields.KEY, revocation.key().value());
@@ -104,13 +104,13 @@ public final class Replies {
 
     /** A forward answer: the owner that answered, the fence it was sent, and its reply in base64. */
     public static byte[] forwarded(Lease owner, byte[] reply) {
-        return FlatJson.write(generator -> {
+        return JsonObjects.bytes(generator -> {
             generator.writeStringField(Fields.KEY, owner.key().value());
             generator.writeStringField(Fields.HOLDER, owner.holder().value());
             if (owner.incarnation().isPresent()) {
                 generator.writeStringField(Fields.INCARNATION, owner.incarnation().get().value());
             }
-            FlatJson.writeFence(generator, Fields.REVISION, owner.revision());
+            JsonObjects.writeFence(generator, Fields.REVISION, owner.revision());
             generator.writeFieldName(Fields.PAYLOAD);
             generator.writeBinary(reply);
         });
@@ -118,19 +118,19 @@ public final class Replies {
 
     /** A forward error naming the owner last tried. */
     public static byte[] forwardError(ErrorKind kind, String sentence, Lease lastTried) {
-        return FlatJson.write(generator -> {
+        return JsonObjects.bytes(generator -> {
             generator.writeStringField(Fields.ERROR, sentence);
             generator.writeStringField(Fields.KIND, Kinds.wireName(kind));
             generator.writeStringField(Fields.HOLDER, lastTried.holder().value());
             if (lastTried.incarnation().isPresent()) {
                 generator.writeStringField(Fields.INCARNATION, lastTried.incarnation().get().value());
             }
-            FlatJson.writeFence(generator, Fields.REVISION, lastTried.revision());
+            JsonObjects.writeFence(generator, Fields.REVISION, lastTried.revision());
         });
     }
 
     public static byte[] error(ErrorKind kind, String sentence) {
-        return FlatJson.write(generator -> {
+        return JsonObjects.bytes(generator -> {
             generator.writeStringField(Fields.ERROR, sentence);
             generator.writeStringField(Fields.KIND, Kinds.wireName(kind));
         });
@@ -147,8 +147,8 @@ public final class Replies {
         if (lease.incarnation().isPresent()) {
             generator.writeStringField(Fields.INCARNATION, lease.incarnation().get().value());
         }
-        FlatJson.writeFence(generator, Fields.REVISION, lease.revision());
-        FlatJson.writeFence(generator, Fields.TENURE, lease.tenure());
+        JsonObjects.writeFence(generator, Fields.REVISION, lease.revision());
+        JsonObjects.writeFence(generator, Fields.TENURE, lease.tenure());
         generator.writeStringField(Fields.ACQUIRED_AT, Timestamps.format(lease.acquiredAt()));
         generator.writeStringField(Fields.EXPIRES_AT, Timestamps.format(lease.expiresAt()));
         generator.writeNumberField(Fields.TTL_MS, lease.ttl().millis());
