@@ -5,7 +5,7 @@
 #                                          the git-ignored .tools/check-examples/)
 #   docs/examples/systemd/dagnats.service  with systemd-analyze verify
 # The chart values (nats-values.yaml) have no schema of the chart's to check
-# against; DeploymentExamplesTest reads them. A validator that cannot be had
+# against; KubernetesExampleTest reads them. A validator that cannot be had
 # is named on one line and skipped; an example it finds wrong fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."

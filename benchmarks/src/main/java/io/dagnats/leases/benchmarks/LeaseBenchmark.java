@@ -1,41 +1,26 @@
 package io.dagnats.leases.benchmarks;
 
+import static io.dagnats.leases.benchmarks.ComparedSteps.DIRECT;
+import static io.dagnats.leases.benchmarks.ComparedSteps.OWNER;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.dagnats.leases.domain.Fence;
-import io.dagnats.leases.domain.HolderId;
-import io.dagnats.leases.domain.LeaseKey;
-import io.dagnats.leases.domain.LeaseTtl;
-import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.benchmarks.ClosedLoop.Run;
+import io.dagnats.leases.benchmarks.ComparedSteps.StepFactory;
 import io.dagnats.leases.protocol.LeaseSubjects;
-import io.dagnats.leases.protocol.Replies;
-import io.dagnats.leases.protocol.Request;
-import io.dagnats.leases.protocol.Requests;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
-import io.nats.client.JetStream;
-import io.nats.client.Message;
 import io.nats.client.Nats;
 import io.nats.client.Options;
-import io.nats.client.PublishOptions;
-import io.nats.client.impl.Headers;
-import io.nats.client.impl.NatsMessage;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 
 /**
  * The lease service side by side with the JetStream operations it is made of,
@@ -62,36 +47,32 @@ import java.util.function.Function;
  * with JFR during each service run (scripts/bench.sh profile). Writes a table
  * to stdout and JSON to the path in BENCH_JSON (default benchmarks/target/bench.json).
  *
- * <p>Over 200 lines on purpose: it is a program read top to bottom, and each
- * service step sits next to the direct JetStream step it is compared with, so a
- * reader checks in one file that the two do the same work.
+ * <p>The steps a row compares sit side by side in {@link ComparedSteps}, so a reader
+ * checks in one file that each pair does the same work; {@link ClosedLoop} runs and
+ * measures them; this program orders the runs and reports them.
  */
 public final class LeaseBenchmark {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final byte[] PAYLOAD = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
-    private static final HolderId OWNER = new HolderId("bench-owner");
-    private static final HolderId HOLDER = new HolderId("h");
 
-    private final Connection[] connections;
     private final Duration runFor;
     private final int rounds;
     private final ProcessCost service;
     private final ProcessCost server;
     private final ProcessCost relay;
-    private final Recording recording;
-    private final AtomicLong unique = new AtomicLong();
+    private final ComparedSteps steps;
+    private final ClosedLoop loop;
     private final ArrayNode results = JSON.createArrayNode();
 
     private LeaseBenchmark(Connection[] connections, Duration runFor, int rounds, long dagnatsPid, long natsPid,
             long relayPid, Path profile) {
-        this.connections = connections;
         this.runFor = runFor;
         this.rounds = rounds;
         this.service = new ProcessCost(dagnatsPid);
         this.server = new ProcessCost(natsPid);
         this.relay = new ProcessCost(relayPid);
-        this.recording = new Recording(dagnatsPid, profile);
+        this.steps = new ComparedSteps(connections);
+        this.loop = new ClosedLoop(connections, service, server, relay, new Recording(dagnatsPid, profile));
     }
 
     public static void main(String[] args) throws Exception {
@@ -127,10 +108,10 @@ public final class LeaseBenchmark {
                 + " clients");
         for (int clients : warmUps) {
             for (String op : ops) {
-                benchmark.run(new Run(), runFor, clients, benchmark.serviceStep(op), null);
-                benchmark.run(new Run(), runFor, clients, benchmark.baselineStep(op, DIRECT), null);
+                benchmark.loop.run(new Run(), runFor, clients, benchmark.steps.serviceStep(op), null);
+                benchmark.loop.run(new Run(), runFor, clients, benchmark.steps.baselineStep(op, DIRECT), null);
                 if (benchmark.relay.known()) {
-                    benchmark.run(new Run(), runFor, clients, benchmark.relayStep(op), null);
+                    benchmark.loop.run(new Run(), runFor, clients, benchmark.steps.relayStep(op), null);
                 }
             }
         }
@@ -165,18 +146,6 @@ public final class LeaseBenchmark {
         return Arrays.stream(list.split(",")).mapToInt(Integer::parseInt).toArray();
     }
 
-    /** One closed-loop client: issues its next request when the last one is answered. */
-    @FunctionalInterface
-    private interface Step {
-        /** Runs one request; returns false if the answer was wrong. */
-        boolean run(Connection connection) throws Exception;
-    }
-
-    @FunctionalInterface
-    private interface StepFactory {
-        Step create(int client) throws Exception;
-    }
-
     /**
      * One row: the service and everything it is set beside, each measured in {@link #rounds}
      * windows taken in turn (service, baseline, raw, relay, hop, then again), so a slow
@@ -184,7 +153,7 @@ public final class LeaseBenchmark {
      */
     private void compare(String op, int leases, int clients) throws Exception {
         String name = op + "-" + leases + "-" + clients;
-        StepFactory rawStep = rawStep(op, DIRECT);
+        StepFactory rawStep = steps.rawStep(op, DIRECT);
         Run dagnats = new Run();
         Run baseline = new Run();
         Run raw = rawStep == null ? baseline : new Run();
@@ -192,15 +161,15 @@ public final class LeaseBenchmark {
         Run hop = new Run();
         Duration window = Duration.ofMillis(Math.max(1, runFor.toMillis() / rounds));
         for (int round = 0; round < rounds; round++) {
-            run(dagnats, window, clients, serviceStep(op), round == 0 ? name : null);
-            run(baseline, window, clients, baselineStep(op, DIRECT), null);
+            loop.run(dagnats, window, clients, steps.serviceStep(op), round == 0 ? name : null);
+            loop.run(baseline, window, clients, steps.baselineStep(op, DIRECT), null);
             if (raw != baseline) {
-                run(raw, window, clients, rawStep, null);
+                loop.run(raw, window, clients, rawStep, null);
             }
             if (relayed != null) {
-                run(relayed, window, clients, relayStep(op), null);
+                loop.run(relayed, window, clients, steps.relayStep(op), null);
             }
-            run(hop, window, clients, echoStep(DIRECT), null);
+            loop.run(hop, window, clients, steps.echoStep(DIRECT), null);
         }
         double rawPlusHop = raw.latencies.micros(0.5) + hop.latencies.micros(0.5);
         System.out.printf(Locale.ROOT,
@@ -237,17 +206,6 @@ public final class LeaseBenchmark {
         }
     }
 
-    /** The threads that spent at least 1 us per request, most first, each with its time in the kernel. */
-    private static String byThread(ProcessCost.Reading cost, long requests) {
-        return cost.byThread().entrySet().stream()
-                .filter(spent -> requests > 0 && spent.getValue() / 1_000.0 / requests >= 1)
-                .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
-                .map(spent -> String.format(Locale.ROOT, "%s %.0f us (kernel %.0f)", spent.getKey(),
-                        spent.getValue() / 1_000.0 / requests,
-                        cost.kernelByThread().getOrDefault(spent.getKey(), 0L) / 1_000.0 / requests))
-                .collect(java.util.stream.Collectors.joining(", "));
-    }
-
     /** Per request of the measured window: the service's CPU and context switches, nats-server's CPU. */
     private String costs(Run run) {
         if (run.ops == 0) {
@@ -271,272 +229,5 @@ public final class LeaseBenchmark {
                 relayed.latencies.micros(0.5), relayCpu, dagnats.throughput() / relayed.throughput(),
                 dagnats.latencies.micros(0.5) / relayed.latencies.micros(0.5),
                 service.known() ? dagnatsCpu / relayCpu : Double.NaN);
-    }
-
-    /** What one kind of step did over all its windows in a row. */
-    private static final class Run {
-        final Latencies latencies = new Latencies();
-        long ops;
-        long errors;
-        long nanos;
-        ProcessCost.Reading serviceCost = ProcessCost.Reading.NONE;
-        ProcessCost.Reading serverCost = ProcessCost.Reading.NONE;
-        ProcessCost.Reading relayCost = ProcessCost.Reading.NONE;
-
-        double throughput() {
-            return ops * 1e9 / nanos;
-        }
-
-        ObjectNode json() {
-            ObjectNode node = JSON.createObjectNode();
-            node.put("ops_per_s", throughput());
-            node.put("p50_us", latencies.micros(0.5));
-            node.put("p99_us", latencies.micros(0.99));
-            node.put("p999_us", latencies.micros(0.999));
-            node.put("errors", errors);
-            return node;
-        }
-    }
-
-    /**
-     * One measured window, after a warm-up of a third of it (at most 1 s), added to {@code run}.
-     *
-     * @param recorded the recording's name when the service is to be recorded meanwhile (profile), or null
-     */
-    private void run(Run run, Duration window, int clients, StepFactory factory, String recorded) throws Exception {
-        if (recorded != null) {
-            recording.start(recorded);
-        }
-        AtomicBoolean measuring = new AtomicBoolean(false);
-        AtomicBoolean going = new AtomicBoolean(true);
-        AtomicLong ops = new AtomicLong();
-        AtomicLong errors = new AtomicLong();
-        AtomicLong answered = new AtomicLong();
-        CountDownLatch ready = new CountDownLatch(clients);
-        List<Thread> threads = new ArrayList<>();
-        for (int c = 0; c < clients; c++) {
-            Step step = factory.create(c);
-            Connection connection = connections[c % connections.length];
-            Thread thread = new Thread(() -> {
-                ready.countDown();
-                while (going.get()) {
-                    long started = System.nanoTime();
-                    boolean ok;
-                    try {
-                        ok = step.run(connection);
-                    } catch (Exception failed) {
-                        ok = false;
-                    }
-                    if (ok) {
-                        answered.incrementAndGet();
-                    }
-                    if (measuring.get()) {
-                        if (ok) {
-                            run.latencies.add(System.nanoTime() - started);
-                            ops.incrementAndGet();
-                        } else {
-                            errors.incrementAndGet();
-                        }
-                    }
-                }
-            });
-            threads.add(thread);
-            thread.start();
-        }
-        ready.await();
-        Thread.sleep(Math.min(1_000, window.toMillis() / 3)); // warm-up, not measured
-        Map<Long, String> jnatsThreads = recorded != null ? recording.jnatsThreads() : Map.of();
-        ProcessCost.Reading serviceBefore = service.read(jnatsThreads);
-        ProcessCost.Reading serverBefore = server.read();
-        ProcessCost.Reading relayBefore = relay.read();
-        long started = System.nanoTime();
-        measuring.set(true);
-        Thread.sleep(window.toMillis());
-        measuring.set(false);
-        long nanos = System.nanoTime() - started;
-        ProcessCost.Reading serviceCost = service.read(jnatsThreads).minus(serviceBefore);
-        ProcessCost.Reading serverCost = server.read().minus(serverBefore);
-        ProcessCost.Reading relayCost = relay.read().minus(relayBefore);
-        going.set(false);
-        for (Thread thread : threads) {
-            thread.join(10_000);
-        }
-        if (recorded != null && recording.on()) {
-            recording.stop(recorded);
-            System.out.println("recorded " + recorded + ": " + answered.get() + " requests answered while recording");
-            System.out.println("  dagnats CPU per request by thread: " + byThread(serviceCost, ops.get()));
-        }
-        synchronized (run) {
-            run.nanos += nanos;
-            run.serviceCost = run.serviceCost.plus(serviceCost);
-            run.serverCost = run.serverCost.plus(serverCost);
-            run.relayCost = run.relayCost.plus(relayCost);
-            run.ops += ops.get();
-            run.errors += errors.get();
-        }
-    }
-
-    // ---- the service ----
-
-    private StepFactory serviceStep(String op) {
-        return switch (op) {
-            case "acquire" -> client -> connection -> {
-                LeaseKey key = new LeaseKey("fresh-" + unique.incrementAndGet());
-                return call(connection, new Request.Acquire(key, HOLDER, LeaseTtl.ofSeconds(1)), Replies::decodeAcquire)
-                        instanceof Answers.Acquire.Granted;
-            };
-            case "renew" -> client -> {
-                LeaseKey key = new LeaseKey("renew-" + unique.incrementAndGet());
-                Fence[] fence = {call(connections[0], new Request.Acquire(key, HOLDER, LeaseTtl.ofSeconds(60)),
-                        Replies::decodeAcquire).lease().revision()};
-                return connection -> {
-                    Answers.Renew renew = call(connection, new Request.Renew(key, HOLDER, fence[0], Optional.empty()),
-                            Replies::decodeRenew);
-                    if (renew instanceof Answers.Renew.Renewed renewed) {
-                        fence[0] = renewed.lease().revision();
-                        return true;
-                    }
-                    return false;
-                };
-            };
-            case "owner" -> client -> {
-                LeaseKey key = new LeaseKey("owned-" + unique.incrementAndGet());
-                call(connections[0], new Request.Acquire(key, HOLDER, LeaseTtl.ofSeconds(600)), Replies::decodeAcquire);
-                Request owner = new Request.Owner(key);
-                return connection -> call(connection, owner, Replies::decodeOwner) instanceof Answers.Owner.Held;
-            };
-            case "forward" -> client -> {
-                LeaseKey key = new LeaseKey("fwd-" + unique.incrementAndGet());
-                call(connections[0], new Request.Acquire(key, OWNER, LeaseTtl.ofSeconds(600)), Replies::decodeAcquire);
-                Request forward = new Request.Forward(key, PAYLOAD, Request.Forward.DEFAULT_TIMEOUT);
-                return connection -> call(connection, forward, Replies::decodeForward) instanceof Answers.Forward.Answered;
-            };
-            default -> throw new IllegalArgumentException(op);
-        };
-    }
-
-    /** One request through the protocol's codecs; an error reply throws, which the run counts as an error. */
-    private static <T> T call(Connection connection, Request request, Function<byte[], T> decode) throws Exception {
-        Message reply = connection.request(request.operation().subject(), Requests.encode(request), Duration.ofSeconds(5));
-        return decode.apply(reply == null ? null : reply.getData());
-    }
-
-    // ---- the same JetStream operations, directly ----
-
-    private StepFactory baselineStep(String op, Route route) {
-        return switch (op) {
-            case "acquire" -> client -> connection -> {
-                String key = "raw-fresh-" + unique.incrementAndGet();
-                Headers headers = new Headers();
-                headers.put("Nats-Expected-Last-Subject-Sequence", "0");
-                headers.put("Nats-TTL", "1s");
-                return ok(publish(route, connection, key, headers), "\"seq\"");
-            };
-            case "renew" -> client -> {
-                String key = "raw-renew-" + unique.incrementAndGet();
-                Headers create = new Headers();
-                create.put("Nats-TTL", "60s");
-                publish(DIRECT, connections[0], key, create);
-                return connection -> {
-                    String get = request(route, connection, "$JS.API.STREAM.MSG.GET.KV_leases",
-                            "{\"last_by_subj\":\"$KV.leases." + key + "\"}");
-                    long seq = JSON.readTree(get).path("message").path("seq").asLong();
-                    Headers headers = new Headers();
-                    headers.put("Nats-Expected-Last-Subject-Sequence", Long.toString(seq));
-                    headers.put("Nats-TTL", "60s");
-                    return ok(publish(route, connection, key, headers), "\"seq\"");
-                };
-            };
-            case "owner" -> client -> {
-                String key = "raw-owned-" + unique.incrementAndGet();
-                Headers create = new Headers();
-                create.put("Nats-TTL", "600s");
-                publish(DIRECT, connections[0], key, create);
-                return connection -> ok(request(route, connection, "$JS.API.STREAM.MSG.GET.KV_leases",
-                        "{\"last_by_subj\":\"$KV.leases." + key + "\"}"), "\"message\"");
-            };
-            case "forward" -> echoStep(route);
-            default -> throw new IllegalArgumentException(op);
-        };
-    }
-
-    /**
-     * The one JetStream operation a service request is made of, where the baseline does more
-     * (renew: the compare-and-set alone, under the sequence its last write was acknowledged
-     * with; forward: the leader read); null where the baseline is that operation already.
-     */
-    private StepFactory rawStep(String op, Route route) {
-        return switch (op) {
-            case "renew" -> client -> {
-                String key = "raw-cas-" + unique.incrementAndGet();
-                Headers create = new Headers();
-                create.put("Nats-TTL", "60s");
-                long[] seq = {JSON.readTree(publish(DIRECT, connections[0], key, create)).path("seq").asLong()};
-                return connection -> {
-                    Headers headers = new Headers();
-                    headers.put("Nats-Expected-Last-Subject-Sequence", Long.toString(seq[0]));
-                    headers.put("Nats-TTL", "60s");
-                    String ack = publish(route, connection, key, headers);
-                    seq[0] = JSON.readTree(ack).path("seq").asLong();
-                    return ok(ack, "\"seq\"");
-                };
-            };
-            case "forward" -> baselineStep("owner", route);
-            default -> null;
-        };
-    }
-
-    /**
-     * What the service's request is made of, through the jnats relay: the raw operation,
-     * and for forward the owner hop (a forward to the owner the service remembers).
-     */
-    private StepFactory relayStep(String op) {
-        return switch (op) {
-            case "renew" -> rawStep(op, RELAYED);
-            case "forward" -> echoStep(RELAYED);
-            default -> baselineStep(op, RELAYED);
-        };
-    }
-
-    /** One core NATS request/reply to an echo responder: the hop a service request adds. */
-    private StepFactory echoStep(Route route) {
-        return client -> connection -> {
-            Message reply = route.request(connection, NatsMessage.builder().subject("bench.echo").data(PAYLOAD).build());
-            return reply != null && reply.getData().length == PAYLOAD.length;
-        };
-    }
-
-    private static final byte[] RECORD = "{\"holder\":\"h\",\"acquired_at\":\"2026-11-30T00:00:00Z\",\"ttl_ms\":60000}"
-            .getBytes(StandardCharsets.UTF_8);
-
-    /** How a raw request travels: straight to its subject, or through the jnats relay. */
-    @FunctionalInterface
-    private interface Route {
-        Message request(Connection connection, Message message) throws Exception;
-    }
-
-    private static final Route DIRECT = (connection, message) -> connection.request(message, Duration.ofSeconds(5));
-
-    private static final Route RELAYED = (connection, message) -> {
-        Headers headers = message.hasHeaders() ? new Headers(message.getHeaders()) : new Headers();
-        headers.put(JnatsRelay.TO, message.getSubject());
-        return connection.request(NatsMessage.builder().subject(JnatsRelay.SUBJECT).headers(headers)
-                .data(message.getData()).build(), Duration.ofSeconds(5));
-    };
-
-    private static String publish(Route route, Connection connection, String key, Headers headers) throws Exception {
-        Message reply = route.request(connection, NatsMessage.builder().subject("$KV.leases." + key).headers(headers)
-                .data(RECORD).build());
-        return reply == null ? "" : new String(reply.getData(), StandardCharsets.UTF_8);
-    }
-
-    private static String request(Route route, Connection connection, String subject, String body) throws Exception {
-        Message reply = route.request(connection, NatsMessage.builder().subject(subject)
-                .data(body.getBytes(StandardCharsets.UTF_8)).build());
-        return reply == null ? "" : new String(reply.getData(), StandardCharsets.UTF_8);
-    }
-
-    private static boolean ok(String reply, String mustContain) {
-        return reply.contains(mustContain) && !reply.contains("\"error\"");
     }
 }

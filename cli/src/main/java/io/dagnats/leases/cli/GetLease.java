@@ -3,6 +3,7 @@ package io.dagnats.leases.cli;
 import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.JsonObjects;
 import io.dagnats.leases.protocol.LeaseView;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -46,7 +47,7 @@ final class GetLease implements Callable<Integer> {
         if (answer instanceof Answers.Owner.Held held) {
             LeaseView lease = held.lease();
             if (options.json()) {
-                out.println(Json.object(generator -> {
+                out.println(JsonObjects.text(generator -> {
                     generator.writeBooleanField("held", true);
                     Json.lease(generator, lease, now);
                 }));
@@ -62,7 +63,7 @@ final class GetLease implements Callable<Integer> {
                         .print(out);
             }
         } else if (options.json()) {
-            out.println(Json.object(generator -> {
+            out.println(JsonObjects.text(generator -> {
                 generator.writeBooleanField("held", false);
                 generator.writeStringField("key", key.value());
             }));

@@ -1,6 +1,7 @@
 package io.dagnats.leases.cli;
 
 import io.dagnats.leases.domain.KeyPrefix;
+import io.dagnats.leases.protocol.JsonObjects;
 import io.dagnats.leases.protocol.LeaseView;
 import io.dagnats.leases.protocol.ListRequest;
 import java.io.PrintWriter;
@@ -56,7 +57,7 @@ final class ListLeases implements Callable<Integer> {
         Instant now = context.clock().instant();
         PrintWriter out = context.out();
         if (options.json()) {
-            out.println(Json.object(generator -> {
+            out.println(JsonObjects.text(generator -> {
                 generator.writeArrayFieldStart("leases");
                 for (LeaseView lease : leases) {
                     generator.writeStartObject();

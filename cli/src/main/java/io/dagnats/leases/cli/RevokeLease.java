@@ -5,6 +5,7 @@ import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.RevokeReason;
 import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.JsonObjects;
 import io.dagnats.leases.protocol.LeaseView;
 import io.dagnats.leases.protocol.Request;
 import java.io.PrintWriter;
@@ -87,13 +88,13 @@ final class RevokeLease implements Callable<Integer> {
     }
 
     private String json(Answers.Revoke answer) {
-        return Json.object(generator -> {
+        return JsonObjects.text(generator -> {
             if (answer instanceof Answers.Revoke.Revoked revoked) {
                 generator.writeBooleanField("revoked", true);
                 generator.writeStringField("key", revoked.key().value());
                 generator.writeStringField("holder", revoked.holder().value());
-                Json.fence(generator, "revision", revoked.revision());
-                Json.fence(generator, "revoked_revision", revoked.revokedRevision());
+                JsonObjects.writeFence(generator, "revision", revoked.revision());
+                JsonObjects.writeFence(generator, "revoked_revision", revoked.revokedRevision());
             } else if (answer instanceof Answers.Revoke.NotCurrent notCurrent) {
                 generator.writeBooleanField("revoked", false);
                 generator.writeBooleanField("held", true);

@@ -1,6 +1,7 @@
 package io.dagnats.leases.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.dagnats.leases.protocol.JsonObjects;
 import io.dagnats.leases.protocol.LeaseView;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -28,7 +29,7 @@ final class ShardsOutput {
     /** Every set found: a row each. */
     void sets(List<ShardSetView> views, boolean json) {
         if (json) {
-            out.println(Json.object(generator -> {
+            out.println(JsonObjects.text(generator -> {
                 generator.writeArrayFieldStart("sets");
                 for (ShardSetView view : views) {
                     generator.writeStartObject();
@@ -55,7 +56,7 @@ final class ShardsOutput {
     /** One set (one per account in identity mode) in full. */
     void details(List<ShardSetView> views, boolean json) {
         if (json) {
-            out.println(Json.object(generator -> {
+            out.println(JsonObjects.text(generator -> {
                 generator.writeArrayFieldStart("sets");
                 for (ShardSetView view : views) {
                     generator.writeStartObject();

@@ -3,6 +3,7 @@ package io.dagnats.leases.cli;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.StoreDurability;
+import io.dagnats.leases.protocol.JsonObjects;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.dagnats.leases.protocol.ListRequest;
 import java.io.IOException;
@@ -132,7 +133,7 @@ final class ShowStatus implements Callable<Integer> {
 
     private static void printJson(PrintWriter out, List<ServiceInstances.Instance> instances,
             Optional<BucketReport> bucket, OptionalLong live, Instant now) {
-        out.println(Json.object(generator -> {
+        out.println(JsonObjects.text(generator -> {
             generator.writeArrayFieldStart("instances");
             for (ServiceInstances.Instance instance : instances) {
                 generator.writeStartObject();

@@ -1,5 +1,6 @@
 package io.dagnats.leases.cli;
 
+import io.dagnats.leases.protocol.JsonObjects;
 import io.dagnats.leases.protocol.LeaseChange;
 /** How the watch prints a change: a line for people, or one JSON object per line. */
 final class WatchLines {
@@ -36,7 +37,7 @@ final class WatchLines {
 
     /** {@code {"time":..., "event":"expired", "key":..., "holder":..., "revision":..., "sequence":...}}. */
     static String json(LeaseChange change) {
-        return Json.object(generator -> {
+        return JsonObjects.text(generator -> {
             generator.writeStringField("time", Json.time(change.time()));
             generator.writeStringField("event", change.kind().word());
             generator.writeStringField("key", change.key().value());
@@ -44,7 +45,7 @@ final class WatchLines {
                 generator.writeStringField("holder", change.holder().get().value());
             }
             if (change.fence().isPresent()) {
-                Json.fence(generator, "revision", change.fence().get());
+                JsonObjects.writeFence(generator, "revision", change.fence().get());
             }
             generator.writeNumberField("sequence", change.sequence());
             if (change.ttl().isPresent()) {

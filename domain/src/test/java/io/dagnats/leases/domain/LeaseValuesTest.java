@@ -1,9 +1,15 @@
 package io.dagnats.leases.domain;
 
+import static io.dagnats.leases.domain.LeaseRuleExamples.ALICE;
+import static io.dagnats.leases.domain.LeaseRuleExamples.ALICE_ID;
+import static io.dagnats.leases.domain.LeaseRuleExamples.KEY;
+import static io.dagnats.leases.domain.LeaseRuleExamples.T0;
+import static io.dagnats.leases.domain.LeaseRuleExamples.TTL;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -69,5 +75,17 @@ class LeaseValuesTest {
     void invalidInputCarriesNoStackTrace() {
         InvalidLeaseInput invalid = assertThrows(InvalidLeaseInput.class, () -> new LeaseKey("a.b"));
         assertEquals(0, invalid.getStackTrace().length);
+    }
+
+    @Test
+    void aLeaseCannotBeOlderThanItsTenure() {
+        assertThrows(IllegalArgumentException.class,
+                () -> new Lease(KEY, ALICE_ID, new Fence(3), new Fence(4), T0, T0, TTL));
+    }
+
+    @Test
+    void aPutCannotRelease() {
+        assertThrows(IllegalArgumentException.class, () -> new LeaseWrite.Put(
+                KEY, 1, LeaseEvent.RELEASED, ALICE, T0, T0, TTL, Optional.empty()));
     }
 }

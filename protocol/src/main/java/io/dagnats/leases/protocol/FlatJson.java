@@ -1,24 +1,20 @@
 package io.dagnats.leases.protocol;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.InvalidLeaseInput;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigInteger;
 
 /**
- * The one JSON shape of the contract, read and written with Jackson's streaming
- * API: a single object of scalar fields. Reading is strict (exactly one object,
- * no duplicate field, nothing after it, no deep nesting); what a field may hold
- * is the caller's {@link FieldReader}'s business.
+ * The one JSON shape of the contract, a single object of scalar fields, read with
+ * Jackson's streaming API ({@link JsonObjects} writes it). Reading is strict (exactly
+ * one object, no duplicate field, nothing after it, no deep nesting); what a field
+ * may hold is the caller's {@link FieldReader}'s business.
  */
 final class FlatJson {
 
@@ -37,12 +33,6 @@ final class FlatJson {
     @FunctionalInterface
     interface FieldReader {
         void field(String name, JsonToken value, JsonParser parser) throws IOException;
-    }
-
-    /** Writes the fields of one object. */
-    @FunctionalInterface
-    interface FieldWriter {
-        void write(JsonGenerator generator) throws IOException;
     }
 
     /**
@@ -89,18 +79,6 @@ final class FlatJson {
         }
     }
 
-    static byte[] write(FieldWriter fields) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        try (JsonGenerator generator = JSON.createGenerator(out)) {
-            generator.writeStartObject();
-            fields.write(generator);
-            generator.writeEndObject();
-        } catch (IOException impossible) {
-            throw new UncheckedIOException(impossible);
-        }
-        return out.toByteArray();
-    }
-
     static InvalidLeaseInput unknownField(String field) {
         String shown = field.length() > 40 ? field.substring(0, 40) + "..." : field;
         StringBuilder safe = new StringBuilder(shown.length());
@@ -133,15 +111,5 @@ final class FlatJson {
             throw new InvalidLeaseInput(field + " must be true or false");
         }
         return value == JsonToken.VALUE_TRUE;
-    }
-
-    /** A fence as a JSON integer, unsigned (the revisions dagnats writes are far below 2^63). */
-    static void writeFence(JsonGenerator generator, String field, Fence fence) throws IOException {
-        generator.writeFieldName(field);
-        if (fence.revision() >= 0) {
-            generator.writeNumber(fence.revision());
-        } else {
-            generator.writeNumber(new BigInteger(Long.toUnsignedString(fence.revision())));
-        }
     }
 }

@@ -123,7 +123,7 @@ public final class Requests {
 
     /** The body a client sends for {@code request}, on {@link Operation#LIST}'s subject. */
     public static byte[] encode(ListRequest request) {
-        return FlatJson.write(generator -> {
+        return JsonObjects.bytes(generator -> {
             if (!request.prefix().value().isEmpty()) {
                 generator.writeStringField(Fields.PREFIX, request.prefix().value());
             }
@@ -136,20 +136,20 @@ public final class Requests {
 
     /** The body a client sends for {@code request}, on {@code request.operation().subject()}. */
     public static byte[] encode(Request request) {
-        return FlatJson.write(generator -> {
+        return JsonObjects.bytes(generator -> {
             generator.writeStringField(Fields.KEY, request.key().value());
             if (request instanceof Request.Acquire acquire) {
                 writeHolder(generator, acquire);
                 generator.writeNumberField(Fields.TTL_MS, acquire.ttl().millis());
             } else if (request instanceof Request.Renew renew) {
                 writeHolder(generator, renew);
-                FlatJson.writeFence(generator, Fields.REVISION, renew.revision());
+                JsonObjects.writeFence(generator, Fields.REVISION, renew.revision());
                 if (renew.ttl().isPresent()) {
                     generator.writeNumberField(Fields.TTL_MS, renew.ttl().get().millis());
                 }
             } else if (request instanceof Request.Release release) {
                 writeHolder(generator, release);
-                FlatJson.writeFence(generator, Fields.REVISION, release.revision());
+                JsonObjects.writeFence(generator, Fields.REVISION, release.revision());
             } else if (request instanceof Request.Forward forward) {
                 writeForward(generator, forward);
             } else if (request instanceof Request.Owner owner && owner.account().isPresent()) {
@@ -160,7 +160,7 @@ public final class Requests {
                     generator.writeStringField(Fields.ACCOUNT, revoke.account().get().value());
                 }
                 if (revoke.revision().isPresent()) {
-                    FlatJson.writeFence(generator, Fields.REVISION, revoke.revision().get());
+                    JsonObjects.writeFence(generator, Fields.REVISION, revoke.revision().get());
                 }
             }
         });

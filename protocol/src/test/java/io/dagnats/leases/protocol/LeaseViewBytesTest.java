@@ -56,7 +56,7 @@ class LeaseViewBytesTest {
 
     /** The reply as the Jackson path writes it (the encoding before the hand-written one). */
     private static byte[] jackson(Lease lease, Boolean granted) {
-        return FlatJson.write(generator -> {
+        return JsonObjects.bytes(generator -> {
             if (granted != null) {
                 generator.writeBooleanField(Fields.GRANTED, granted);
             }
@@ -66,8 +66,8 @@ class LeaseViewBytesTest {
             if (lease.incarnation().isPresent()) {
                 generator.writeStringField(Fields.INCARNATION, lease.incarnation().get().value());
             }
-            FlatJson.writeFence(generator, Fields.REVISION, lease.revision());
-            FlatJson.writeFence(generator, Fields.TENURE, lease.tenure());
+            JsonObjects.writeFence(generator, Fields.REVISION, lease.revision());
+            JsonObjects.writeFence(generator, Fields.TENURE, lease.tenure());
             generator.writeStringField(Fields.ACQUIRED_AT, DateTimeFormatter.ISO_INSTANT.format(lease.acquiredAt()));
             generator.writeStringField(Fields.EXPIRES_AT, DateTimeFormatter.ISO_INSTANT.format(lease.expiresAt()));
             generator.writeNumberField(Fields.TTL_MS, lease.ttl().millis());

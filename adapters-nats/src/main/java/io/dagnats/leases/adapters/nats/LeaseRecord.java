@@ -1,7 +1,6 @@
 package io.dagnats.leases.adapters.nats;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.dagnats.leases.domain.Account;
@@ -13,10 +12,9 @@ import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.LeaseWrite;
 import io.dagnats.leases.domain.Principal;
+import io.dagnats.leases.protocol.JsonObjects;
 import io.dagnats.leases.protocol.Timestamps;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -33,10 +31,8 @@ final class LeaseRecord {
     private LeaseRecord() {
     }
 
-    static byte[] encode(JsonFactory json, LeaseWrite.Put put) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
-        try (JsonGenerator generator = json.createGenerator(out)) {
-            generator.writeStartObject();
+    static byte[] encode(LeaseWrite.Put put) {
+        return JsonObjects.bytes(generator -> {
             generator.writeStringField("holder", put.holder().value());
             if (put.incarnation().isPresent()) {
                 generator.writeStringField("incarnation", put.incarnation().get().value());
@@ -54,11 +50,7 @@ final class LeaseRecord {
             if (put.continuedTenure().isPresent()) {
                 generator.writeNumberField("tenure", put.continuedTenure().get().revision());
             }
-            generator.writeEndObject();
-        } catch (IOException impossible) {
-            throw new UncheckedIOException(impossible);
-        }
-        return out.toByteArray();
+        });
     }
 
     /**

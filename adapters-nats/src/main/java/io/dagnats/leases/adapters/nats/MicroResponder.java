@@ -1,16 +1,14 @@
 package io.dagnats.leases.adapters.nats;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.dagnats.leases.protocol.JsonObjects;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.dagnats.leases.protocol.Operation;
 import io.dagnats.leases.protocol.ServiceDescription;
 import io.nats.client.Connection;
 import io.nats.client.Message;
 import io.nats.client.NUID;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
@@ -38,7 +36,6 @@ final class MicroResponder {
 
     private static final System.Logger LOG = System.getLogger(MicroResponder.class.getName());
     private static final String DISCOVERY_PREFIX = "$SRV.";
-    private static final JsonFactory JSON = new JsonFactory();
     /** Past the drain's own bound, how long to wait for jnats to report it. */
     private static final Duration DRAIN_REPORT = Duration.ofSeconds(1);
 
@@ -59,11 +56,6 @@ final class MicroResponder {
             return new Endpoint(route, new EndpointStats(), ServiceDescription.endpointMetadata(operation),
                     ServiceDescription.requestSchema(operation), ServiceDescription.replySchema(operation));
         }
-    }
-
-    @FunctionalInterface
-    private interface Fields {
-        void write(JsonGenerator generator) throws IOException;
     }
 
     private final Connection connection;
@@ -140,7 +132,7 @@ final class MicroResponder {
     }
 
     private byte[] reply(Verb verb) {
-        return json(generator -> {
+        return JsonObjects.bytes(generator -> {
             generator.writeStringField("type", verb.type());
             generator.writeStringField("name", LeaseSubjects.SERVICE_NAME);
             generator.writeStringField("id", id);
@@ -213,17 +205,5 @@ final class MicroResponder {
             generator.writeStringField(value.getKey(), value.getValue());
         }
         generator.writeEndObject();
-    }
-
-    private static byte[] json(Fields fields) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (JsonGenerator generator = JSON.createGenerator(out)) {
-            generator.writeStartObject();
-            fields.write(generator);
-            generator.writeEndObject();
-        } catch (IOException inMemory) {
-            throw new UncheckedIOException(inMemory);
-        }
-        return out.toByteArray();
     }
 }

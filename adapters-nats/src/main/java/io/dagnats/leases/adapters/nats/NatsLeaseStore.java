@@ -183,7 +183,7 @@ public final class NatsLeaseStore implements LeaseStore {
         byte[] body;
         if (write instanceof LeaseWrite.Put put) {
             headers.put(Subjects.HEADER_TTL, put.ttl().seconds() + "s");
-            body = LeaseRecord.encode(json, put);
+            body = LeaseRecord.encode(put);
         } else {
             // A release or revoke is a KV delete that expires by itself, so freed keys leave nothing behind.
             LeaseWrite.Tombstone tombstone = (LeaseWrite.Tombstone) write;

@@ -69,7 +69,7 @@ class LeaseRecordTest {
                     new Claimant(new HolderId("h"), incarnation), at, at, LeaseTtl.ofSeconds(15), Optional.empty());
 
             Lease read = LeaseRecord.decode(json, KEY, new StoredMessage(7, "$KV.leases.junk", at, Map.of(),
-                    LeaseRecord.encode(json, put)));
+                    LeaseRecord.encode(put)));
 
             assertEquals(put.leaseAt(new Fence(7)), read);
         }

@@ -134,7 +134,7 @@ class RequestIdentityTest {
         Principal alice = Principal.of(new Account("A"), "alice");
         LeaseKey key = LeaseKey.in(new Account("A"), "leader");
         Instant now = Instant.parse("2026-12-01T12:00:00Z");
-        byte[] record = LeaseRecord.encode(json, new LeaseWrite.Put(key, 0, LeaseEvent.ACQUIRED,
+        byte[] record = LeaseRecord.encode(new LeaseWrite.Put(key, 0, LeaseEvent.ACQUIRED,
                 new Claimant(new HolderId("w"), Optional.empty(), Optional.of(alice)), now, now,
                 LeaseTtl.ofSeconds(15), Optional.empty()));
 

@@ -1,42 +1,33 @@
 package io.dagnats.leases.image;
 
+import static io.dagnats.leases.image.DeploymentExamples.DRAIN_SECONDS;
+import static io.dagnats.leases.image.DeploymentExamples.EXAMPLES;
+import static io.dagnats.leases.image.DeploymentExamples.isListed;
+import static io.dagnats.leases.image.DeploymentExamples.readmeSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/examples/kubernetes and docs/examples/systemd as an operator takes them: they run the image
- * this build makes (or the fat JAR) as a non-root user, configured only by settings the README
- * lists, with probes on the port dagnats serves HTTP on, and NATS as the README asks for it
- * (JetStream on three servers, every write synced).
+ * docs/examples/kubernetes as an operator takes it: it runs the image this build makes as a
+ * non-root user, configured only by settings the README lists, with probes on the port dagnats
+ * serves HTTP on, and NATS as the README asks for it (JetStream on three servers, every write synced).
  */
-class DeploymentExamplesTest {
+class KubernetesExampleTest {
 
     private static final YAMLMapper YAML = new YAMLMapper();
-    private static final Path EXAMPLES = Path.of(System.getProperty("examples.dir", "../docs/examples"));
-    /** The drain's default bound (DAGNATS_DRAIN_TIMEOUT_MS): a stop must wait longer. */
-    private static final int DRAIN_SECONDS = 10;
-
     private static JsonNode deployment;
     private static JsonNode disruptionBudget;
     private static JsonNode metricsService;
@@ -142,43 +133,6 @@ class DeploymentExamplesTest {
         assertEquals("nats://nats:4222", value("NATS_URL"), "the chart's Service of the release named nats");
     }
 
-    @Test
-    void theSystemdUnitRunsTheJarHardenedAndConfiguredByItsEnvironmentFile() throws IOException {
-        Map<String, List<String>> unit = unit(EXAMPLES.resolve("systemd/dagnats.service"));
-        List<String> command = List.of(only(unit, "ExecStart").split("\\s+"));
-        assertEquals("-jar", command.get(command.size() - 2), command.toString());
-        assertTrue(command.get(command.size() - 1).endsWith("/dagnats.jar"), command.toString());
-        assertEquals("yes", only(unit, "DynamicUser"));
-        assertEquals("strict", only(unit, "ProtectSystem"));
-        assertEquals("on-failure", only(unit, "Restart"));
-        assertTrue(Integer.parseInt(only(unit, "TimeoutStopSec").replace("s", "")) > DRAIN_SECONDS);
-        assertFalse(unit.containsKey("MemoryDenyWriteExecute"), "the JIT writes the code it runs");
-        assertEquals("/etc/dagnats/dagnats.env", only(unit, "EnvironmentFile"));
-
-        Map<String, String> settings = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(EXAMPLES.resolve("systemd/dagnats.env"))) {
-            if (!line.isBlank() && !line.startsWith("#")) {
-                String[] pair = line.split("=", 2);
-                settings.put(pair[0], pair[1]);
-            }
-        }
-        Set<String> listed = readmeSettings();
-        settings.keySet().forEach(name -> assertTrue(isListed(name, listed), name + " is no setting the README lists"));
-        String credential = only(unit, "LoadCredential").split(":")[0];
-        assertEquals("/run/credentials/dagnats.service/" + credential, settings.get("NATS_CREDS"));
-    }
-
-    @Test
-    void systemdAnalyzeVerifiesTheUnit() throws IOException, InterruptedException {
-        Assumptions.assumeTrue(onPath("systemd-analyze"), "systemd-analyze is not installed: the unit is only parsed");
-        Process verify = new ProcessBuilder("systemd-analyze", "verify",
-                EXAMPLES.resolve("systemd/dagnats.service").toString()).redirectErrorStream(true).start();
-        String said = new String(verify.getInputStream().readAllBytes());
-        assertTrue(verify.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, verify.exitValue(), said);
-        assertEquals("", said.strip(), "systemd-analyze verify has something to say");
-    }
-
     private void assertProbe(String probe, String path, String port) {
         JsonNode get = container.path(probe).path("httpGet");
         assertEquals(path, get.path("path").asText(), probe + ": " + get);
@@ -193,62 +147,5 @@ class DeploymentExamplesTest {
 
     private static List<JsonNode> documents(Path file) throws IOException {
         return YAML.readerFor(JsonNode.class).<JsonNode>readValues(file.toFile()).readAll();
-    }
-
-    /**
-     * The settings the README's Configuration table names ({@code OTEL_*} as a prefix).
-     */
-    private static Set<String> readmeSettings() throws IOException {
-        List<String> readme = Files.readAllLines(EXAMPLES.resolve("../../README.md").normalize());
-        int start = readme.indexOf("## Configuration");
-        assertTrue(start >= 0, "the README has no Configuration section");
-        Set<String> names = new TreeSet<>();
-        Pattern name = Pattern.compile("`([A-Z][A-Z0-9_]*\\*?)`");
-        for (String line : readme.subList(start + 1, readme.size())) {
-            if (line.startsWith("## ")) {
-                break;
-            }
-            if (line.startsWith("| `")) {
-                Matcher found = name.matcher(line.split("\\|")[1]);
-                while (found.find()) {
-                    names.add(found.group(1));
-                }
-            }
-        }
-        assertTrue(names.contains("NATS_URL"), "no settings read from the README: " + names);
-        return names;
-    }
-
-    private static boolean isListed(String setting, Set<String> listed) {
-        return listed.contains(setting) || listed.stream()
-                .anyMatch(prefix -> prefix.endsWith("*") && setting.startsWith(prefix.substring(0, prefix.length() - 1)));
-    }
-
-    /** A unit file's keys and their values, every section together (none repeats a key across sections). */
-    private static Map<String, List<String>> unit(Path file) throws IOException {
-        Map<String, List<String>> keys = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(file)) {
-            if (line.isBlank() || line.startsWith("#") || line.startsWith("[")) {
-                continue;
-            }
-            String[] pair = line.split("=", 2);
-            keys.computeIfAbsent(pair[0], key -> new ArrayList<>()).add(pair[1]);
-        }
-        return keys;
-    }
-
-    private static String only(Map<String, List<String>> unit, String key) {
-        List<String> values = unit.getOrDefault(key, List.of());
-        assertEquals(1, values.size(), key + ": " + values);
-        return values.get(0);
-    }
-
-    private static boolean onPath(String program) {
-        for (String directory : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (!directory.isEmpty() && Files.isExecutable(Path.of(directory, program))) {
-                return true;
-            }
-        }
-        return false;
     }
 }
