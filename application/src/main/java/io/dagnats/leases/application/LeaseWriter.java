@@ -70,7 +70,7 @@ public final class LeaseWriter {
      * store may now issue again. Never fails: no answer proves nothing.
      */
     CompletionStage<Optional<String>> wentBackBelow(LeaseKey key, Fence presented, Optional<LeaseTtl> ttl) {
-        return store.wentBackBelow(key, presented, ttl)
+        return store.report(new LeaseStore.Evidence.PresentedAbove(key, presented, ttl))
                 .exceptionally(noAnswer -> Optional.empty())
                 .thenApply(evidence -> {
                     evidence.ifPresent(proof -> known.forget());
@@ -183,13 +183,13 @@ public final class LeaseWriter {
     private CompletionStage<KeyState> seen(LeaseKey key, KnownLeases.Sight sight, KeyState state) {
         if (sight == KnownLeases.Sight.WENT_BACK) {
             String evidence = "lease " + key + " went back to sequence " + state.lastSequence();
-            store.contradicted(evidence);
+            store.report(new LeaseStore.Evidence.Contradicted(evidence));
             return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.UNAVAILABLE,
                     "the lease store changed under this call (" + evidence + "); retry"));
         }
         if (sight == KnownLeases.Sight.REUSED) {
-            store.revisionsRepeat("lease " + key + " showed another write at revision " + state.lastSequence()
-                    + " than the one remembered there");
+            store.report(new LeaseStore.Evidence.RevisionsRepeat("lease " + key + " showed another write at revision "
+                    + state.lastSequence() + " than the one remembered there"));
         }
         return CompletableFuture.completedFuture(state);
     }

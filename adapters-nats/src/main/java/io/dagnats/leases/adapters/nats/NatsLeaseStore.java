@@ -215,7 +215,20 @@ public final class NatsLeaseStore implements LeaseStore {
     }
 
     @Override
-    public void revisionsRepeat(String evidence) {
+    public CompletionStage<Optional<String>> report(Evidence evidence) {
+        if (evidence instanceof Evidence.Contradicted contradicted) {
+            if (bucket.status() instanceof BucketStatus.Ready ready) {
+                bucket.lost(ready, contradicted.evidence());
+            }
+        } else if (evidence instanceof Evidence.RevisionsRepeat repeat) {
+            revisionsRepeat(repeat.evidence());
+        } else if (evidence instanceof Evidence.PresentedAbove presented) {
+            return wentBackBelow(presented.key(), presented.presented(), presented.ttl());
+        }
+        return CompletableFuture.completedFuture(Optional.empty());
+    }
+
+    private void revisionsRepeat(String evidence) {
         if (bucket.status() instanceof BucketStatus.Ready ready && repeating != ready) {
             repeating = ready;
             LOG.log(System.Logger.Level.WARNING, "dagnats: the leases bucket hands out revisions again (" + evidence
@@ -227,8 +240,7 @@ public final class NatsLeaseStore implements LeaseStore {
     private record ReadyIdentity(BucketStatus.Ready ready, Identity identity) {
     }
 
-    @Override
-    public CompletionStage<Optional<String>> wentBackBelow(LeaseKey key, Fence presented, Optional<LeaseTtl> ttl) {
+    private CompletionStage<Optional<String>> wentBackBelow(LeaseKey key, Fence presented, Optional<LeaseTtl> ttl) {
         if (!(bucket.status() instanceof BucketStatus.Ready ready)) {
             return CompletableFuture.completedFuture(Optional.empty());
         }
@@ -238,13 +250,6 @@ public final class NatsLeaseStore implements LeaseStore {
                     repeating = ready;
                     return bucket.wentBack(found);
                 }));
-    }
-
-    @Override
-    public void contradicted(String evidence) {
-        if (bucket.status() instanceof BucketStatus.Ready ready) {
-            bucket.lost(ready, evidence);
-        }
     }
 
     /** The bucket as judged ready; otherwise a failure saying why calls are not served. */
