@@ -46,7 +46,7 @@ final class BucketSession {
 
     /** The highest sequence confirmed in this session's bucket, read before a write is sent: its ack must be higher. */
     long confirmedAtSend() {
-        return bucket.sequences(ready.identity()).map(SequenceCheck::highest).orElse(Long.MIN_VALUE);
+        return bucket.served().sequences(ready.identity()).map(SequenceCheck::highest).orElse(Long.MIN_VALUE);
     }
 
     /**
@@ -56,15 +56,15 @@ final class BucketSession {
      * then judged again, and the request fails {@code unavailable}.
      */
     void check(long sequence, String what) {
-        Optional<String> problem = bucket.sequences(ready.identity())
+        Optional<String> problem = bucket.served().sequences(ready.identity())
                 .map(sequences -> sequences.problem(sequence))
                 .orElse(Optional.of("sequence " + sequence + ", while the bucket was being judged again"));
         if (problem.isPresent()) {
             String reason = what + " answered " + problem.get();
-            bucket.lost(ready, reason);
+            bucket.served().lost(ready, reason);
             throw new LeaseFailure(ErrorKind.UNAVAILABLE, "the leases bucket changed: " + reason);
         }
-        bucket.saw(sequence);
+        bucket.served().saw(sequence);
     }
 
     /**
@@ -72,16 +72,16 @@ final class BucketSession {
      * below it: its sequences went back (ADR-026 rule 5).
      */
     void checkAck(long ack, long confirmedAtSend, String what) {
-        Optional<String> rollback = bucket.sequences(ready.identity())
+        Optional<String> rollback = bucket.served().sequences(ready.identity())
                 .flatMap(sequences -> sequences.rollback(ack, confirmedAtSend));
         if (rollback.isPresent()) {
-            bucket.rolledBack(ready, what + ": " + rollback.get());
+            bucket.served().rolledBack(ready, what + ": " + rollback.get());
             throw new LeaseFailure(ErrorKind.UNSUPPORTED, "the leases bucket went back: " + rollback.get());
         }
     }
 
     /** The request found the bucket gone: no call is served until it has been judged again. */
     void lost(String reason) {
-        bucket.lost(ready, reason);
+        bucket.served().lost(ready, reason);
     }
 }

@@ -145,7 +145,7 @@ public final class NatsLeaseStore implements LeaseStore {
     public CompletionStage<Optional<String>> report(Evidence evidence) {
         if (evidence instanceof Evidence.Contradicted contradicted) {
             if (bucket.status() instanceof BucketStatus.Ready ready) {
-                bucket.lost(ready, contradicted.evidence());
+                bucket.served().lost(ready, contradicted.evidence());
             }
         } else if (evidence instanceof Evidence.RevisionsRepeat repeat) {
             revisionsRepeat(repeat.evidence());
