@@ -28,26 +28,20 @@ public final class AcquireLease {
         }
     }
 
-    private final LeaseStore store;
-    private final KnownLeases known;
-    private final Clock clock;
+    private final LeaseWriter writer;
+
+    public AcquireLease(LeaseWriter writer) {
+        this.writer = Objects.requireNonNull(writer, "writer");
+    }
 
     public AcquireLease(LeaseStore store, KnownLeases known, Clock clock) {
-        this.store = Objects.requireNonNull(store, "store");
-        this.known = Objects.requireNonNull(known, "known");
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this(new LeaseWriter(store, known, clock));
     }
 
     public CompletionStage<Acquisition> execute(Command command) {
         // A key this instance has not seen is tried as never written: a fresh key is one write.
-        return CompareAndSet.run(
-                store,
-                known,
-                command.key(),
-                true,
-                Clocks.now(clock),
-                state -> LeaseRules.acquire(state, command.holder(), command.ttl(), Clocks.now(clock)),
-                (write, written) -> new Acquisition.Granted(
-                        ((LeaseWrite.Put) write).leaseAt(written.revision())));
+        return writer.write(command.key(), true,
+                state -> LeaseRules.acquire(state, command.holder(), command.ttl(), writer.now()),
+                (write, written) -> new Acquisition.Granted(((LeaseWrite.Put) write).leaseAt(written.revision())));
     }
 }

@@ -71,42 +71,34 @@ public final class ForwardToOwner {
         }
     }
 
-    private final LeaseStore store;
-    private final KnownLeases known;
+    private final LeaseWriter writer;
     private final OwnerInbox inbox;
     private final MonotonicClock clock;
-    private final Clock wallClock;
+
+    /** @param writer reads the key for the call, held against the memory of known leases */
+    public ForwardToOwner(LeaseWriter writer, OwnerInbox inbox, MonotonicClock clock) {
+        this.writer = Objects.requireNonNull(writer, "writer");
+        this.inbox = Objects.requireNonNull(inbox, "inbox");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
 
     /** @param wallClock what a remembered lease's advisory expiry is compared with */
     public ForwardToOwner(LeaseStore store, KnownLeases known, OwnerInbox inbox, MonotonicClock clock, Clock wallClock) {
-        this.store = Objects.requireNonNull(store, "store");
-        this.known = Objects.requireNonNull(known, "known");
-        this.inbox = Objects.requireNonNull(inbox, "inbox");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
+        this(new LeaseWriter(store, known, wallClock), inbox, clock);
     }
 
     public CompletionStage<Outcome> execute(Command command) {
         long deadline = clock.nanoTime() + command.timeout().toNanos();
-        KnownLeases.Ticket ticket = known.begin(store.identity());
-        Optional<Lease> remembered = rememberedOwner(ticket, command.key());
+        LeaseWriter.Call call = writer.begin();
+        // The holder last seen holding the key, while that write's advisory expiry is still ahead. Past
+        // it, the lease was renewed elsewhere or has ended: a read is the better route, and a process
+        // that froze while owner is never chosen from memory after its lease ran out.
+        Optional<Lease> remembered = call.rememberedLease(command.key());
         if (remembered.isEmpty()) {
-            return attempt(command, ticket, deadline, 1, null);
+            return attempt(command, call, deadline, 1, null);
         }
         // Sent before any read: the owner's tenure check, not this memory, decides whether it serves.
-        return deliver(command, ticket, deadline, 1, remembered.get(), true);
-    }
-
-    /**
-     * The holder this instance last saw holding the key, while that write's advisory expiry is
-     * still ahead. Past it, the lease was renewed elsewhere or has ended: a read is the better
-     * route, and a process that froze while owner is never chosen from memory after its lease ran out.
-     */
-    private Optional<Lease> rememberedOwner(KnownLeases.Ticket ticket, LeaseKey key) {
-        return known.lastSeen(ticket, key)
-                .filter(KeyState.Held.class::isInstance)
-                .map(state -> ((KeyState.Held) state).lease())
-                .filter(lease -> wallClock.instant().isBefore(lease.expiresAt()));
+        return deliver(command, call, deadline, 1, remembered.get(), true);
     }
 
     /**
@@ -114,16 +106,9 @@ public final class ForwardToOwner {
      *                processed; null on the first attempt, and after a remembered route's refusal,
      *                whose lease the read must confirm before it can be an answer (see {@code tried})
      */
-    private CompletionStage<Outcome> attempt(Command command, KnownLeases.Ticket ticket, long deadline, int attempt,
+    private CompletionStage<Outcome> attempt(Command command, LeaseWriter.Call call, long deadline, int attempt,
             Refusal refused) {
-        return store.read(command.key()).thenCompose(state -> {
-            KnownLeases.Sight sight = known.saw(ticket, state);
-            if (sight == KnownLeases.Sight.WENT_BACK) {
-                return CompareAndSet.contradicted(store, command.key(), state);
-            }
-            if (sight == KnownLeases.Sight.REUSED) {
-                CompareAndSet.reused(store, command.key(), state);
-            }
+        return call.read(command.key()).thenCompose(state -> {
             if (!(state instanceof KeyState.Held held)) {
                 boolean nothingLearnt = refused == null || refused.remembered();
                 return done(nothingLearnt ? new Outcome.NoOwner(command.key()) : refused.outcome());
@@ -135,11 +120,11 @@ public final class ForwardToOwner {
             if (refused != null && deadline - clock.nanoTime() <= 0) {
                 return done(refused.outcome());
             }
-            return deliver(command, ticket, deadline, attempt, owner, false);
+            return deliver(command, call, deadline, attempt, owner, false);
         });
     }
 
-    private CompletionStage<Outcome> deliver(Command command, KnownLeases.Ticket ticket, long deadline, int attempt,
+    private CompletionStage<Outcome> deliver(Command command, LeaseWriter.Call call, long deadline, int attempt,
             Lease owner, boolean remembered) {
         long left = deadline - clock.nanoTime();
         if (left <= 0) {
@@ -159,7 +144,7 @@ public final class ForwardToOwner {
                     if (attempt >= MAX_ATTEMPTS) {
                         return done(notProcessed);
                     }
-                    return attempt(command, ticket, deadline, attempt + 1, new Refusal(owner, notProcessed, remembered));
+                    return attempt(command, call, deadline, attempt + 1, new Refusal(owner, notProcessed, remembered));
                 });
     }
 

@@ -8,7 +8,6 @@ import io.dagnats.leases.domain.LeaseWrite;
 import io.dagnats.leases.domain.LeaseTtl;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -47,36 +46,60 @@ public interface LeaseStore {
     Identity identity();
 
     /**
-     * Reports an answer that contradicts an earlier one of the same identity (a
-     * key's sequence went back): the store is not the one it was. The store
-     * stops serving until it has checked again what it stands on. Returns at once.
-     */
-    void contradicted(String evidence);
-
-    /**
-     * Reports an answer that named another write at a revision already seen (another holder,
-     * incarnation, acquire time or tenure): the store hands out revisions again, as a bucket
-     * recreated from a copy of its own configuration does (ADR-035). The store keeps serving, but
-     * its {@link #identity()} no longer claims that its revisions never repeat until it has been
-     * judged again, so nothing proposes a write from memory on it. Returns at once.
-     */
-    void revisionsRepeat(String evidence);
-
-    /**
-     * Checks a revision a caller presented for {@code key} (a renew or release answered lost, the
-     * leader read showing the key below it) against the store's last sequence as read now, after
-     * that read: a store whose sequences only grow cannot end below a revision it issued, so a
-     * last sequence below {@code presented} proves the store went back (a crash lost acknowledged
-     * writes, or a copy of its files was restored, ADR-037). The store then stops trusting its
-     * revisions as the memory's ({@link #revisionsRepeat}, without its log line), logs one line,
-     * and starts its next revisions above every one issued before. A revision too far above to be
-     * a rollback proves nothing. Returns at once; never fails.
+     * The one way back from the core to the store (ADR-038): what an answer of the store proved
+     * about the store itself. Returns at once and never fails; a decorator forwards it as it is.
      *
-     * @param ttl the TTL the renew asked for, if any: the grace before the key is granted again covers it
-     * @return the evidence, when the presented revision proves the store went back
+     * @return the store's own sentence, when {@link Evidence.PresentedAbove} proved it went back;
+     *         empty otherwise
      */
-    default CompletionStage<Optional<String>> wentBackBelow(LeaseKey key, Fence presented, Optional<LeaseTtl> ttl) {
-        return CompletableFuture.completedFuture(Optional.empty());
+    CompletionStage<Optional<String>> report(Evidence evidence);
+
+    /** What one call learnt of the store from its answers, reported back to it. */
+    sealed interface Evidence {
+
+        /**
+         * An answer contradicts an earlier one of the same identity (a key's sequence went back):
+         * the store is not the one it was. The store stops serving until it has checked again what
+         * it stands on.
+         */
+        record Contradicted(String evidence) implements Evidence {
+            public Contradicted {
+                Objects.requireNonNull(evidence, "evidence");
+            }
+        }
+
+        /**
+         * An answer named another write at a revision already seen (another holder, incarnation,
+         * acquire time or tenure): the store hands out revisions again, as a bucket recreated from a
+         * copy of its own configuration does (ADR-035). The store keeps serving, but its
+         * {@link #identity()} no longer claims that its revisions never repeat until it has been
+         * judged again, so nothing proposes a write from memory on it.
+         */
+        record RevisionsRepeat(String evidence) implements Evidence {
+            public RevisionsRepeat {
+                Objects.requireNonNull(evidence, "evidence");
+            }
+        }
+
+        /**
+         * A revision a caller presented for {@code key} (a renew or release answered lost, the leader
+         * read showing the key below it), for the store to check against its last sequence as read
+         * now, after that read: a store whose sequences only grow cannot end below a revision it
+         * issued, so a last sequence below {@code presented} proves the store went back (a crash lost
+         * acknowledged writes, or a copy of its files was restored, ADR-037). The store then stops
+         * trusting its revisions as the memory's (as after {@link RevisionsRepeat}, without its log
+         * line), logs one line, answers its sentence, and starts its next revisions above every one
+         * issued before. A revision too far above to be a rollback proves nothing.
+         *
+         * @param ttl the TTL the renew asked for, if any: the grace before the key is granted again covers it
+         */
+        record PresentedAbove(LeaseKey key, Fence presented, Optional<LeaseTtl> ttl) implements Evidence {
+            public PresentedAbove {
+                Objects.requireNonNull(key, "key");
+                Objects.requireNonNull(presented, "presented");
+                Objects.requireNonNull(ttl, "ttl");
+            }
+        }
     }
 
     /**

@@ -71,15 +71,10 @@ final class PresentedRevision<O> {
     }
 
     /** {@code outcome}, after a {@code lost} one shown below the presented revision was checked against the store. */
-    CompletionStage<O> checked(LeaseStore store, KnownLeases known, O outcome) {
+    CompletionStage<O> checked(LeaseWriter writer, O outcome) {
         if (!(outcome instanceof Lost) || !showedBelow(decidedFrom.get(), presented)) {
             return CompletableFuture.completedFuture(outcome);
         }
-        return store.wentBackBelow(key, presented, ttl)
-                .exceptionally(noAnswer -> Optional.empty())
-                .thenApply(evidence -> {
-                    evidence.ifPresent(proof -> known.forget());
-                    return outcome;
-                });
+        return writer.wentBackBelow(key, presented, ttl).thenApply(evidence -> outcome);
     }
 }

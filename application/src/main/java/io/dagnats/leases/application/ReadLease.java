@@ -2,8 +2,8 @@ package io.dagnats.leases.application;
 
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseKey;
+import java.time.Clock;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -15,26 +15,19 @@ import java.util.concurrent.CompletionStage;
  */
 public final class ReadLease {
 
-    private final LeaseStore store;
-    private final KnownLeases known;
+    private final LeaseWriter writer;
 
+    public ReadLease(LeaseWriter writer) {
+        this.writer = Objects.requireNonNull(writer, "writer");
+    }
+
+    /** No clock: an owner query proposes nothing from memory. */
     public ReadLease(LeaseStore store, KnownLeases known) {
-        this.store = Objects.requireNonNull(store, "store");
-        this.known = Objects.requireNonNull(known, "known");
+        this(new LeaseWriter(store, known, Clock.systemUTC()));
     }
 
     /** The key as the store's leader has it; fails {@code unavailable} when the answer came from another store. */
     public CompletionStage<KeyState> execute(LeaseKey key) {
-        KnownLeases.Ticket ticket = known.begin(store.identity());
-        return store.read(key).thenCompose(state -> {
-            KnownLeases.Sight sight = known.checked(ticket, state);
-            if (sight == KnownLeases.Sight.WENT_BACK) {
-                return CompareAndSet.contradicted(store, key, state);
-            }
-            if (sight == KnownLeases.Sight.REUSED) {
-                CompareAndSet.reused(store, key, state);
-            }
-            return CompletableFuture.completedFuture(state);
-        });
+        return writer.begin().look(key);
     }
 }

@@ -27,30 +27,24 @@ public final class ReleaseLease {
         }
     }
 
-    private final LeaseStore store;
-    private final KnownLeases known;
+    private final LeaseWriter writer;
 
-    private final Clock clock;
+    public ReleaseLease(LeaseWriter writer) {
+        this.writer = Objects.requireNonNull(writer, "writer");
+    }
 
-    /** @param clock only ever makes a remembered lease propose less (see {@link CompareAndSet}) */
+    /** @param clock only ever makes a remembered lease propose less (see {@link LeaseWriter}) */
     public ReleaseLease(LeaseStore store, KnownLeases known, Clock clock) {
-        this.store = Objects.requireNonNull(store, "store");
-        this.known = Objects.requireNonNull(known, "known");
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this(new LeaseWriter(store, known, clock));
     }
 
     public CompletionStage<Release> execute(Command command) {
         PresentedRevision<Release> presented = new PresentedRevision<>(command.key(), command.holder(), command.revision(),
                 Optional.empty());
-        return CompareAndSet.run(
-                store,
-                known,
-                command.key(),
-                false,
-                Clocks.now(clock),
+        return writer.write(command.key(), false,
                 presented.watching(state -> LeaseRules.release(state, command.holder(), command.revision())),
                 (write, written) -> new Release.Released(write.key(), write.holder(), written.revision()))
                 // A revision above the store's last sequence proves the store went back (ADR-037).
-                .thenCompose(release -> presented.checked(store, known, release));
+                .thenCompose(release -> presented.checked(writer, release));
     }
 }

@@ -31,31 +31,25 @@ public final class RenewLease {
         }
     }
 
-    private final LeaseStore store;
-    private final KnownLeases known;
-    private final Clock clock;
+    private final LeaseWriter writer;
+
+    public RenewLease(LeaseWriter writer) {
+        this.writer = Objects.requireNonNull(writer, "writer");
+    }
 
     public RenewLease(LeaseStore store, KnownLeases known, Clock clock) {
-        this.store = Objects.requireNonNull(store, "store");
-        this.known = Objects.requireNonNull(known, "known");
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this(new LeaseWriter(store, known, clock));
     }
 
     public CompletionStage<Renewal> execute(Command command) {
         PresentedRevision<Renewal> presented = new PresentedRevision<>(command.key(), command.holder(), command.revision(),
                 command.ttl());
         // The caller's own last write is usually remembered: then the renew is one write.
-        return CompareAndSet.run(
-                store,
-                known,
-                command.key(),
-                false,
-                Clocks.now(clock),
+        return writer.write(command.key(), false,
                 presented.watching(state -> LeaseRules.renew(state, command.holder(), command.revision(), command.ttl(),
-                        Clocks.now(clock))),
-                (write, written) -> new Renewal.Renewed(
-                        ((LeaseWrite.Put) write).leaseAt(written.revision())))
+                        writer.now())),
+                (write, written) -> new Renewal.Renewed(((LeaseWrite.Put) write).leaseAt(written.revision())))
                 // A revision above the store's last sequence proves the store went back (ADR-037).
-                .thenCompose(renewal -> presented.checked(store, known, renewal));
+                .thenCompose(renewal -> presented.checked(writer, renewal));
     }
 }

@@ -31,16 +31,15 @@ public final class RevokeLease {
         }
     }
 
-    private final LeaseStore store;
-    private final KnownLeases known;
+    private final LeaseWriter writer;
 
-    private final Clock clock;
+    public RevokeLease(LeaseWriter writer) {
+        this.writer = Objects.requireNonNull(writer, "writer");
+    }
 
-    /** @param clock only ever makes a remembered lease propose less (see {@link CompareAndSet}) */
+    /** @param clock only ever makes a remembered lease propose less (see {@link LeaseWriter}) */
     public RevokeLease(LeaseStore store, KnownLeases known, Clock clock) {
-        this.store = Objects.requireNonNull(store, "store");
-        this.known = Objects.requireNonNull(known, "known");
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this(new LeaseWriter(store, known, clock));
     }
 
     /**
@@ -52,13 +51,7 @@ public final class RevokeLease {
      * too: the operator never looked at that lease.
      */
     public CompletionStage<Revocation> execute(Command command) {
-        return CompareAndSet.run(
-                store,
-                known,
-                command.key(),
-                false,
-                Clocks.now(clock),
-                rules(command),
+        return writer.write(command.key(), false, rules(command),
                 (write, written) -> {
                     LeaseWrite.Tombstone tombstone = (LeaseWrite.Tombstone) write;
                     return new Revocation.Revoked(

@@ -1,9 +1,7 @@
 package io.dagnats.leases.application;
 
-import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseKey;
-import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.LeaseWrite;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -13,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The store with concurrent reads of one key shared (a single flight per key),
- * and nothing else changed: writes, identity and contradictions pass through.
+ * and nothing else changed: writes, identity and reports pass through.
  *
  * <p>A read joins only a leader read <em>sent after it was asked for</em>, never
  * one already in flight (ADR-032). A read in flight may have been answered by the
@@ -94,19 +92,8 @@ public final class SharedReads implements LeaseStore {
     }
 
     @Override
-    public void contradicted(String evidence) {
-        store.contradicted(evidence);
-    }
-
-    @Override
-    public void revisionsRepeat(String evidence) {
-        store.revisionsRepeat(evidence);
-    }
-
-    @Override
-    public CompletionStage<Optional<String>> wentBackBelow(LeaseKey key, Fence presented,
-            Optional<LeaseTtl> ttl) {
-        return store.wentBackBelow(key, presented, ttl);
+    public CompletionStage<Optional<String>> report(Evidence evidence) {
+        return store.report(evidence);
     }
 
     /** Keys with a read in flight now; for tests. */

@@ -1,5 +1,6 @@
 package io.dagnats.leases.application;
 
+import java.util.Optional;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseKey;
@@ -71,15 +72,15 @@ final class InMemoryLeaseStore implements LeaseStore {
         return identity;
     }
 
+    /** Only recorded: this store's identity is the test's to choose, and it never proves it went back. */
     @Override
-    public synchronized void contradicted(String evidence) {
-        contradictions.add(evidence);
-    }
-
-    /** Only recorded: this store's identity is the test's to choose. */
-    @Override
-    public synchronized void revisionsRepeat(String evidence) {
-        repeats.add(evidence);
+    public synchronized CompletionStage<Optional<String>> report(Evidence evidence) {
+        if (evidence instanceof Evidence.Contradicted contradicted) {
+            contradictions.add(contradicted.evidence());
+        } else if (evidence instanceof Evidence.RevisionsRepeat repeat) {
+            repeats.add(repeat.evidence());
+        }
+        return CompletableFuture.completedFuture(Optional.empty());
     }
 
     synchronized List<String> repeats() {

@@ -162,13 +162,8 @@ class LeaseUseCasesTest {
             }
 
             @Override
-            public void contradicted(String evidence) {
-                store.contradicted(evidence);
-            }
-
-            @Override
-            public void revisionsRepeat(String evidence) {
-                store.revisionsRepeat(evidence);
+            public CompletionStage<Optional<String>> report(Evidence evidence) {
+                return store.report(evidence);
             }
         };
 

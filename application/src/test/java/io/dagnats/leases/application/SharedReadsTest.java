@@ -1,5 +1,6 @@
 package io.dagnats.leases.application;
 
+import java.util.Optional;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -58,11 +59,8 @@ class SharedReadsTest {
         }
 
         @Override
-        public void contradicted(String evidence) {
-        }
-
-        @Override
-        public void revisionsRepeat(String evidence) {
+        public CompletionStage<Optional<String>> report(Evidence evidence) {
+            return CompletableFuture.completedFuture(Optional.empty());
         }
     }
 

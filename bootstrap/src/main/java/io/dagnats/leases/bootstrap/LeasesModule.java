@@ -9,6 +9,7 @@ import io.dagnats.leases.application.KnownLeases;
 import io.dagnats.leases.application.LeaseCensus;
 import io.dagnats.leases.application.LeaseListing;
 import io.dagnats.leases.application.LeaseStore;
+import io.dagnats.leases.application.LeaseWriter;
 import io.dagnats.leases.application.OwnerInbox;
 import io.dagnats.leases.application.ReadLease;
 import io.dagnats.leases.application.ReleaseLease;
@@ -34,9 +35,15 @@ final class LeasesModule extends AbstractModule {
 
     @Provides
     @Singleton
-    ForwardToOwner forward(LeaseStore store, KnownLeases known, OwnerInbox inbox, MonotonicClock monotonic,
-            Clock clock) {
-        return new ForwardToOwner(store, known, inbox, monotonic, clock);
+    ForwardToOwner forward(LeaseWriter writer, OwnerInbox inbox, MonotonicClock monotonic) {
+        return new ForwardToOwner(writer, inbox, monotonic);
+    }
+
+    /** The one object that reads, decides and writes a key, for every use case (ADR-038). */
+    @Provides
+    @Singleton
+    LeaseWriter writer(LeaseStore store, KnownLeases known, Clock clock) {
+        return new LeaseWriter(store, known, clock);
     }
 
     /** Keys remembered for one-write renewals; about 300 bytes each. */
@@ -48,32 +55,32 @@ final class LeasesModule extends AbstractModule {
 
     @Provides
     @Singleton
-    AcquireLease acquire(LeaseStore store, KnownLeases known, Clock clock) {
-        return new AcquireLease(store, known, clock);
+    AcquireLease acquire(LeaseWriter writer) {
+        return new AcquireLease(writer);
     }
 
     @Provides
     @Singleton
-    ReadLease owner(LeaseStore store, KnownLeases known) {
-        return new ReadLease(store, known);
+    ReadLease owner(LeaseWriter writer) {
+        return new ReadLease(writer);
     }
 
     @Provides
     @Singleton
-    RenewLease renew(LeaseStore store, KnownLeases known, Clock clock) {
-        return new RenewLease(store, known, clock);
+    RenewLease renew(LeaseWriter writer) {
+        return new RenewLease(writer);
     }
 
     @Provides
     @Singleton
-    ReleaseLease release(LeaseStore store, KnownLeases known, Clock clock) {
-        return new ReleaseLease(store, known, clock);
+    ReleaseLease release(LeaseWriter writer) {
+        return new ReleaseLease(writer);
     }
 
     @Provides
     @Singleton
-    RevokeLease revoke(LeaseStore store, KnownLeases known, Clock clock) {
-        return new RevokeLease(store, known, clock);
+    RevokeLease revoke(LeaseWriter writer) {
+        return new RevokeLease(writer);
     }
 
     /** For the lease gauges: built only when metrics are exported. */

@@ -12,11 +12,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import io.dagnats.leases.domain.MonotonicClock;
-import io.dagnats.leases.domain.ServerClockReading;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Finds or creates the {@code leases} KV bucket and decides whether it can
@@ -29,13 +26,6 @@ import java.util.concurrent.atomic.AtomicReference;
  * bucket can have handed out, so fences never repeat across a recreation; and
  * a bucket that replaced one grants no free key until the old one's owners
  * can no longer believe they own (ADR-026, {@link BucketHistory}).
- *
- * <p>Over 200 lines on purpose: each look (find or create the stream, judge its
- * settings and history, record a missing grace end) and the state it updates
- * (the verdict history, the sequence check, the current status) form the one
- * place that decides whether leases are served; the pure rules it applies live
- * apart ({@link BucketRules}, {@link BucketHistory}, {@link SequenceCheck},
- * {@link BucketStream}).
  */
 public final class LeaseBucket {
 
@@ -57,35 +47,27 @@ public final class LeaseBucket {
         }
     }
 
-    private static final System.Logger LOG = System.getLogger(LeaseBucket.class.getName());
-
     private final Connection connection;
     private final Settings settings;
     private final Clock clock;
-    private final MonotonicClock monotonic;
     private final IdentityMode mode;
     private final MetadataRecords metadata;
     private final FenceSkip skip = new FenceSkip();
-    /** The server's clock as the last look's stream info read it ({@code ts}); null before any, or from a server without it. */
-    private volatile ServerClockReading serverClock;
-    private final AtomicReference<BucketStatus> status =
-            new AtomicReference<>(new BucketStatus.Pending("not provisioned yet"));
-    private volatile Runnable recheck = () -> { };
-    /** Sequences requests saw since the last check: which bucket answered them is not yet confirmed. */
-    private final AtomicLong unconfirmedHighest = new AtomicLong();
+    /** The server's clock as the last look's stream info read it. */
+    private final ServerClockWatch serverClock;
+    /** The status served, and what requests found of the bucket since the last look. */
+    private final ServedBucket served = new ServedBucket();
 
     /** Only provision() touches it, one call at a time. */
     private final BucketHistory history = new BucketHistory();
+    /** What a look records in the bucket's metadata; only provision() touches it. */
+    private final BucketStamps stamps;
     /**
      * Whether this instance, with identity mode off, saw the bucket recorded for identity mode: it then
      * never creates the bucket again (a stray mode-off replica would turn the deployment's checks off).
      * Only ever set.
      */
     private volatile boolean sawIdentityModeBucket;
-    /** The sequences confirmed in the bucket last judged ready; replaced when its identity changes. */
-    private volatile SequenceCheck sequences;
-    /** A request's proof that the bucket with this identity went back; provision() hands it to the history. */
-    private volatile Rollback rollback;
     /** This look found the stream missing (set by tryProvision, read by provision). */
     private boolean lookFoundNoStream;
 
@@ -109,37 +91,28 @@ public final class LeaseBucket {
         this.connection = Objects.requireNonNull(connection, "connection");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.monotonic = Objects.requireNonNull(monotonic, "monotonic");
+        this.serverClock = new ServerClockWatch(Objects.requireNonNull(monotonic, "monotonic"));
         this.mode = Objects.requireNonNull(mode, "mode");
         this.metadata = new MetadataRecords(denials);
-    }
-
-    /**
-     * The earliest the store server's clock can read now, from the last look's stream info (its
-     * {@code ts}, nats-server 2.10+), taken as of the answer's arrival so the round trip errs early;
-     * empty before any look, for a server that sends no time, or when the last reading is older than
-     * {@link ServerClockReading#LONGEST_TRUSTED}. Never this host's clock.
-     */
-    Optional<Instant> serverTimeAtLeast() {
-        ServerClockReading reading = serverClock;
-        return reading == null ? Optional.empty() : reading.serverTimeAtLeast(monotonic.nanoTime());
-    }
-
-    private StreamInfo timedInfo(JetStreamManagement management) throws IOException, JetStreamApiException {
-        StreamInfo info = BucketStream.find(management);
-        long answered = monotonic.nanoTime();
-        if (info != null && info.getTimestamp() != null) {
-            serverClock = new ServerClockReading(info.getTimestamp().toInstant(), answered);
-        }
-        return info;
+        this.stamps = new BucketStamps(metadata, history);
     }
 
     public BucketStatus status() {
-        return status.get();
+        return served.status();
+    }
+
+    /** What requests tell the bucket: the sequences they saw, and a bucket found gone or gone back. */
+    ServedBucket served() {
+        return served;
     }
 
     public Settings settings() {
         return settings;
+    }
+
+    /** The earliest the store server's clock can read now (see {@link ServerClockWatch#serverTimeAtLeast()}). */
+    Optional<Instant> serverTimeAtLeast() {
+        return serverClock.serverTimeAtLeast();
     }
 
     /** The version the connected server announced. */
@@ -150,32 +123,28 @@ public final class LeaseBucket {
 
     /** What to run when a request finds the bucket gone or changed: a {@link #provision()} soon, off its thread. */
     public void recheckWith(Runnable recheck) {
-        this.recheck = Objects.requireNonNull(recheck, "recheck");
+        served.recheckWith(recheck);
     }
 
     /** Tries once to find or create the bucket and judges it; the answer is also kept as {@link #status()}. */
     public synchronized BucketStatus provision() {
-        Rollback proven = rollback;
-        if (proven != null) {
-            history.rolledBack(proven.identity(), proven.evidence());
-            rollback = null;
-        }
+        served.takeRollback().ifPresent(proven -> history.rolledBack(proven.identity(), proven.evidence()));
         BucketStatus judged = look();
         return !skip.due() ? judged : skip.perform(connection, metadata, clock.instant(),
-                sequences == null ? 0 : sequences.highest(), this::look, judged);
+                served.highestConfirmed(), this::look, judged);
     }
 
     private BucketStatus look() {
         lookFoundNoStream = false;
-        BucketStatus judged = afterLook(tryProvision(), status.get(), lookFoundNoStream);
-        status.set(judged);
+        BucketStatus judged = afterLook(tryProvision(), served.status(), lookFoundNoStream);
+        served.set(judged);
         return judged;
     }
 
     /** A request proved the bucket's stream went back: its revisions skip above the old ones at the next look. */
     String wentBack(RollbackProof proof) {
         if (skip.prove(proof, clock.instant())) {
-            recheck.run();
+            served.recheck();
         }
         return proof.evidence();
     }
@@ -193,74 +162,29 @@ public final class LeaseBucket {
         return judged;
     }
 
-    /** The sequences confirmed in the bucket judged ready with {@code identity}; empty once another was judged. */
-    Optional<SequenceCheck> sequences(BucketIdentity identity) {
-        SequenceCheck current = sequences;
-        return current != null && current.identity().equals(identity) ? Optional.of(current) : Optional.empty();
-    }
-
-    /** A request saw {@code sequence}; counted for this bucket at the next look, if it is still the same bucket. */
-    void saw(long sequence) {
-        unconfirmedHighest.accumulateAndGet(sequence, Math::max);
-    }
-
-    /**
-     * A request found the bucket it was sent to gone or not the one judged ready: no call is
-     * served until it has been judged again. Logged once, as one line.
-     */
-    void lost(BucketStatus.Ready ready, String reason) {
-        if (status.compareAndSet(ready, new BucketStatus.Pending("the bucket changed (" + reason + "); checking it again"))) {
-            LOG.log(System.Logger.Level.WARNING, "dagnats: leases bucket changed under the service (" + reason
-                    + "); answering unavailable until it is judged again");
-            recheck.run();
-        }
-    }
-
-    /**
-     * A write into the bucket judged {@code ready} was acknowledged at or below a sequence already
-     * confirmed in it: its sequences went back. Refused at once and for good, as two looks with the
-     * last sequence gone back are (ADR-026 rule 5). Logged once, as one line.
-     */
-    void rolledBack(BucketStatus.Ready ready, String evidence) {
-        rollback = new Rollback(ready.identity(), evidence);
-        BucketStatus.Unsupported refused = new BucketStatus.Unsupported(BucketHistory.rolledBackRefusal(evidence));
-        if (status.compareAndSet(ready, refused)) {
-            LOG.log(System.Logger.Level.ERROR, "dagnats: " + refused.describe());
-            recheck.run();
-        }
-    }
-
-    private record Rollback(BucketIdentity identity, String evidence) {
-    }
-
     private BucketStatus tryProvision() {
-        ServerInfo info = connection.getServerInfo();
-        ServerVersion version = ServerVersion.parse(info.getVersion());
-        if (!version.isAtLeast(ServerVersion.PER_MESSAGE_TTL)) {
-            return new BucketStatus.Unsupported("nats-server " + version
-                    + " has no per-message TTL; leases need nats-server 2.11 or newer");
-        }
-        if (!info.isJetStreamAvailable()) {
-            return new BucketStatus.Unsupported("JetStream is not enabled on nats-server " + version);
+        Optional<String> unsupported = ServerVersion.cannotServeLeases(connection.getServerInfo());
+        if (unsupported.isPresent()) {
+            return new BucketStatus.Unsupported(unsupported.get());
         }
         try {
             JetStreamManagement management = connection.jetStreamManagement();
-            StreamInfo existing = timedInfo(management);
+            StreamInfo existing = serverClock.timedInfo(management);
             if (existing == null) {
                 lookFoundNoStream = true;
                 if (mode == IdentityMode.OFF && sawIdentityModeBucket) {
                     return BucketStatus.Unsupported.forThisReplica(IdentityMode.NOT_RECREATED_OFF);
                 }
                 create(management);
-                existing = timedInfo(management);
+                existing = serverClock.timedInfo(management);
                 if (existing == null) {
                     return new BucketStatus.Pending("the bucket " + Subjects.BUCKET + " was created but is not found yet");
                 }
             }
             BucketStatus judged = judge(existing);
             // One metadata update per look: each starts from this look's configuration.
-            if (!recordGrace(management, existing)) {
-                recordCreation(management, existing, judged);
+            if (!stamps.recordGrace(management, existing)) {
+                stamps.recordCreation(management, existing, judged);
             }
             return judged;
         } catch (JetStreamApiException refused) {
@@ -276,7 +200,7 @@ public final class LeaseBucket {
 
     /** The first sequence of a bucket this instance creates now (see {@link BucketHistory}). */
     long firstSequenceForNewBucket() {
-        return history.firstSequenceForNewBucket(clock.instant(), unconfirmedHighest.get());
+        return history.firstSequenceForNewBucket(clock.instant(), served.unconfirmedHighest());
     }
 
     private void create(JetStreamManagement management) throws IOException, JetStreamApiException {
@@ -287,46 +211,6 @@ public final class LeaseBucket {
                 ? Optional.of(BucketHistory.graceEnd(clock.instant()))
                 : Optional.empty();
         BucketStream.create(management, settings, first, grantsFrom, mode);
-    }
-
-    /**
-     * Records this instance's grace end in the metadata of the bucket just judged when it lacks one
-     * ({@link BucketHistory#graceToRecord}), so that instances which never saw the old bucket honour
-     * it from their next look. A metadata edit is not a new bucket ({@link BucketIdentity}). Best
-     * effort ({@link MetadataRecords}): a failed update is tried again at the next look.
-     *
-     * @return whether this look needed an update (tried or not): the creation stamp then waits
-     */
-    private boolean recordGrace(JetStreamManagement management, StreamInfo info) {
-        StreamConfiguration configuration = info.getConfiguration();
-        BucketIdentity seen = BucketIdentity.of(info.getCreateTime().toInstant(), configuration.getFirstSequence(),
-                configuration.getMetadata());
-        Optional<Instant> end = history.graceToRecord(seen);
-        if (end.isEmpty()) {
-            return false;
-        }
-        if (metadata.record(management, configuration, BucketIdentity.GRANTS_FROM_METADATA, end.get().toString(),
-                "the grace end " + end.get())) {
-            LOG.log(System.Logger.Level.WARNING, "dagnats: the leases bucket replaced one this instance knew but"
-                    + " recorded no grace end; recorded " + BucketIdentity.GRANTS_FROM_METADATA + ": " + end.get()
-                    + ", so instances that never saw the old bucket grant nothing before then either");
-        }
-        return true;
-    }
-
-    /**
-     * Records the bucket's own creation time in its metadata ({@link BucketIdentity#CREATED_METADATA})
-     * when it serves with fences that never repeat and records none, so that a stream created from a
-     * copy of its configuration reads as a copy at every instance's next look, including instances
-     * that never saw this bucket (ADR-035). Best effort ({@link MetadataRecords}), tried again at the next look.
-     */
-    private void recordCreation(JetStreamManagement management, StreamInfo info, BucketStatus judged) {
-        StreamConfiguration configuration = info.getConfiguration();
-        if (!(judged instanceof BucketStatus.Ready ready) || !ready.identity().needsCreationStamp(configuration.getMetadata())) {
-            return;
-        }
-        metadata.record(management, configuration, BucketIdentity.CREATED_METADATA, ready.identity().created().toString(),
-                "its creation time");
     }
 
     private BucketStatus judge(StreamInfo info) {
@@ -344,7 +228,7 @@ public final class LeaseBucket {
         BucketIdentity identity = BucketIdentity.of(info.getCreateTime().toInstant(),
                 configuration.getFirstSequence(), configuration.getMetadata());
         long lastSequence = info.getStreamState().getLastSequence();
-        BucketHistory.Verdict verdict = history.look(identity, lastSequence, unconfirmedHighest.getAndSet(0));
+        BucketHistory.Verdict verdict = history.look(identity, lastSequence, served.takeUnconfirmed());
         if (verdict.refusal().isPresent()) {
             return new BucketStatus.Unsupported(verdict.refusal().get());
         }
@@ -359,12 +243,7 @@ public final class LeaseBucket {
             // unavailable, not unsupported: a replica of the bucket's own mode in the queue group may serve the call.
             return BucketStatus.Unsupported.forThisReplica(otherMode.get());
         }
-        SequenceCheck current = sequences;
-        if (current != null && current.identity().equals(identity)) {
-            current.confirmed(lastSequence);
-        } else {
-            sequences = new SequenceCheck(identity, lastSequence);
-        }
+        served.confirm(identity, lastSequence);
         return new BucketStatus.Ready(BucketRules.describe(configuration, identity), identity, verdict.grantsFrom(),
                 configuration.getAllowDirect());
     }

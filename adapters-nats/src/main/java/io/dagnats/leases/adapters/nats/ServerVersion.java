@@ -1,5 +1,8 @@
 package io.dagnats.leases.adapters.nats;
 
+import io.nats.client.api.ServerInfo;
+import java.util.Optional;
+
 /** A nats-server version, as far as deciding what the server can do. */
 record ServerVersion(int major, int minor, int patch, String text) {
 
@@ -43,5 +46,17 @@ record ServerVersion(int major, int minor, int patch, String text) {
     @Override
     public String toString() {
         return text;
+    }
+
+    /** Why the server {@code info} describes cannot serve leases at all (no per-message TTL, no JetStream); empty when it can. */
+    static Optional<String> cannotServeLeases(ServerInfo info) {
+        ServerVersion version = parse(info.getVersion());
+        if (!version.isAtLeast(PER_MESSAGE_TTL)) {
+            return Optional.of("nats-server " + version + " has no per-message TTL; leases need nats-server 2.11 or newer");
+        }
+        if (!info.isJetStreamAvailable()) {
+            return Optional.of("JetStream is not enabled on nats-server " + version);
+        }
+        return Optional.empty();
     }
 }

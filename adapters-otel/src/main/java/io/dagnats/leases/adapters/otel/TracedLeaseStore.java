@@ -1,10 +1,8 @@
 package io.dagnats.leases.adapters.otel;
 
 import io.dagnats.leases.application.LeaseStore;
-import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseKey;
-import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.LeaseWrite;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
@@ -84,19 +82,8 @@ final class TracedLeaseStore implements LeaseStore {
     }
 
     @Override
-    public void contradicted(String evidence) {
-        delegate.contradicted(evidence);
-    }
-
-    @Override
-    public void revisionsRepeat(String evidence) {
-        delegate.revisionsRepeat(evidence);
-    }
-
-    @Override
-    public CompletionStage<Optional<String>> wentBackBelow(LeaseKey key, Fence presented,
-            Optional<LeaseTtl> ttl) {
-        return delegate.wentBackBelow(key, presented, ttl);
+    public CompletionStage<Optional<String>> report(Evidence evidence) {
+        return delegate.report(evidence);
     }
 
     private Span start(SpanKind kind, String type, String operation, LeaseKey key) {

@@ -64,11 +64,8 @@ final class InMemoryTelemetry {
         }
 
         @Override
-        public void contradicted(String evidence) {
-        }
-
-        @Override
-        public void revisionsRepeat(String evidence) {
+        public CompletionStage<Optional<String>> report(Evidence evidence) {
+            return CompletableFuture.completedFuture(Optional.empty());
         }
     }
 
@@ -90,12 +87,7 @@ final class InMemoryTelemetry {
         }
 
         @Override
-        public void contradicted(String evidence) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void revisionsRepeat(String evidence) {
+        public CompletionStage<Optional<String>> report(Evidence evidence) {
             throw new UnsupportedOperationException();
         }
     };
