@@ -29,7 +29,7 @@ final class KeptKeys {
     private final KeyChanges changes;
     private final HolderTelemetry telemetry;
     private final HealthWatch health;
-    private final Map<LeaseKey, KeptLease> kept = new ConcurrentHashMap<>();
+    private final Map<LeaseKey, KeptLeaseHandle> kept = new ConcurrentHashMap<>();
     /** The highest fence this holder confirmed per key, for its life: kept across a drop and a keep again. */
     private final FenceFloors floors = new FenceFloors();
 
@@ -46,15 +46,15 @@ final class KeptKeys {
     }
 
     /** @throws IllegalStateException when {@code key} is kept already */
-    KeptLease keep(String key, Duration ttl, OwnershipListener listener) {
+    public KeptLeaseHandle keep(String key, Duration ttl, OwnershipListener listener) {
         LeaseKey leaseKey = new LeaseKey(key);
         LeaseTtl leaseTtl = new LeaseTtl(ttl.toMillis());
         Objects.requireNonNull(listener, "listener");
-        KeptLease lease = kept.compute(leaseKey, (ignored, existing) -> {
+        KeptLeaseHandle lease = kept.compute(leaseKey, (ignored, existing) -> {
             if (existing != null) {
                 throw new IllegalStateException(key + " is already kept by this holder");
             }
-            return new KeptLease(new LeaseKeeper(new KeeperRules(leaseKey, self, leaseTtl, Jitter.random()), client, clock,
+            return new KeptLeaseHandle(new LeaseKeeper(new KeeperRules(leaseKey, self, leaseTtl, Jitter.random()), client, clock,
                     Clock.systemUTC(), scheduler, listeners, listener, telemetry, floors), () -> forget(leaseKey));
         });
         LeaseKeeper keeper = lease.keeper();
@@ -64,7 +64,7 @@ final class KeptKeys {
         return lease;
     }
 
-    Optional<KeptLease> get(LeaseKey key) {
+    public Optional<KeptLeaseHandle> get(LeaseKey key) {
         return Optional.ofNullable(kept.get(key));
     }
 
@@ -87,7 +87,7 @@ final class KeptKeys {
 
     /** Closes every kept lease, releasing what is held. */
     void closeAll() {
-        for (KeptLease lease : List.copyOf(kept.values())) {
+        for (KeptLeaseHandle lease : List.copyOf(kept.values())) {
             lease.close();
         }
         kept.clear();

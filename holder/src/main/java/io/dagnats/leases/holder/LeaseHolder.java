@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }</pre>
  *
  * <p>Its own job is the order of start and close: the kept keys are {@link KeptKeys}, the
- * inbox a {@link ForwardInbox}, shard sets and followings {@link SetsAndFollowings}; its public
+ * inbox a {@link ForwardInbox}, shard sets {@link ShardSets} and followings {@link Followings}; its public
  * {@link Builder} is nested here, where users name it.
  */
 public final class LeaseHolder implements AutoCloseable {
@@ -50,8 +50,10 @@ public final class LeaseHolder implements AutoCloseable {
     private final ForwardInbox inbox;
     /** Change events of the kept keys: one subscription per key, each waking its lease. */
     private final KeyChanges changes;
-    /** The shard sets made by {@link #shards} and the followings by {@link #follow}, closed first on close. */
-    private final SetsAndFollowings setsAndFollowings;
+    /** The shard sets made by {@link #shards}, left first on close. */
+    private final ShardSets shardSets;
+    /** The keys followed by {@link #follow}, stopped on close after the shard sets. */
+    private final Followings followings;
     /** Hears every call's outcome; behind {@link #health()} and the stuck and recovered log lines. */
     private final HealthWatch health;
 
@@ -68,8 +70,9 @@ public final class LeaseHolder implements AutoCloseable {
         this.listeners = Executors.newSingleThreadExecutor(Daemons.named("dagnats-listener-" + id));
         this.changes = new KeyChanges(connection);
         this.kept = new KeptKeys(self, client, builder.clock, Scheduler.of(executor), listeners, changes, telemetry, health);
-        this.setsAndFollowings = new SetsAndFollowings(this, connection, client, Scheduler.of(executor), listeners,
-                builder.clock, kept.floors());
+        this.shardSets = new ShardSets(new ShardHolder(id, client, kept::keep), connection, builder.clock);
+        this.followings = new Followings(self, connection, client, Scheduler.of(executor), listeners, builder.clock,
+                kept.floors());
         this.inbox = builder.forwardHandler == null ? null : new ForwardInbox(connection, self, builder.forwardHandler,
                 telemetry, kept::ownership, Daemons.named("dagnats-forward-" + id));
     }
@@ -130,7 +133,7 @@ public final class LeaseHolder implements AutoCloseable {
 
     /** As {@link #shards(String, int, Duration, ShardListener)}, with a drain bound of its own. */
     public ShardSet shards(String setName, int shardCount, Duration ttl, Duration drainBound, ShardListener listener) {
-        return setsAndFollowings.join(setName, shardCount, ttl, drainBound, listener);
+        return shardSets.join(setName, shardCount, ttl, drainBound, listener);
     }
 
     /**
@@ -139,7 +142,7 @@ public final class LeaseHolder implements AutoCloseable {
      * Close it (or the holder) to stop; a closed holder follows nothing ({@link IllegalStateException}).
      */
     public Following follow(LeaseKey key, OwnerListener listener) {
-        return setsAndFollowings.follow(key, listener);
+        return followings.follow(key, listener);
     }
 
     /** What the owner gauge reads; the keys are made after the telemetry that reads them. */
@@ -165,7 +168,8 @@ public final class LeaseHolder implements AutoCloseable {
         if (inbox != null) {
             inbox.stopReceiving();
         }
-        setsAndFollowings.closeAll();
+        shardSets.closeAll();
+        followings.closeAll();
         kept.closeAll();
         changes.close();
         executor.shutdownNow();

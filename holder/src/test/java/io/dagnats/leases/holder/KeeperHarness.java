@@ -64,7 +64,7 @@ abstract class KeeperHarness {
     /** The holder's floors this keeper shares: a test may raise one as another keeper of the key would have. */
     final FenceFloors floors = new FenceFloors();
     final LeaseKeeper keeper = keeper(calls, scheduler, Clock.systemUTC(), listener, bound -> 0, floors);
-    final KeptLease lease = new KeptLease(keeper, () -> { });
+    final KeptLeaseHandle lease = new KeptLeaseHandle(keeper, () -> { });
 
     /**
      * A keeper of this harness's key and claimant on {@code scheduler}, telling {@code listener} at

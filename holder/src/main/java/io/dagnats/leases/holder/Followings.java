@@ -4,22 +4,19 @@ import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.nats.client.Connection;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 
 /**
- * What a {@link LeaseHolder} made besides the keys it keeps: the shard sets it joined and the
- * keys it follows, each with its own change events. All are closed when the holder closes,
- * before its kept leases are released and its threads stop.
+ * The keys one holder follows, on one change-event dispatcher opened with the first following;
+ * all are stopped when the holder closes, before its kept leases are released and its threads stop.
  */
-final class SetsAndFollowings {
+public final class Followings {
 
-    private final LeaseHolder holder;
+    private final Claimant self;
     private final Connection connection;
     private final LeaseClient client;
     private final Scheduler scheduler;
@@ -27,14 +24,14 @@ final class SetsAndFollowings {
     private final MonotonicClock clock;
     /** The holder's highest confirmed fence per key, which its followings report no owner at or below. */
     private final FenceFloors floors;
-    private final List<ShardSet> shardSets = new CopyOnWriteArrayList<>();
-    private final Set<Following> followings = ConcurrentHashMap.newKeySet();
+    private final Set<KeyFollowing> followings = ConcurrentHashMap.newKeySet();
     /** The change events of every followed key, on one dispatcher; opened with the first following. */
     private KeyChanges followed;
 
-    SetsAndFollowings(LeaseHolder holder, Connection connection, LeaseClient client, Scheduler scheduler,
+    /** @param self the holder's claimant, whose own record at a floor is the write it confirmed */
+    public Followings(Claimant self, Connection connection, LeaseClient client, Scheduler scheduler,
             Executor listeners, MonotonicClock clock, FenceFloors floors) {
-        this.holder = holder;
+        this.self = self;
         this.connection = connection;
         this.client = client;
         this.scheduler = scheduler;
@@ -43,22 +40,14 @@ final class SetsAndFollowings {
         this.floors = floors;
     }
 
-    ShardSet join(String setName, int shardCount, Duration ttl, Duration drainBound, ShardListener listener) {
-        ShardSet set = ShardSet.join(holder, new KeyChanges(connection), new ShardKeys(setName, shardCount), ttl,
-                drainBound, listener, clock);
-        shardSets.add(set);
-        set.start();
-        return set;
-    }
-
     /** @throws IllegalStateException once the holder is closed */
-    Following follow(LeaseKey key, OwnerListener listener) {
+    public KeyFollowing follow(LeaseKey key, OwnerListener listener) {
         if (scheduler.isShutdown()) {
-            throw new IllegalStateException("holder " + holder.id() + " is closed: it follows no key");
+            throw new IllegalStateException("holder " + self.holder() + " is closed: it follows no key");
         }
-        Following following = new Following(Objects.requireNonNull(key, "key"), connection, client, followed(),
+        KeyFollowing following = new KeyFollowing(Objects.requireNonNull(key, "key"), connection, client, followed(),
                 scheduler, listeners, Objects.requireNonNull(listener, "listener"), clock, followings::remove,
-                Claimant.of(holder.id(), holder.incarnation()), floors);
+                self, floors);
         followings.add(following);
         following.start();
         return following;
@@ -72,10 +61,9 @@ final class SetsAndFollowings {
         return followed;
     }
 
-    /** Leaves every shard set (releasing its shards through the holder) and stops every following. */
-    void closeAll() {
-        shardSets.forEach(ShardSet::close);
-        List.copyOf(followings).forEach(Following::close);
+    /** Stops every following, then their dispatcher. */
+    public void closeAll() {
+        List.copyOf(followings).forEach(KeyFollowing::close);
         closeFollowed();
     }
 
