@@ -1,5 +1,9 @@
 package io.dagnats.leases.holder;
 
+import io.dagnats.leases.holder.internal.CallOutcomes;
+import io.dagnats.leases.holder.internal.HealthWatch;
+import io.dagnats.leases.holder.internal.HolderTelemetry;
+import io.dagnats.leases.holder.internal.LeaseCalls;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;

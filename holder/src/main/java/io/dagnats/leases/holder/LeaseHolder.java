@@ -1,5 +1,16 @@
 package io.dagnats.leases.holder;
 
+import io.dagnats.leases.holder.internal.Daemons;
+import io.dagnats.leases.holder.internal.HealthWatch;
+import io.dagnats.leases.holder.internal.HolderTelemetry;
+import io.dagnats.leases.holder.internal.KeyChanges;
+import io.dagnats.leases.holder.internal.RandomIds;
+import io.dagnats.leases.holder.internal.Scheduler;
+import io.dagnats.leases.holder.internal.follow.Followings;
+import io.dagnats.leases.holder.internal.forward.ForwardInbox;
+import io.dagnats.leases.holder.internal.keeper.KeptKeys;
+import io.dagnats.leases.holder.internal.shards.ShardHolder;
+import io.dagnats.leases.holder.internal.shards.ShardSets;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Incarnation;
@@ -29,8 +40,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * if (leader.isOwner()) { store.write(record, leader.fence().orElseThrow()); }
  * }</pre>
  *
- * <p>Its own job is the order of start and close: the kept keys are {@link KeptKeys}, the
- * inbox a {@link ForwardInbox}, shard sets {@link ShardSets} and followings {@link Followings}; its public
+ * <p>Its own job is the order of start and close: the kept keys, the forward inbox, the shard
+ * sets and the followings are each a class of the library's internal packages; its public
  * {@link Builder} is nested here, where users name it.
  */
 public final class LeaseHolder implements AutoCloseable {

@@ -1,5 +1,6 @@
 package io.dagnats.leases.holder;
 
+import io.dagnats.leases.holder.internal.shards.ShardKeys;
 import io.dagnats.leases.domain.Tenure;
 import java.util.Optional;
 import java.util.Set;

@@ -1,0 +1,57 @@
+package io.dagnats.leases.holder.internal.keeper;
+
+import io.dagnats.leases.holder.OwnershipListener;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.Tenure;
+
+/** What {@link KeeperRules} asks the {@link LeaseKeeper} to do, in order. */
+sealed interface KeeperEffect {
+
+    /** Send an acquire; its outcome comes back as an event naming {@code call}. */
+    record SendAcquire(long call) implements KeeperEffect {
+    }
+
+    /** Send a renew presenting {@code fence}; its outcome comes back as an event naming {@code call}. */
+    record SendRenew(long call, Fence fence) implements KeeperEffect {
+    }
+
+    /** Feed {@code event} back after {@code delayNanos} on the monotonic clock. */
+    record Schedule(KeeperEvent event, long delayNanos) implements KeeperEffect {
+    }
+
+    /** Act as owner under {@code tenure} from now: publish it, and tell the listener. */
+    record BecomeOwner(Tenure tenure) implements KeeperEffect {
+    }
+
+    /**
+     * Keep acting as owner under {@code tenure}, renewed from {@code previous}: publish it, tell
+     * the listener, and record how much time {@code previous} still had.
+     */
+    record Renew(Tenure previous, Tenure tenure) implements KeeperEffect {
+    }
+
+    /** Stop acting as owner at once (no forward is admitted from here on), and tell the listener. */
+    record StopOwning(OwnershipListener.StopReason reason) implements KeeperEffect {
+    }
+
+    /**
+     * Tell dagnats the store went back: one renew presenting {@code floor}, the highest fence this
+     * process confirmed for the key, its answer ignored (it is tied to no state, so it stalls
+     * nothing). A renew presenting a revision above the stream's last sequence is dagnats' proof
+     * that the stream lost writes, on which it moves the bucket's revisions above every earlier one.
+     */
+    record ReportWentBack(Fence floor) implements KeeperEffect {
+    }
+
+    /** Release {@code held} once no forward handler still runs, then end the close. */
+    record ReleaseAndFinish(Fence held) implements KeeperEffect {
+    }
+
+    /** End the close without releasing. */
+    record Finish() implements KeeperEffect {
+    }
+
+    /** One line for operators. */
+    record Log(System.Logger.Level level, String line) implements KeeperEffect {
+    }
+}
