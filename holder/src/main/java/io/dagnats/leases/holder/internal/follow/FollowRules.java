@@ -2,7 +2,7 @@ package io.dagnats.leases.holder.internal.follow;
 
 import io.dagnats.leases.holder.KeyOwner;
 import io.dagnats.leases.holder.internal.FenceFloors;
-import io.dagnats.leases.holder.internal.keeper.KeeperRules;
+import io.dagnats.leases.holder.internal.keeper.KeeperContext;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
@@ -141,7 +141,7 @@ final class FollowRules {
                     .map(FollowState.Knowledge::expiresBy)
                     .orElse(expiresBy(Optional.of(lease.ttl().duration()), now));
             FollowState.Knowledge known = new FollowState.Knowledge(new KeyOwner.Held(key, lease.holder(),
-                    lease.incarnation(), KeeperRules.startOf(lease)), OptionalLong.of(revision), expiresBy);
+                    lease.incarnation(), KeeperContext.startOf(lease)), OptionalLong.of(revision), expiresBy);
             read = placeAll(known, reading.heard(), now);
             readAgain = reading.heard().stream().anyMatch(change -> change.sequence() > read.last().orElse(0));
         } else {

@@ -144,7 +144,7 @@ public final class LeaseKeeper {
         KeeperStep step;
         try {
             step = rules.next(state, memory, event,
-                    new KeeperRules.Now(clock.nanoTime(), wallClock.instant(), floors.floor(rules.key)));
+                    new EventTime(clock.nanoTime(), wallClock.instant(), floors.floor(rules.key)));
         } catch (RuntimeException bug) {
             // A bug in a rule must not pass silently, nor stall the keeper: say which state and event
             // (the trace once), end ownership and campaign again.

@@ -6,10 +6,10 @@ import io.dagnats.leases.domain.Fence;
 import java.util.Optional;
 
 /**
- * The rule that fences only grow in a holder process, for {@link KeeperRules} and
- * {@link TenancyRules}: what the store answers is checked against the key's floor, the highest
+ * The rule that fences only grow in a holder process, for the keeper's rules (campaigning and
+ * the owner phases): what the store answers is checked against the key's floor, the highest
  * fence this process ever had confirmed ({@link FenceFloors}, passed in on
- * {@link KeeperRules.Now#floor()}), before it is believed.
+ * {@link EventTime#floor()}), before it is believed.
  *
  * <ul>
  *   <li>A renew writes a new revision, so one answered at or below the floor (or at or below
@@ -25,14 +25,14 @@ import java.util.Optional;
  */
 public final class StoreWentBack {
 
-    private final KeeperRules rules;
+    private final KeeperContext rules;
 
-    StoreWentBack(KeeperRules rules) {
+    StoreWentBack(KeeperContext rules) {
         this.rules = rules;
     }
 
     /** The floor an answer must clear: the key's, or {@code least} (what this very phase holds) when higher. */
-    static Fence floor(KeeperRules.Now now, Fence least) {
+    static Fence floor(EventTime now, Fence least) {
         return now.floor().filter(least::isBelow).orElse(least);
     }
 
@@ -55,7 +55,7 @@ public final class StoreWentBack {
             step.then(new KeeperEffect.StopOwning(OwnershipListener.StopReason.STORE_WENT_BACK));
         }
         if (!step.memory().reportedFloor().equals(Optional.of(floor))) {
-            step.then(new KeeperEffect.Log(System.Logger.Level.WARNING, "lease " + rules.key
+            step.then(new KeeperEffect.Log(System.Logger.Level.WARNING, "lease " + rules.key()
                     + ": the store went back: " + what + " answered fence " + offered + ", not above fence " + floor
                     + " this process had confirmed; not owning it, telling dagnats, and campaigning again"));
             step.then(new KeeperEffect.ReportWentBack(floor)).reported(floor);

@@ -9,7 +9,7 @@ import io.dagnats.leases.protocol.LeaseView;
 import java.util.Optional;
 
 /**
- * The owner phases of {@link KeeperRules}: {@link KeeperState.Owning}, {@link KeeperState.Renewing},
+ * The owner phases of the keeper's rules: {@link KeeperState.Owning}, {@link KeeperState.Renewing},
  * {@link KeeperState.Unsure} and {@link KeeperState.Resolving}. In each, this process acts as
  * owner only until the tenure's deadline on its monotonic clock, whatever is in flight; a renew
  * that goes unanswered is resolved by an acquire (idempotent within this incarnation), which
@@ -17,13 +17,15 @@ import java.util.Optional;
  */
 final class TenancyRules {
 
-    private final KeeperRules rules;
+    private final KeeperContext rules;
+    private final StoreWentBack wentBack;
 
-    TenancyRules(KeeperRules rules) {
+    TenancyRules(KeeperContext rules, StoreWentBack wentBack) {
         this.rules = rules;
+        this.wentBack = wentBack;
     }
 
-    KeeperStep next(KeeperState state, KeeperEvent event, KeeperStep.Builder step, KeeperRules.Now now) {
+    KeeperStep next(KeeperState state, KeeperEvent event, KeeperStep.Builder step, EventTime now) {
         Tenure tenure = state.tenure().orElseThrow(() -> new IllegalStateException("not an owner phase: " + state));
         if (event instanceof KeeperEvent.Changed changed && rules.endsOrTakes(changed, tenure.start())) {
             return ended(changed.change().orElseThrow(), step);
@@ -46,17 +48,17 @@ final class TenancyRules {
     }
 
     /** Owner under {@code tenure}, confirmed by a renew sent at {@code sentAt}: arm its renew and deadline. */
-    KeeperStep own(KeeperStep.Builder step, Tenure tenure, long sentAt, KeeperRules.Now now) {
+    KeeperStep own(KeeperStep.Builder step, Tenure tenure, long sentAt, EventTime now) {
         long timers = step.id();
         step.then(new KeeperEffect.Schedule(new KeeperEvent.RenewDue(timers),
-                Math.max(0, sentAt + rules.ttlNanos / 3 - now.nanos())));
+                Math.max(0, sentAt + rules.ttlNanos() / 3 - now.nanos())));
         step.then(new KeeperEffect.Schedule(new KeeperEvent.DeadlineDue(timers),
                 Math.max(0, tenure.nanosLeft(now.nanos()))));
         return step.into(new KeeperState.Owning(tenure, timers));
     }
 
     private KeeperStep renewing(KeeperState.Renewing renewing, KeeperEvent event, KeeperStep.Builder step,
-            KeeperRules.Now now) {
+            EventTime now) {
         if (event instanceof KeeperEvent.CallFailed failed && failed.call() == renewing.call()) {
             // It may have written: ask, rather than give the tenure up (the contract's rule for an unknown renew).
             failed.finalError().ifPresent(error -> step.then(rules.warning(error)));
@@ -66,17 +68,17 @@ final class TenancyRules {
             return step.into(renewing);
         }
         if (answered.answer() instanceof Answers.Renew.Lost lost) {
-            step.then(rules.info("lease " + rules.key + " lost: " + lost.reason()));
+            step.then(rules.info("lease " + rules.key() + " lost: " + lost.reason()));
             step.then(new KeeperEffect.StopOwning(OwnershipListener.StopReason.LOST));
-            return rules.waitFor(step, rules.jitter.millis(KeeperRules.AGAIN_JITTER_MS) * KeeperRules.MILLI);
+            return rules.waitFor(step, rules.jitter().millis(KeeperContext.AGAIN_JITTER_MS) * KeeperContext.MILLI);
         }
         Fence renewed = ((Answers.Renew.Renewed) answered.answer()).lease().revision();
         // Before the tenure sees it: a renew cannot lower the fence, and one that does is the store going back.
         Fence floor = StoreWentBack.floor(now, renewing.current().fence());
         if (StoreWentBack.renewBelow(renewed, floor)) {
-            return rules.wentBack.wentBack(step, "a renew", renewed, floor, true);
+            return wentBack.wentBack(step, "a renew", renewed, floor, true);
         }
-        Tenure next = renewing.current().renewed(renewed, renewing.sentAt(), rules.ttl);
+        Tenure next = renewing.current().renewed(renewed, renewing.sentAt(), rules.ttl());
         if (!next.actingAsOwner(now.nanos())) {
             step.then(new KeeperEffect.StopOwning(OwnershipListener.StopReason.DEADLINE_PASSED));
             return rules.prove(step, next.start(), renewed, now);
@@ -85,7 +87,7 @@ final class TenancyRules {
     }
 
     private KeeperStep resolving(KeeperState.Resolving resolving, KeeperEvent event, KeeperStep.Builder step,
-            KeeperRules.Now now) {
+            EventTime now) {
         if (event instanceof KeeperEvent.CallFailed failed && failed.call() == resolving.call()) {
             failed.finalError().ifPresent(error -> step.then(rules.warning(error)));
             long retry = step.id();
@@ -96,24 +98,24 @@ final class TenancyRules {
             return step.into(resolving);
         }
         LeaseView lease = answered.answer().lease();
-        boolean mine = answered.answer() instanceof Answers.Acquire.Granted && lease.isHeldBy(rules.self);
+        boolean mine = answered.answer() instanceof Answers.Acquire.Granted && lease.isHeldBy(rules.self());
         Optional<Fence> floor = Optional.of(StoreWentBack.floor(now, resolving.current().fence()));
         if (mine && StoreWentBack.acquireBelow(lease.revision(), floor)) {
-            return rules.wentBack.wentBack(step, "the acquire resolving an unanswered renew", lease.revision(),
+            return wentBack.wentBack(step, "the acquire resolving an unanswered renew", lease.revision(),
                     floor.get(), true);
         }
         if (mine && lease.tenure().filter(resolving.current().start()::equals).isPresent()) {
             // The same acquisition, at the revision the unanswered renew left it at (or before it): renew that.
             return renew(step, resolving.current(), resolving.timers(), lease.revision(), now);
         }
-        step.then(rules.info("lease " + rules.key + " lost: after an unanswered renew it is "
+        step.then(rules.info("lease " + rules.key() + " lost: after an unanswered renew it is "
                 + (mine ? "a new acquisition of this process" : "held by " + lease.claimant())));
         step.then(new KeeperEffect.StopOwning(OwnershipListener.StopReason.LOST));
-        return mine ? rules.prove(step, KeeperRules.startOf(lease), lease.revision(), now)
+        return mine ? rules.prove(step, KeeperContext.startOf(lease), lease.revision(), now)
                 : rules.waitAfterExpiry(step, lease, now);
     }
 
-    private KeeperStep deadline(KeeperState state, Tenure tenure, KeeperStep.Builder step, KeeperRules.Now now) {
+    private KeeperStep deadline(KeeperState state, Tenure tenure, KeeperStep.Builder step, EventTime now) {
         if (tenure.actingAsOwner(now.nanos())) {
             // Early (a timer of the runner's own clock): look again at the deadline.
             long left = tenure.nanosLeft(now.nanos());
@@ -132,18 +134,18 @@ final class TenancyRules {
     }
 
     private KeeperStep ended(LeaseChange change, KeeperStep.Builder step) {
-        step.then(rules.info("lease " + rules.key + " ended on the server (" + change.kind().word() + " at revision "
+        step.then(rules.info("lease " + rules.key() + " ended on the server (" + change.kind().word() + " at revision "
                 + Long.toUnsignedString(change.sequence())
                 + change.claimant().map(claimant -> " by " + claimant).orElse("")
                 + change.reason().map(reason -> ": " + reason).orElse("") + ")"));
         step.then(new KeeperEffect.StopOwning(OwnershipListener.StopReason.LOST));
         // Revoked: an operator moved the key away, so step back and let a waiting replica take it.
         long backOff = change.kind() == LeaseChange.Kind.REVOKED
-                ? rules.ttlNanos / 3 : rules.jitter.millis(KeeperRules.AGAIN_JITTER_MS) * KeeperRules.MILLI;
+                ? rules.ttlNanos() / 3 : rules.jitter().millis(KeeperContext.AGAIN_JITTER_MS) * KeeperContext.MILLI;
         return rules.waitFor(step, backOff);
     }
 
-    private KeeperStep renew(KeeperStep.Builder step, Tenure tenure, long timers, Fence presented, KeeperRules.Now now) {
+    private KeeperStep renew(KeeperStep.Builder step, Tenure tenure, long timers, Fence presented, EventTime now) {
         long call = step.id();
         return step.then(new KeeperEffect.SendRenew(call, presented))
                 .into(new KeeperState.Renewing(tenure, timers, presented, call, now.nanos()));

@@ -94,7 +94,7 @@ class KeeperCannotStallTest {
                     rows++;
                     String row = state + " + " + event + " (floor " + floor + "): ";
                     try {
-                        KeeperStep step = RULES.next(state, MEMORY, event, new KeeperRules.Now(NOW, WALL, floor));
+                        KeeperStep step = RULES.next(state, MEMORY, event, new EventTime(NOW, WALL, floor));
                         check(state, event, step).ifPresent(problem -> broken.add(row + problem));
                     } catch (RuntimeException thrown) {
                         broken.add(row + "threw " + thrown);

@@ -164,7 +164,7 @@ class KeeperRulesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("transitions")
     void eachTransition(String rule, KeeperState state, KeeperEvent event, String next, List<String> effects) {
-        KeeperStep step = RULES.next(state, KeeperMemory.FRESH, event, new KeeperRules.Now(NOW, WALL));
+        KeeperStep step = RULES.next(state, KeeperMemory.FRESH, event, new EventTime(NOW, WALL));
 
         assertEquals(next, step.state().getClass().getSimpleName(), rule);
         assertEquals(effects, step.effects().stream().map(KeeperRulesTest::describe).toList(), rule);
