@@ -1,10 +1,12 @@
 package io.dagnats.leases.bootstrap;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
+import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaCodeUnit;
 import com.tngtech.archunit.core.domain.JavaField;
@@ -18,7 +20,12 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The hexagon, as a picture: the domain in the middle, use cases and their
@@ -180,5 +187,53 @@ class ArchitectureTest {
                 }
             }
         };
+    }
+
+    @ArchTest
+    static final ArchRule holderClassesReferEachOtherOneWay = classes()
+            .that().resideInAPackage("io.dagnats.leases.holder..")
+            .should(new OneWayReferences())
+            .because("two classes that use each other are one class in two files (issue 28): a narrow"
+                    + " interface or a value breaks the loop");
+
+    /** No two top-level classes (nested ones count as theirs) depend on each other. */
+    private static final class OneWayReferences extends ArchCondition<JavaClass> {
+        private final Map<String, Set<String>> uses = new HashMap<>();
+
+        OneWayReferences() {
+            super("not be used by a class they use");
+        }
+
+        @Override
+        public void init(Collection<JavaClass> all) {
+            for (JavaClass from : all) {
+                for (Dependency dependency : from.getDirectDependenciesFromSelf()) {
+                    JavaClass to = topLevel(dependency.getTargetClass().getBaseComponentType());
+                    if (to.getPackageName().startsWith("io.dagnats.leases.holder") && !to.equals(topLevel(from))) {
+                        uses.computeIfAbsent(topLevel(from).getName(), name -> new HashSet<>()).add(to.getName());
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void check(JavaClass type, ConditionEvents events) {
+            if (!type.equals(topLevel(type))) {
+                return;
+            }
+            for (String used : uses.getOrDefault(type.getName(), Set.of())) {
+                if (type.getName().compareTo(used) < 0 && uses.getOrDefault(used, Set.of()).contains(type.getName())) {
+                    events.add(SimpleConditionEvent.violated(type, type.getName() + " and " + used + " use each other"));
+                }
+            }
+        }
+
+        private static JavaClass topLevel(JavaClass type) {
+            JavaClass outer = type;
+            while (outer.getEnclosingClass().isPresent()) {
+                outer = outer.getEnclosingClass().get();
+            }
+            return outer;
+        }
     }
 }
