@@ -59,19 +59,7 @@ final class ClosingRules {
 
     /** The call whose answer the state waits for, if any. */
     private static Optional<Long> inFlight(KeeperState state) {
-        if (state instanceof KeeperState.Acquiring acquiring) {
-            return Optional.of(acquiring.call());
-        }
-        if (state instanceof KeeperState.Proving proving) {
-            return Optional.of(proving.call());
-        }
-        if (state instanceof KeeperState.Renewing renewing) {
-            return Optional.of(renewing.call());
-        }
-        if (state instanceof KeeperState.Resolving resolving) {
-            return Optional.of(resolving.call());
-        }
-        return Optional.empty();
+        return state instanceof KeeperState.AwaitingCall awaiting ? Optional.of(awaiting.call()) : Optional.empty();
     }
 
     private static KeeperStep finish(KeeperStep.Builder step, Optional<Fence> release) {

@@ -65,10 +65,10 @@ public final class KeeperRules {
         if (state instanceof KeeperState.Closing closing) {
             return closings.closing(closing, event, step);
         }
-        if (state instanceof KeeperState.Closed) {
-            return step.into(state);
+        if (state instanceof KeeperState.Owner owner) {
+            return tenancy.next(owner, event, step, now);
         }
-        return tenancy.next(state, event, step, now);
+        return step.into(state); // Closed
     }
 
     private KeeperStep waiting(KeeperState.Waiting waiting, KeeperEvent event, KeeperStep.Builder step) {

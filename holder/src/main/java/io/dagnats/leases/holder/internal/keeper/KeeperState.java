@@ -14,12 +14,33 @@ import java.util.Optional;
  * <p>Not owner: {@link Waiting}, {@link Acquiring}, {@link Proving}. Owner, each with the
  * tenure whose deadline bounds acting as owner: {@link Owning}, {@link Renewing},
  * {@link Unsure}, {@link Resolving}. Ending: {@link Closing}, {@link Closed}.
+ *
+ * <p>Phases that share data share a type, so a rule asks the type and not a ladder of phases:
+ * the owner phases are {@link Owner} (a tenure and its timers), the phases that wait for a
+ * call's answer {@link AwaitingCall} (the call).
  */
 sealed interface KeeperState {
 
     /** The tenure this process acts as owner under, in the owner phases. */
     default Optional<Tenure> tenure() {
         return Optional.empty();
+    }
+
+    /** The owner phases: acting as owner under {@code current}, whose renew and deadline timers {@code timers} names. */
+    sealed interface Owner extends KeeperState permits Owning, Renewing, Unsure, Resolving {
+        Tenure current();
+
+        long timers();
+
+        @Override
+        default Optional<Tenure> tenure() {
+            return Optional.of(current());
+        }
+    }
+
+    /** The phases that wait for the answer of the call {@code call} names: an answer to another call changes nothing. */
+    sealed interface AwaitingCall extends KeeperState permits Acquiring, Proving, Renewing, Resolving, Closing {
+        long call();
     }
 
     /** Not started yet. */
@@ -36,7 +57,7 @@ sealed interface KeeperState {
      * @param freedMeanwhile the key was freed since it was sent: an answer naming another
      *                       holder may predate that, so ask again soon
      */
-    record Acquiring(long call, boolean freedMeanwhile) implements KeeperState {
+    record Acquiring(long call, boolean freedMeanwhile) implements AwaitingCall {
     }
 
     /**
@@ -47,34 +68,22 @@ sealed interface KeeperState {
      * @param start     the fence the tenure will start with: the grant's tenure
      * @param presented the fence the renew presented
      */
-    record Proving(Fence start, Fence presented, long call, long sentAt) implements KeeperState {
+    record Proving(Fence start, Fence presented, long call, long sentAt) implements AwaitingCall {
     }
 
     /** Owner, nothing in flight; {@code timers} names its renew and deadline timers. */
-    record Owning(Tenure current, long timers) implements KeeperState {
-        @Override
-        public Optional<Tenure> tenure() {
-            return Optional.of(current);
-        }
+    record Owning(Tenure current, long timers) implements Owner {
     }
 
     /** Owner, a renew in flight, sent at {@code sentAt} presenting {@code presented}. */
-    record Renewing(Tenure current, long timers, Fence presented, long call, long sentAt) implements KeeperState {
-        @Override
-        public Optional<Tenure> tenure() {
-            return Optional.of(current);
-        }
+    record Renewing(Tenure current, long timers, Fence presented, long call, long sentAt) implements Owner, AwaitingCall {
     }
 
     /**
      * Owner until the deadline, but a renew went unanswered and the acquire that would tell
      * whether it landed could not be made: {@code retry} names the timer that tries again.
      */
-    record Unsure(Tenure current, long timers, long retry) implements KeeperState {
-        @Override
-        public Optional<Tenure> tenure() {
-            return Optional.of(current);
-        }
+    record Unsure(Tenure current, long timers, long retry) implements Owner {
     }
 
     /**
@@ -82,11 +91,7 @@ sealed interface KeeperState {
      * learn whether this process still holds the same acquisition (acquire is idempotent
      * within an incarnation), and at which revision.
      */
-    record Resolving(Tenure current, long timers, long call) implements KeeperState {
-        @Override
-        public Optional<Tenure> tenure() {
-            return Optional.of(current);
-        }
+    record Resolving(Tenure current, long timers, long call) implements Owner, AwaitingCall {
     }
 
     /**
@@ -94,7 +99,7 @@ sealed interface KeeperState {
      *
      * @param held the fence this process last knew it held, released if the call tells nothing newer
      */
-    record Closing(long call, boolean release, Optional<Fence> held) implements KeeperState {
+    record Closing(long call, boolean release, Optional<Fence> held) implements AwaitingCall {
         public Closing {
             Objects.requireNonNull(held, "held");
         }

@@ -25,12 +25,12 @@ final class TenancyRules {
         this.wentBack = wentBack;
     }
 
-    KeeperStep next(KeeperState state, KeeperEvent event, KeeperStep.Builder step, EventTime now) {
-        Tenure tenure = state.tenure().orElseThrow(() -> new IllegalStateException("not an owner phase: " + state));
+    KeeperStep next(KeeperState.Owner state, KeeperEvent event, KeeperStep.Builder step, EventTime now) {
+        Tenure tenure = state.current();
         if (event instanceof KeeperEvent.Changed changed && rules.endsOrTakes(changed, tenure.start())) {
             return ended(changed.change().orElseThrow(), step);
         }
-        if (event instanceof KeeperEvent.DeadlineDue due && due.timers() == timersOf(state)) {
+        if (event instanceof KeeperEvent.DeadlineDue due && due.timers() == state.timers()) {
             return deadline(state, tenure, step, now);
         }
         if (state instanceof KeeperState.Owning owning) {
@@ -115,11 +115,11 @@ final class TenancyRules {
                 : rules.waitAfterExpiry(step, lease, now);
     }
 
-    private KeeperStep deadline(KeeperState state, Tenure tenure, KeeperStep.Builder step, EventTime now) {
+    private KeeperStep deadline(KeeperState.Owner state, Tenure tenure, KeeperStep.Builder step, EventTime now) {
         if (tenure.actingAsOwner(now.nanos())) {
             // Early (a timer of the runner's own clock): look again at the deadline.
             long left = tenure.nanosLeft(now.nanos());
-            return step.then(new KeeperEffect.Schedule(new KeeperEvent.DeadlineDue(timersOf(state)), left)).into(state);
+            return step.then(new KeeperEffect.Schedule(new KeeperEvent.DeadlineDue(state.timers()), left)).into(state);
         }
         step.then(new KeeperEffect.StopOwning(OwnershipListener.StopReason.DEADLINE_PASSED));
         if (state instanceof KeeperState.Renewing renewing) {
@@ -154,18 +154,5 @@ final class TenancyRules {
     private KeeperStep resolve(KeeperStep.Builder step, Tenure tenure, long timers) {
         long call = step.id();
         return step.then(new KeeperEffect.SendAcquire(call)).into(new KeeperState.Resolving(tenure, timers, call));
-    }
-
-    private static long timersOf(KeeperState state) {
-        if (state instanceof KeeperState.Owning owning) {
-            return owning.timers();
-        }
-        if (state instanceof KeeperState.Renewing renewing) {
-            return renewing.timers();
-        }
-        if (state instanceof KeeperState.Unsure unsure) {
-            return unsure.timers();
-        }
-        return ((KeeperState.Resolving) state).timers();
     }
 }
