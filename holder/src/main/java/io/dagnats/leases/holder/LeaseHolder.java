@@ -1,5 +1,11 @@
 package io.dagnats.leases.holder;
 
+import io.dagnats.leases.domain.Claimant;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Incarnation;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.holder.internal.Daemons;
 import io.dagnats.leases.holder.internal.HealthWatch;
 import io.dagnats.leases.holder.internal.HolderTelemetry;
@@ -11,12 +17,6 @@ import io.dagnats.leases.holder.internal.forward.ForwardInbox;
 import io.dagnats.leases.holder.internal.keeper.KeptKeys;
 import io.dagnats.leases.holder.internal.shards.ShardHolder;
 import io.dagnats.leases.holder.internal.shards.ShardSets;
-import io.dagnats.leases.domain.Claimant;
-import io.dagnats.leases.domain.HolderId;
-import io.dagnats.leases.domain.Incarnation;
-import io.dagnats.leases.domain.LeaseKey;
-import io.dagnats.leases.domain.LeaseTtl;
-import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
 import io.opentelemetry.api.OpenTelemetry;

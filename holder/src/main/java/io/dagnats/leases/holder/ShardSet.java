@@ -1,7 +1,7 @@
 package io.dagnats.leases.holder;
 
-import io.dagnats.leases.holder.internal.shards.ShardKeys;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.internal.shards.ShardKeys;
 import java.util.Optional;
 import java.util.Set;
 

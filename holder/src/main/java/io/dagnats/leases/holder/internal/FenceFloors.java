@@ -1,9 +1,9 @@
 package io.dagnats.leases.holder.internal;
 
-import io.dagnats.leases.holder.LeaseHolder;
-import io.dagnats.leases.holder.internal.keeper.StoreWentBack;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.holder.LeaseHolder;
+import io.dagnats.leases.holder.internal.keeper.StoreWentBack;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,10 +1,10 @@
 package io.dagnats.leases.holder.internal;
 
-import io.dagnats.leases.holder.HolderHealth;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.holder.HolderHealth.Cause;
+import io.dagnats.leases.holder.HolderHealth;
 import io.nats.client.Connection;
 import java.time.Duration;
 import java.util.Map;

@@ -1,5 +1,8 @@
 package io.dagnats.leases.holder.internal;
 
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.protocol.LeaseSubjects;
+import io.nats.client.impl.Headers;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
@@ -12,9 +15,6 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapPropagator;
-import io.dagnats.leases.domain.LeaseKey;
-import io.dagnats.leases.protocol.LeaseSubjects;
-import io.nats.client.impl.Headers;
 import java.net.URI;
 import java.util.Map;
 import java.util.function.Supplier;

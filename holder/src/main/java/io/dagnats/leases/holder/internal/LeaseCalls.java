@@ -1,10 +1,10 @@
 package io.dagnats.leases.holder.internal;
 
-import io.dagnats.leases.holder.LeaseClient;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.holder.LeaseClient;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.DagnatsException;
 import java.util.Optional;

@@ -1,11 +1,11 @@
 package io.dagnats.leases.holder.internal;
 
-import io.dagnats.leases.holder.KeptLease;
-import io.dagnats.leases.holder.internal.forward.ForwardInbox;
-import io.dagnats.leases.holder.internal.keeper.LeaseKeeper;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.KeptLease;
+import io.dagnats.leases.holder.internal.forward.ForwardInbox;
+import io.dagnats.leases.holder.internal.keeper.LeaseKeeper;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Optional;

@@ -1,8 +1,8 @@
 package io.dagnats.leases.holder.internal;
 
+import io.dagnats.leases.holder.HolderHealth.Cause;
 import io.dagnats.leases.holder.HolderHealth;
 import io.dagnats.leases.holder.LeaseHolder;
-import io.dagnats.leases.holder.HolderHealth.Cause;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Objects;

@@ -1,12 +1,12 @@
 package io.dagnats.leases.holder.internal;
 
-import io.dagnats.leases.holder.HolderHealth;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.holder.HolderHealth.Cause;
+import io.dagnats.leases.holder.HolderHealth;
 import io.nats.client.Connection;
 import java.time.Duration;
 import java.util.List;

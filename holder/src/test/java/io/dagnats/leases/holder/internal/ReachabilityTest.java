@@ -1,11 +1,11 @@
 package io.dagnats.leases.holder.internal;
 
-import io.dagnats.leases.holder.HolderHealth;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.holder.HolderHealth.Cause;
+import io.dagnats.leases.holder.HolderHealth;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package io.dagnats.leases.holder.internal.follow;
 
-import io.dagnats.leases.holder.KeyOwner;
-import io.dagnats.leases.holder.internal.FenceFloors;
-import io.dagnats.leases.holder.internal.keeper.KeeperContext;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.holder.KeyOwner;
+import io.dagnats.leases.holder.internal.FenceFloors;
+import io.dagnats.leases.holder.internal.keeper.KeeperContext;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseView;

@@ -1,7 +1,7 @@
 package io.dagnats.leases.holder.internal.follow;
 
-import io.dagnats.leases.holder.KeyOwner;
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.holder.KeyOwner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

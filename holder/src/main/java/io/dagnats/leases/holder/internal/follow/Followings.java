@@ -1,13 +1,13 @@
 package io.dagnats.leases.holder.internal.follow;
 
+import io.dagnats.leases.domain.Claimant;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.holder.LeaseClient;
 import io.dagnats.leases.holder.OwnerListener;
 import io.dagnats.leases.holder.internal.FenceFloors;
 import io.dagnats.leases.holder.internal.KeyChanges;
 import io.dagnats.leases.holder.internal.Scheduler;
-import io.dagnats.leases.domain.Claimant;
-import io.dagnats.leases.domain.LeaseKey;
-import io.dagnats.leases.domain.MonotonicClock;
 import io.nats.client.Connection;
 import java.util.List;
 import java.util.Objects;

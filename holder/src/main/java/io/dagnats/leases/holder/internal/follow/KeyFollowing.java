@@ -1,5 +1,8 @@
 package io.dagnats.leases.holder.internal.follow;
 
+import io.dagnats.leases.domain.Claimant;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.holder.Following;
 import io.dagnats.leases.holder.KeyOwner;
 import io.dagnats.leases.holder.LeaseClient;
@@ -8,9 +11,6 @@ import io.dagnats.leases.holder.internal.FenceFloors;
 import io.dagnats.leases.holder.internal.KeyChanges;
 import io.dagnats.leases.holder.internal.Scheduler;
 import io.dagnats.leases.holder.internal.keeper.LeaseKeeper;
-import io.dagnats.leases.domain.Claimant;
-import io.dagnats.leases.domain.LeaseKey;
-import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.protocol.LeaseChange;
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;

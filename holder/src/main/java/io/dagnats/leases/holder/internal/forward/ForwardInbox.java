@@ -1,13 +1,13 @@
 package io.dagnats.leases.holder.internal.forward;
 
-import io.dagnats.leases.holder.ForwardHandler;
-import io.dagnats.leases.holder.internal.ForwardRun;
-import io.dagnats.leases.holder.internal.HolderTelemetry;
-import io.dagnats.leases.holder.internal.Ownership;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.ForwardHandler;
+import io.dagnats.leases.holder.internal.ForwardRun;
+import io.dagnats.leases.holder.internal.HolderTelemetry;
+import io.dagnats.leases.holder.internal.Ownership;
 import io.dagnats.leases.protocol.LeaseHeaders;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;

@@ -1,9 +1,9 @@
 package io.dagnats.leases.holder.internal.keeper;
 
-import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseView;
 import java.util.Optional;

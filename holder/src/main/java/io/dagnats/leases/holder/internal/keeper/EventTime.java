@@ -1,7 +1,7 @@
 package io.dagnats.leases.holder.internal.keeper;
 
-import io.dagnats.leases.holder.internal.FenceFloors;
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.holder.internal.FenceFloors;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;

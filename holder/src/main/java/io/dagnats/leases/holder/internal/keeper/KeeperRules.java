@@ -1,13 +1,12 @@
 package io.dagnats.leases.holder.internal.keeper;
 
-import io.dagnats.leases.holder.OwnershipListener;
-import io.dagnats.leases.holder.internal.FenceFloors;
-import io.dagnats.leases.holder.internal.Jitter;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.OwnershipListener;
+import io.dagnats.leases.holder.internal.Jitter;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseView;

@@ -1,8 +1,8 @@
 package io.dagnats.leases.holder.internal.keeper;
 
-import io.dagnats.leases.holder.internal.Waiting;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.internal.Waiting;
 import java.util.Objects;
 import java.util.Optional;
 

@@ -1,5 +1,9 @@
 package io.dagnats.leases.holder.internal.keeper;
 
+import io.dagnats.leases.domain.Claimant;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
@@ -11,10 +15,6 @@ import io.dagnats.leases.holder.internal.KeyChanges;
 import io.dagnats.leases.holder.internal.LeaseCalls;
 import io.dagnats.leases.holder.internal.Ownership;
 import io.dagnats.leases.holder.internal.Scheduler;
-import io.dagnats.leases.domain.Claimant;
-import io.dagnats.leases.domain.LeaseKey;
-import io.dagnats.leases.domain.LeaseTtl;
-import io.dagnats.leases.domain.MonotonicClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;

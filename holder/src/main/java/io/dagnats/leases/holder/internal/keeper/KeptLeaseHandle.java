@@ -1,11 +1,11 @@
 package io.dagnats.leases.holder.internal.keeper;
 
-import io.dagnats.leases.holder.KeptLease;
-import io.dagnats.leases.holder.internal.Ownership;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.KeptLease;
+import io.dagnats.leases.holder.internal.Ownership;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,12 +1,5 @@
 package io.dagnats.leases.holder.internal.keeper;
 
-import io.dagnats.leases.holder.KeptLease;
-import io.dagnats.leases.holder.OwnershipListener;
-import io.dagnats.leases.holder.internal.FenceFloors;
-import io.dagnats.leases.holder.internal.HolderTelemetry;
-import io.dagnats.leases.holder.internal.LeaseCalls;
-import io.dagnats.leases.holder.internal.Ownership;
-import io.dagnats.leases.holder.internal.Scheduler;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
@@ -14,6 +7,13 @@ import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.KeptLease;
+import io.dagnats.leases.holder.OwnershipListener;
+import io.dagnats.leases.holder.internal.FenceFloors;
+import io.dagnats.leases.holder.internal.HolderTelemetry;
+import io.dagnats.leases.holder.internal.LeaseCalls;
+import io.dagnats.leases.holder.internal.Ownership;
+import io.dagnats.leases.holder.internal.Scheduler;
 import io.dagnats.leases.protocol.DagnatsException;
 import io.dagnats.leases.protocol.LeaseChange;
 import java.time.Clock;

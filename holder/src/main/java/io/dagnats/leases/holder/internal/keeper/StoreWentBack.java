@@ -1,8 +1,8 @@
 package io.dagnats.leases.holder.internal.keeper;
 
+import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.internal.FenceFloors;
-import io.dagnats.leases.domain.Fence;
 import java.util.Optional;
 
 /**

@@ -1,5 +1,8 @@
 package io.dagnats.leases.holder.internal.shards;
 
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.MonotonicClock;
+import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.ShardListener;
 import io.dagnats.leases.holder.ShardSet;
@@ -8,9 +11,6 @@ import io.dagnats.leases.holder.internal.KeyChanges;
 import io.dagnats.leases.holder.internal.Scheduler;
 import io.dagnats.leases.holder.internal.Waiting;
 import io.dagnats.leases.holder.internal.keeper.KeptLeaseHandle;
-import io.dagnats.leases.domain.LeaseTtl;
-import io.dagnats.leases.domain.MonotonicClock;
-import io.dagnats.leases.domain.Tenure;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package io.dagnats.leases.holder.internal.shards;
 
-import io.dagnats.leases.holder.ShardListener;
-import io.dagnats.leases.holder.internal.Scheduler;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.ShardListener;
+import io.dagnats.leases.holder.internal.Scheduler;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,10 +1,10 @@
 package io.dagnats.leases.holder.internal.shards;
 
+import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.holder.LeaseClient;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.internal.keeper.KeptLeaseHandle;
-import io.dagnats.leases.domain.HolderId;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -1,8 +1,8 @@
 package io.dagnats.leases.holder.internal.shards;
 
+import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.ShardListener;
-import io.dagnats.leases.domain.Tenure;
 
 /** One shard's lease told to the set's listener, and a new decision of the set after every change of ownership. */
 final class ShardOwnership implements OwnershipListener {

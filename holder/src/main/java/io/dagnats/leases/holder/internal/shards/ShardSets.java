@@ -1,8 +1,8 @@
 package io.dagnats.leases.holder.internal.shards;
 
+import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.holder.ShardListener;
 import io.dagnats.leases.holder.internal.KeyChanges;
-import io.dagnats.leases.domain.MonotonicClock;
 import io.nats.client.Connection;
 import java.time.Duration;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.dagnats.leases.holder.internal.shards;
 
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.holder.LeaseClient;
 import io.dagnats.leases.holder.internal.KeyChanges;
 import io.dagnats.leases.holder.internal.Scheduler;
-import io.dagnats.leases.domain.HolderId;
-import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseView;
 import io.dagnats.leases.protocol.ListRequest;

@@ -1,6 +1,5 @@
 package io.dagnats.leases.holder.internal.follow;
 
-import io.dagnats.leases.holder.KeyOwner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +9,7 @@ import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.holder.KeyOwner;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseView;
 import java.time.Instant;

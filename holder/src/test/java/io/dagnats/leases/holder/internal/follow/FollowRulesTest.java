@@ -1,44 +1,25 @@
 package io.dagnats.leases.holder.internal.follow;
 
-import io.dagnats.leases.holder.KeyOwner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
-import io.dagnats.leases.domain.Incarnation;
-import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.holder.KeyOwner;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseView;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /**
  * A follower believes an event only where it follows what it knew of the key, closes every other
  * gap with a read of {@code owner}, and tells each owner once, never one older than a tenure told.
  */
-class FollowRulesTest {
-
-    private static final LeaseKey KEY = new LeaseKey("k");
-    private static final Duration TTL = Duration.ofSeconds(2);
-    private static final Incarnation RUN = new Incarnation("run-1");
-
-    private final FollowRules rules = new FollowRules(KEY);
-    private FollowState state = new FollowState.Idle();
-    private FollowStep.Memory memory = FollowStep.Memory.FRESH;
-    private long now = 1_000_000_000L;
-    private final List<KeyOwner> told = new ArrayList<>();
-    private final List<Long> reads = new ArrayList<>();
-    private final List<FollowEffect.Schedule> timers = new ArrayList<>();
-    private final List<String> logs = new ArrayList<>();
+class FollowRulesTest extends FollowRulesHarness {
 
     @Test
     void theFirstReportIsTheOwnerReadAtStart() {
@@ -207,62 +188,6 @@ class FollowRulesTest {
     }
 
     @Test
-    void withTheExpiryEventLostTheFollowerReadsJustAfterTheLeaseSurelyExpired() {
-        start();
-        answer(held("a", 20, 20));
-        FollowEffect.Schedule check = lastTimer();
-        assertEquals(TTL.toNanos() + FollowRules.AFTER_EXPIRY_NANOS, check.delayNanos());
-
-        now += check.delayNanos();
-        step(check.event());
-        assertEquals(2, reads.size());
-        answer(new Answers.Owner.Free(KEY));
-
-        assertEquals(List.of(held("a", 20), free()), told);
-    }
-
-    @Test
-    void aLeaseStillHeldAfterItSurelyExpiredIsReadAgainSoon() {
-        start();
-        answer(held("a", 10, 12));
-        now += lastTimer().delayNanos();
-        step(lastTimer().event());
-        answer(held("a", 10, 12)); // the same write: the server is late to expire it
-
-        assertEquals(FollowRules.PAST_EXPIRY_NANOS, lastTimer().delayNanos());
-    }
-
-    @Test
-    void aFreeKeyIsReadAgainAfterAQuietSpell() {
-        start();
-        answer(new Answers.Owner.Free(KEY));
-
-        assertEquals(FollowRules.QUIET_NANOS, lastTimer().delayNanos());
-    }
-
-    @Test
-    void whileReadsFailAnExpiryThatFollowsIsStillToldAndTheReadIsRetried() {
-        start();
-        answer(held("a", 10, 12));
-        step(new FollowEvent.Gap("NATS reconnected"));
-        step(new FollowEvent.ReadFailed(reads.get(1), Optional.empty()));
-        assertInstanceOf(FollowState.Pausing.class, state);
-        assertEquals(FollowRules.FIRST_RETRY_NANOS, lastTimer().delayNanos());
-
-        hear(event(LeaseChange.Kind.EXPIRED, 13, 12, null));
-        assertEquals(List.of(held("a", 10), free()), told);
-
-        step(lastTimer().event());
-        assertEquals(3, reads.size());
-    }
-
-    @Test
-    void retriesBackOffToFiveSeconds() {
-        assertEquals(FollowRules.FIRST_RETRY_NANOS * 2, FollowRules.retryDelay(2));
-        assertEquals(FollowRules.LAST_RETRY_NANOS, FollowRules.retryDelay(50));
-    }
-
-    @Test
     void duplicatesAndOldEventsChangeNothing() {
         start();
         answer(held("a", 10, 12));
@@ -296,61 +221,5 @@ class FollowRulesTest {
         answer(held("a", 10, 12));
 
         assertEquals(List.of(), told);
-    }
-
-    // ---- the harness ----
-
-    private void start() {
-        step(new FollowEvent.Start());
-    }
-
-    private void hear(LeaseChange change) {
-        step(new FollowEvent.Heard(change));
-    }
-
-    private void answer(Answers.Owner answer) {
-        step(new FollowEvent.Read(reads.get(reads.size() - 1), answer));
-    }
-
-    private void step(FollowEvent event) {
-        FollowStep step = rules.next(state, memory, event, now);
-        state = step.state();
-        memory = step.memory();
-        for (FollowEffect effect : step.effects()) {
-            if (effect instanceof FollowEffect.SendRead read) {
-                reads.add(read.call());
-            } else if (effect instanceof FollowEffect.Report report) {
-                told.add(report.owner());
-            } else if (effect instanceof FollowEffect.Schedule schedule) {
-                timers.add(schedule);
-            } else if (effect instanceof FollowEffect.Log log) {
-                logs.add(log.line());
-            }
-        }
-    }
-
-    private FollowEffect.Schedule lastTimer() {
-        return timers.get(timers.size() - 1);
-    }
-
-    private static Answers.Owner held(String holder, long tenure, long revision) {
-        return new Answers.Owner.Held(new LeaseView(KEY, new HolderId(holder), Optional.empty(), new Fence(revision),
-                Optional.of(new Fence(tenure)), Instant.EPOCH, Instant.EPOCH, new LeaseTtl(TTL.toMillis())));
-    }
-
-    private static KeyOwner held(String holder, long tenure) {
-        return new KeyOwner.Held(KEY, new HolderId(holder), Optional.empty(), new Fence(tenure));
-    }
-
-    private static KeyOwner free() {
-        return new KeyOwner.Free(KEY);
-    }
-
-    /** An event as dagnats' writes (and the server's expiry marker, {@code holder} null) are read. */
-    private static LeaseChange event(LeaseChange.Kind kind, long sequence, long previous, String holder) {
-        boolean write = kind == LeaseChange.Kind.ACQUIRED || kind == LeaseChange.Kind.RENEWED;
-        return new LeaseChange(Instant.EPOCH, KEY, kind, sequence, Optional.ofNullable(holder).map(HolderId::new),
-                Optional.empty(), write ? Optional.of(new Fence(sequence)) : Optional.empty(), Optional.empty(),
-                write ? Optional.of(TTL) : Optional.empty(), OptionalLong.of(previous));
     }
 }

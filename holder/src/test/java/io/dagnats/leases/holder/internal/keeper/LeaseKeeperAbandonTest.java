@@ -1,6 +1,5 @@
 package io.dagnats.leases.holder.internal.keeper;
 
-import io.dagnats.leases.holder.ShardSet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

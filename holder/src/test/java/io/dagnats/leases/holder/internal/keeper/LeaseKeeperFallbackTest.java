@@ -1,9 +1,5 @@
 package io.dagnats.leases.holder.internal.keeper;
 
-import io.dagnats.leases.holder.KeptLease;
-import io.dagnats.leases.holder.OwnershipListener;
-import io.dagnats.leases.holder.internal.Jitter;
-import io.dagnats.leases.holder.internal.ManualScheduler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +7,9 @@ import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.holder.OwnershipListener;
+import io.dagnats.leases.holder.internal.Jitter;
+import io.dagnats.leases.holder.internal.ManualScheduler;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseView;
 import io.opentelemetry.api.OpenTelemetry;

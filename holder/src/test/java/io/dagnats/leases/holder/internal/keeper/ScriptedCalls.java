@@ -1,10 +1,10 @@
 package io.dagnats.leases.holder.internal.keeper;
 
-import io.dagnats.leases.holder.internal.LeaseCalls;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.holder.internal.LeaseCalls;
 import io.dagnats.leases.protocol.Answers;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

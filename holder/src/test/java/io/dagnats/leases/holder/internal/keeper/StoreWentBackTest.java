@@ -1,11 +1,11 @@
 package io.dagnats.leases.holder.internal.keeper;
 
-import io.dagnats.leases.holder.internal.FenceFloors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.holder.internal.FenceFloors;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -1,7 +1,5 @@
 package io.dagnats.leases.holder.internal.shards;
 
-import io.dagnats.leases.holder.ShardListener;
-import io.dagnats.leases.holder.internal.ManualScheduler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +8,8 @@ import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.OwnershipListener.StopReason;
+import io.dagnats.leases.holder.ShardListener;
+import io.dagnats.leases.holder.internal.ManualScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
