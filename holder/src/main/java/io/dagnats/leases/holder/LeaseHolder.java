@@ -4,14 +4,13 @@ import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.LeaseKey;
-import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.holder.internal.Daemons;
+import io.dagnats.leases.holder.internal.HolderThreads;
 import io.dagnats.leases.holder.internal.HealthWatch;
 import io.dagnats.leases.holder.internal.HolderTelemetry;
 import io.dagnats.leases.holder.internal.KeyChanges;
 import io.dagnats.leases.holder.internal.RandomIds;
-import io.dagnats.leases.holder.internal.Scheduler;
 import io.dagnats.leases.holder.internal.follow.Followings;
 import io.dagnats.leases.holder.internal.forward.ForwardInbox;
 import io.dagnats.leases.holder.internal.keeper.KeptKeys;
@@ -23,8 +22,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -46,19 +44,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class LeaseHolder implements AutoCloseable {
 
-    private final Connection connection;
-    private final HolderId id;
     /** The holder id and this holder's own random incarnation: whose leases are this process's, as a fact. */
     private final Claimant self;
     private final LeaseClient client;
-    /** The thread that campaigns and renews, shut down on close. */
-    private final ScheduledExecutorService executor;
-    /** The one thread listeners are told on, so that a slow one delays no renewal. */
-    private final ExecutorService listeners;
+    /** The thread that campaigns and renews, and the one listeners are told on; stopped on close. */
+    private final HolderThreads threads;
     private final KeptKeys kept;
     private final AtomicBoolean closed = new AtomicBoolean();
-    /** Serves forwards to the keys this holder owns; null when no forward handler was given. */
-    private final ForwardInbox inbox;
+    /** Serves forwards to the keys this holder owns; empty when no forward handler was given. */
+    private final Optional<ForwardInbox> inbox;
     /** Change events of the kept keys: one subscription per key, each waking its lease. */
     private final KeyChanges changes;
     /** The shard sets made by {@link #shards}, left first on close. */
@@ -69,31 +63,27 @@ public final class LeaseHolder implements AutoCloseable {
     private final HealthWatch health;
 
     private LeaseHolder(Builder builder) {
-        this.connection = builder.connection;
-        this.id = builder.holderId != null ? builder.holderId : uniqueId(builder.holderPrefix);
+        Connection connection = builder.connection;
+        HolderId id = builder.holderId != null ? builder.holderId : uniqueId(builder.holderPrefix);
         this.self = Claimant.of(id, new Incarnation(RandomIds.hex(12)));
         HolderTelemetry telemetry = new HolderTelemetry(builder.openTelemetry, this::owners, connection::getConnectedUrl);
         this.health = new HealthWatch(id, connection::getStatus, builder.requestTimeout, builder.clock);
         this.client = new LeaseClient(connection, builder.requestTimeout, telemetry, health);
-        this.executor = builder.scheduler != null
-                ? builder.scheduler
-                : Executors.newSingleThreadScheduledExecutor(Daemons.named("dagnats-holder-" + id));
-        this.listeners = Executors.newSingleThreadExecutor(Daemons.named("dagnats-listener-" + id));
+        this.threads = new HolderThreads(id, builder.scheduler);
         this.changes = new KeyChanges(connection);
-        this.kept = new KeptKeys(self, client, builder.clock, Scheduler.of(executor), listeners, changes, telemetry, health);
+        this.kept = new KeptKeys(self, client, builder.clock, threads.scheduler(), threads.listeners(), changes, telemetry,
+                health);
         this.shardSets = new ShardSets(new ShardHolder(id, client, kept::keep), connection, builder.clock);
-        this.followings = new Followings(self, connection, client, Scheduler.of(executor), listeners, builder.clock,
+        this.followings = new Followings(self, connection, client, threads.scheduler(), threads.listeners(), builder.clock,
                 kept.floors());
-        this.inbox = builder.forwardHandler == null ? null : new ForwardInbox(connection, self, builder.forwardHandler,
-                telemetry, kept::ownership, Daemons.named("dagnats-forward-" + id));
+        this.inbox = Optional.ofNullable(builder.forwardHandler).map(handler -> new ForwardInbox(connection, self,
+                handler, telemetry, kept::ownership, Daemons.named("dagnats-forward-" + id)));
     }
 
     /** Opens the change events' dispatcher and the inbox: from here on dagnats may route requests here. */
     private void start() {
         changes.open();
-        if (inbox != null) {
-            inbox.start();
-        }
+        inbox.ifPresent(ForwardInbox::start);
     }
 
     public static Builder builder(Connection connection) {
@@ -106,7 +96,7 @@ public final class LeaseHolder implements AutoCloseable {
     }
 
     public HolderId id() {
-        return id;
+        return self.holder();
     }
 
     /** This holder's own random incarnation, sent with its calls: another process under its id is another holder (ADR-034). */
@@ -176,18 +166,13 @@ public final class LeaseHolder implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        if (inbox != null) {
-            inbox.stopReceiving();
-        }
+        inbox.ifPresent(ForwardInbox::stopReceiving);
         shardSets.closeAll();
         followings.closeAll();
         kept.closeAll();
         changes.close();
-        executor.shutdownNow();
-        listeners.shutdown(); // what the closes told them still reaches the listeners
-        if (inbox != null) {
-            inbox.stopHandlers();
-        }
+        threads.stop(); // what the closes told the listeners still reaches them
+        inbox.ifPresent(ForwardInbox::stopHandlers);
     }
 
     /** How a holder is set up. Only the connection is required. */

@@ -86,13 +86,11 @@ public final class KeyFollowing implements Following {
         return rules.key;
     }
 
-    /** The owner last told to the listener; empty until the first read has been answered. */
     @Override
     public Optional<KeyOwner> current() {
         return Optional.ofNullable(current);
     }
 
-    /** Stops following: no more reads, and the listener is told nothing more. Closing twice does nothing. */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {

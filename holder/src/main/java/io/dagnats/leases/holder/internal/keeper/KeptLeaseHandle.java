@@ -46,39 +46,26 @@ public final class KeptLeaseHandle implements KeptLease {
         return keeper.key();
     }
 
-    /** The holder id this process keeps the key as. */
     @Override
     public HolderId holder() {
         return keeper.holder();
     }
 
-    /** Whether this process may act as owner right now. */
     @Override
     public boolean isOwner() {
         return ownership.isOwner();
     }
 
-    /** The current tenure, while acting as owner. */
     @Override
     public Optional<Tenure> tenure() {
         return ownership.tenure();
     }
 
-    /** The fence to send with every downstream write, while acting as owner. */
     @Override
     public Optional<Fence> fence() {
         return tenure().map(Tenure::fence);
     }
 
-    /**
-     * Waits until this process acts as owner, for at most {@code timeout}: the tenure it owns the
-     * key under, or empty when the timeout ran out first or the lease was closed. Returns at once
-     * when it owns the key already. The keeper wakes it when a renew of its own confirms a grant,
-     * so it costs no call of its own; what it returns is a moment's: ask {@link #isOwner()} or
-     * {@link #fence()} again right before acting, as ever.
-     *
-     * @throws InterruptedException when the waiting thread is interrupted
-     */
     @Override
     public Optional<Tenure> awaitOwnership(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + Objects.requireNonNull(timeout, "timeout").toNanos();
@@ -103,7 +90,6 @@ public final class KeptLeaseHandle implements KeptLease {
         }
     }
 
-    /** Stops keeping the key: stops acting as owner, and releases the lease if it is held. */
     @Override
     public void close() {
         end(keeper.beginClose());

@@ -119,7 +119,6 @@ public final class JoinedShardSet implements ShardSet {
         return keys.shardCount();
     }
 
-    /** The shards this process acts as owner of right now. */
     @Override
     public Set<Integer> owned() {
         Set<Integer> owned = new TreeSet<>();
@@ -131,14 +130,12 @@ public final class JoinedShardSet implements ShardSet {
         return owned;
     }
 
-    /** The tenure of {@code shard} while this process acts as its owner; ask right before acting. */
     @Override
     public Optional<Tenure> tenure(int shard) {
         KeptLeaseHandle lease = kept.get(shard);
         return lease == null ? Optional.empty() : lease.tenure();
     }
 
-    /** The lease key of {@code shard}, as the service and operators see it. */
     @Override
     public String shardKey(int shard) {
         return keys.shard(shard).value();
@@ -217,12 +214,6 @@ public final class JoinedShardSet implements ShardSet {
         }
     }
 
-    /**
-     * Leaves the set: releases the member lease, stops campaigning, then drains and
-     * releases every shard owned. A second close, from any thread, waits for the first
-     * to finish, so a holder closed meanwhile never releases a shard still being drained.
-     * An interrupt does not cut the drains short: it is kept for the caller afterwards.
-     */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {

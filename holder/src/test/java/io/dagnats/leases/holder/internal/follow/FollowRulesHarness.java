@@ -16,7 +16,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** Steps FollowRules by hand, on a clock that moves only when told, and records what it reads, tells, schedules and logs. */
+/**
+ * Steps FollowRules by hand, on a clock that moves only when told, and records what it reads,
+ * tells, schedules and logs.
+ */
 abstract class FollowRulesHarness {
 
     static final LeaseKey KEY = new LeaseKey("k");

@@ -16,7 +16,10 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The keeping of one lease, against scripted calls and a clock that moves only when told, seen through its handle: when it owns, renews and stops. */
+/**
+ * The keeping of one lease, against scripted calls and a clock that moves only when told, seen
+ * through its handle: when it owns, renews and stops.
+ */
 class LeaseKeeperTest extends KeeperHarness {
 
     @Test

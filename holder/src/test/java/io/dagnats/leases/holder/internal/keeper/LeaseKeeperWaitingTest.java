@@ -10,7 +10,10 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** A keeper waiting behind another holder: when it asks again, and how often, against scripted calls and a manual clock. */
+/**
+ * A keeper waiting behind another holder: when it asks again, and how often, against scripted
+ * calls and a manual clock.
+ */
 class LeaseKeeperWaitingTest extends KeeperHarness {
 
     /** Campaigns and is told another holder has the key for {@code left} more (on the wall clock, as the server says). */
