@@ -30,8 +30,10 @@ public final class Followings {
     /** The holder's highest confirmed fence per key, which its followings report no owner at or below. */
     private final FenceFloors floors;
     private final Set<KeyFollowing> followings = ConcurrentHashMap.newKeySet();
-    /** The change events of every followed key, on one dispatcher; opened with the first following. */
+    /** The change events of every followed key, on one dispatcher; opened with the first following. Guarded by this. */
     private KeyChanges followed;
+    /** Set by {@link #closeAll}: no following starts after it, so none is left that nothing closes. Guarded by this. */
+    private boolean closed;
 
     /** @param self the holder's claimant, whose own record at a floor is the write it confirmed */
     public Followings(Claimant self, Connection connection, LeaseClient client, Scheduler scheduler,
@@ -45,9 +47,15 @@ public final class Followings {
         this.floors = floors;
     }
 
-    /** @throws IllegalStateException once the holder is closed */
-    public KeyFollowing follow(LeaseKey key, OwnerListener listener) {
-        if (scheduler.isShutdown()) {
+    /**
+     * Starts following {@code key}. Made and started under the same lock {@link #closeAll} takes,
+     * so a follow racing the holder's close either ends before the close looks, and is closed by
+     * it, or comes after and is refused: it never opens a dispatcher or subscription left open.
+     *
+     * @throws IllegalStateException once the holder is closed
+     */
+    public synchronized KeyFollowing follow(LeaseKey key, OwnerListener listener) {
+        if (closed || scheduler.isShutdown()) {
             throw new IllegalStateException("holder " + self.holder() + " is closed: it follows no key");
         }
         KeyFollowing following = new KeyFollowing(Objects.requireNonNull(key, "key"), connection, client, followed(),
@@ -58,7 +66,7 @@ public final class Followings {
         return following;
     }
 
-    private synchronized KeyChanges followed() {
+    private KeyChanges followed() {
         if (followed == null) {
             followed = new KeyChanges(connection);
             followed.open();
@@ -66,8 +74,11 @@ public final class Followings {
         return followed;
     }
 
-    /** Stops every following, then their dispatcher. */
+    /** Stops every following, then their dispatcher; any follow after this is refused. */
     public void closeAll() {
+        synchronized (this) {
+            closed = true;
+        }
         List.copyOf(followings).forEach(KeyFollowing::close);
         closeFollowed();
     }
