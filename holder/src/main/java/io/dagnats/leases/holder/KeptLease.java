@@ -57,7 +57,9 @@ public interface KeptLease extends AutoCloseable {
      * key under, or empty when the timeout ran out first or the lease was closed. Returns at once
      * when it owns the key already. The keeper wakes it when a renew of its own confirms a grant,
      * so it costs no call of its own; what it returns is a moment's: ask {@link #isOwner()} or
-     * {@link #fence()} again right before acting, as ever.
+     * {@link #fence()} again right before acting, as ever. A timeout longer than a long counts in
+     * nanoseconds (about 292 years, as {@code Duration.ofMillis(Long.MAX_VALUE)}) waits that long:
+     * in effect until ownership or close.
      *
      * @throws InterruptedException when the waiting thread is interrupted
      */

@@ -68,12 +68,14 @@ public final class KeptLeaseHandle implements KeptLease {
 
     @Override
     public Optional<Tenure> awaitOwnership(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + Objects.requireNonNull(timeout, "timeout").toNanos();
+        long timeoutNanos = nanosAtMostALong(Objects.requireNonNull(timeout, "timeout"));
+        long start = System.nanoTime();
         CompletableFuture<Void> closed = keeper.closedStage();
         while (true) {
             CompletableFuture<Void> change = ownership.nextChange();
             Optional<Tenure> tenure = ownership.tenure();
-            long left = deadline - System.nanoTime();
+            // Elapsed time subtracted, not a deadline added: start + a saturated timeout would overflow.
+            long left = timeoutNanos - (System.nanoTime() - start);
             if (tenure.isPresent() || closed.isDone() || left <= 0) {
                 return tenure;
             }
@@ -87,6 +89,18 @@ public final class KeptLeaseHandle implements KeptLease {
             } catch (ExecutionException cannotHappen) {
                 // the stage never fails
             }
+        }
+    }
+
+    /**
+     * {@code timeout} in nanoseconds, from none (a negative timeout waits no more than zero) to the
+     * most a long counts (about 292 years) for a longer one: so the time left never overflows.
+     */
+    static long nanosAtMostALong(Duration timeout) {
+        try {
+            return Math.max(0, timeout.toNanos());
+        } catch (ArithmeticException longerThanALongCounts) {
+            return timeout.isNegative() ? 0 : Long.MAX_VALUE;
         }
     }
 
