@@ -24,6 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The {@link ShardSet} a holder hands out: which shard keys to keep, and nothing else, for M shards
@@ -54,13 +55,12 @@ public final class JoinedShardSet implements ShardSet {
     /** Every shard key this replica keeps, owned, campaigned for or being drained. Written on the loop only. */
     private final Map<Integer, KeptLeaseHandle> kept = new ConcurrentHashMap<>();
     private final AtomicBoolean decisionQueued = new AtomicBoolean();
-    private final AtomicBoolean closed = new AtomicBoolean();
+    /** Where the set stands: written by the first close (any thread) and on the loop, read on the loop. */
+    private final AtomicReference<ShardSetPhase> phase = new AtomicReference<>(new ShardSetPhase.Member());
     /** Completed once the first close has left the set. */
     private final CompletableFuture<Void> left = new CompletableFuture<>();
     private final ShardSight sight;
     private volatile KeptLeaseHandle member;
-    /** Loop only. */
-    private boolean leaving;
 
     JoinedShardSet(ShardHolder holder, KeyChanges changes, ShardKeys keys, Duration ttl, Duration drainBound,
             ShardListener listener, Scheduler loop, Runnable stopLoop, MonotonicClock clock, ThreadFactory drainThreads) {
@@ -152,7 +152,7 @@ public final class JoinedShardSet implements ShardSet {
     }
 
     private void decide() {
-        if (closed.get() || leaving) {
+        if (!(phase.get() instanceof ShardSetPhase.Member)) {
             return;
         }
         Set<Integer> owned = new HashSet<>();
@@ -207,7 +207,7 @@ public final class JoinedShardSet implements ShardSet {
     }
 
     private void afterGivingUp() {
-        if (leaving) {
+        if (phase.get() instanceof ShardSetPhase.Leaving) {
             leftIfDone();
         } else {
             decide();
@@ -216,7 +216,8 @@ public final class JoinedShardSet implements ShardSet {
 
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true)) {
+        ShardSetPhase before = phase.getAndUpdate(ShardSetPhase::closedIfMember);
+        if (before instanceof ShardSetPhase.Member) {
             loop.execute(this::leave);
         }
         // A rebalance's drains may be under way, then the leave's own, then the releases.
@@ -226,7 +227,7 @@ public final class JoinedShardSet implements ShardSet {
     }
 
     private void leave() {
-        leaving = true;
+        phase.set(new ShardSetPhase.Leaving());
         sight.stop();
         // The member lease first: the others' quotas rise now, so each shard released below is
         // taken as soon as its release event arrives, not only after the last one is drained.
@@ -239,7 +240,8 @@ public final class JoinedShardSet implements ShardSet {
 
     /** Once nothing is kept (every drain ended, released or abandoned), the set has left. */
     private void leftIfDone() {
-        if (kept.isEmpty() && !left.isDone()) {
+        if (kept.isEmpty() && phase.get() instanceof ShardSetPhase.Leaving) {
+            phase.set(new ShardSetPhase.Left());
             sight.close();
             left.complete(null);
             stopLoop.run();

@@ -39,10 +39,22 @@ final class ShardSight {
     private final Runnable changed;
     private final Set<HolderId> followedMembers = new HashSet<>();
     private ShardView view;
-    private boolean listing;
-    /** A look was asked for while a listing was under way: the next one starts when it ends. */
-    private boolean lookAgain;
-    private boolean stopped;
+    private Phase phase = new Phase.Watching();
+
+    /** Where the sight stands, on the loop: named, instead of flags that could disagree. */
+    private sealed interface Phase {
+        /** No listing under way: a look starts one. */
+        record Watching() implements Phase {
+        }
+
+        /** A listing under way; {@code again}: a look was asked for meanwhile, and starts when it ends. */
+        record Listing(boolean again) implements Phase {
+        }
+
+        /** No more looks, events or decisions: the set is leaving. */
+        record Stopped() implements Phase {
+        }
+    }
 
     ShardSight(ShardKeys keys, HolderId me, LeaseClient client, KeyChanges changes, Scheduler loop, Duration ttl,
             Runnable changed) {
@@ -70,8 +82,8 @@ final class ShardSight {
 
     /** A look that begins after now: one under way may have begun before what the caller knows. */
     void lookAfresh() {
-        if (listing) {
-            lookAgain = true;
+        if (phase instanceof Phase.Listing) {
+            phase = new Phase.Listing(true);
         } else {
             look();
         }
@@ -84,7 +96,7 @@ final class ShardSight {
 
     /** No more looks, events or decisions: the set is leaving. */
     void stop() {
-        stopped = true;
+        phase = new Phase.Stopped();
     }
 
     /** Ends every subscription, once the set has left. */
@@ -93,17 +105,17 @@ final class ShardSight {
     }
 
     private void lookEveryPeriod() {
-        if (!stopped) {
+        if (!(phase instanceof Phase.Stopped)) {
             look();
             loop.schedule(this::lookEveryPeriod, period.toNanos());
         }
     }
 
     private void look() {
-        if (stopped || listing) {
+        if (!(phase instanceof Phase.Watching)) {
             return;
         }
-        listing = true;
+        phase = new Phase.Listing(false);
         long begunAt = view.step();
         walk(keys.memberPrefix()).thenCombine(walk(keys.shardPrefix()), (members, shards) -> {
             List<LeaseView> all = new ArrayList<>(members);
@@ -117,10 +129,10 @@ final class ShardSight {
     }
 
     private void listed(List<LeaseView> leases, Throwable failure, long begunAt) {
-        listing = false;
-        if (stopped) {
-            return;
+        if (!(phase instanceof Phase.Listing listing)) {
+            return; // stopped meanwhile
         }
+        phase = new Phase.Watching();
         if (failure != null) {
             LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + " could not list its leases ("
                     + (failure.getCause() != null ? failure.getCause() : failure).getMessage() + (view.listed() ? "); it decides from the events it saw"
@@ -129,8 +141,7 @@ final class ShardSight {
             view = view.listed(leases, begunAt);
             follow();
         }
-        if (lookAgain) {
-            lookAgain = false;
+        if (listing.again()) {
             look();
         } else {
             changed.run();
@@ -157,7 +168,7 @@ final class ShardSight {
     /** A change event of a shard or member key, on a thread of the connection: folded into the view on the loop. */
     private void heard(Optional<LeaseChange> event) {
         event.ifPresent(change -> loop.execute(() -> {
-            if (!stopped) {
+            if (!(phase instanceof Phase.Stopped)) {
                 view = view.changed(change);
                 changed.run();
             }
