@@ -1,12 +1,31 @@
 package io.dagnats.leases.bootstrap;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaMember;
+import com.tngtech.archunit.core.domain.JavaType;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The hexagon, as a picture: the domain in the middle, use cases and their
@@ -19,7 +38,9 @@ import com.tngtech.archunit.lang.ArchRule;
  * the domain's fence and JDBC, nothing else. The HTTP adapter (probes, the
  * metrics scrape) is the JDK's HTTP server behind two ports of its own. Maven already
  * keeps each module to its own dependencies; this keeps the core free of
- * framework types too.
+ * framework types too. The holder library's API is its root package alone: its
+ * {@code .internal} packages are for the library itself (these rules stand in for a
+ * module-info, see the holder's package-info).
  */
 @AnalyzeClasses(packages = "io.dagnats.leases", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
@@ -116,4 +137,103 @@ class ArchitectureTest {
                     "io.dagnats.leases.adapters.http..", "com.sun.net.httpserver..", "java..")
             .because("the probes and the scrape learn what they serve through their ports (ReadinessSource,"
                     + " MetricsExposition), which bootstrap implements from the service and the OpenTelemetry adapter");
+
+    /** The holder's internal packages: what users' code must not see, so that they may change freely. */
+    private static final String HOLDER_INTERNAL = "io.dagnats.leases.holder.internal..";
+    private static final String HOLDER_API = "io.dagnats.leases.holder";
+
+    @ArchTest
+    static final ArchRule onlyTheHolderSeesItsInsides = noClasses()
+            .that().resideOutsideOfPackage("io.dagnats.leases.holder..")
+            .should().dependOnClassesThat().resideInAPackage(HOLDER_INTERNAL)
+            .because("users embed the holder through its root package only (issue 28); the internals may change"
+                    + " without notice, as io.nats.client.impl or OpenTelemetry's .internal");
+
+    @ArchTest
+    static final ArchRule theHolderApiNamesNoInternalType = codeUnits()
+            .that().areDeclaredInClassesThat().resideInAPackage(HOLDER_API)
+            .and().areDeclaredInClassesThat().arePublic()
+            .and().arePublic()
+            .should(nameNoHolderInternalType())
+            .because("a public method or constructor of the API that named an internal type would make it API");
+
+    @ArchTest
+    static final ArchRule theHolderApiFieldsNameNoInternalType = fields()
+            .that().areDeclaredInClassesThat().resideInAPackage(HOLDER_API)
+            .and().areDeclaredInClassesThat().arePublic()
+            .and().arePublic()
+            .should(nameNoHolderInternalType())
+            .because("a public field of the API that named an internal type would make it API");
+
+    /** Every type a member's signature names, type arguments included, lies outside the holder's internals. */
+    private static <T extends JavaMember> ArchCondition<T> nameNoHolderInternalType() {
+        return new ArchCondition<>("name no type of " + HOLDER_INTERNAL) {
+            @Override
+            public void check(T member, ConditionEvents events) {
+                List<JavaType> named = new ArrayList<>();
+                if (member instanceof JavaCodeUnit unit) {
+                    named.add(unit.getReturnType());
+                    named.addAll(unit.getParameterTypes());
+                } else if (member instanceof JavaField field) {
+                    named.add(field.getType());
+                }
+                for (JavaType type : named) {
+                    for (JavaClass raw : type.getAllInvolvedRawTypes()) {
+                        if (raw.getPackageName().startsWith("io.dagnats.leases.holder.internal")) {
+                            events.add(SimpleConditionEvent.violated(member,
+                                    member.getFullName() + " names the internal " + raw.getName()));
+                        }
+                    }
+                }
+            }
+        };
+    }
+
+    @ArchTest
+    static final ArchRule holderClassesReferEachOtherOneWay = classes()
+            .that().resideInAPackage("io.dagnats.leases.holder..")
+            .should(new OneWayReferences())
+            .because("two classes that use each other are one class in two files (issue 28): a narrow"
+                    + " interface or a value breaks the loop");
+
+    /** No two top-level classes (nested ones count as theirs) depend on each other. */
+    private static final class OneWayReferences extends ArchCondition<JavaClass> {
+        private final Map<String, Set<String>> uses = new HashMap<>();
+
+        OneWayReferences() {
+            super("not be used by a class they use");
+        }
+
+        @Override
+        public void init(Collection<JavaClass> all) {
+            for (JavaClass from : all) {
+                for (Dependency dependency : from.getDirectDependenciesFromSelf()) {
+                    JavaClass to = topLevel(dependency.getTargetClass().getBaseComponentType());
+                    if (to.getPackageName().startsWith("io.dagnats.leases.holder") && !to.equals(topLevel(from))) {
+                        uses.computeIfAbsent(topLevel(from).getName(), name -> new HashSet<>()).add(to.getName());
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void check(JavaClass type, ConditionEvents events) {
+            if (!type.equals(topLevel(type))) {
+                return;
+            }
+            for (String used : uses.getOrDefault(type.getName(), Set.of())) {
+                if (type.getName().compareTo(used) < 0 && uses.getOrDefault(used, Set.of()).contains(type.getName())) {
+                    events.add(SimpleConditionEvent.violated(type, type.getName() + " and " + used + " use each other"));
+                }
+            }
+        }
+
+        private static JavaClass topLevel(JavaClass type) {
+            JavaClass outer = type;
+            while (outer.getEnclosingClass().isPresent()) {
+                outer = outer.getEnclosingClass().get();
+            }
+            return outer;
+        }
+    }
 }

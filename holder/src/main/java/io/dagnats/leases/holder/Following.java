@@ -1,16 +1,7 @@
 package io.dagnats.leases.holder;
 
-import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.LeaseKey;
-import io.dagnats.leases.domain.MonotonicClock;
-import io.dagnats.leases.protocol.LeaseChange;
-import io.nats.client.Connection;
-import io.nats.client.ConnectionListener;
-import io.nats.client.Subscription;
 import java.util.Optional;
-import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 
 /**
  * Follows who owns one key without campaigning for it ({@link LeaseHolder#follow}): the owner
@@ -41,142 +32,13 @@ import java.util.function.Consumer;
  * listener thread, never on a NATS thread. {@link #current()} is published before the listener
  * hears of it.
  */
-public final class Following implements AutoCloseable {
+public interface Following extends AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(Following.class.getName());
-
-    private final FollowRules rules;
-    private final Connection connection;
-    private final LeaseClient client;
-    private final KeyChanges changes;
-    private final Scheduler scheduler;
-    private final Executor listenerThread;
-    private final OwnerListener listener;
-    private final MonotonicClock clock;
-    private final Consumer<Following> onClose;
-    /** The holder's highest confirmed fence per key: no owner at or below it is reported ({@link FollowReports}). */
-    private final FenceFloors floors;
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private final ConnectionListener reconnects = (ignored, event) -> {
-        if (event == ConnectionListener.Events.RECONNECTED || event == ConnectionListener.Events.RESUBSCRIBED) {
-            submit(new FollowEvent.Gap("NATS reconnected"));
-        }
-    };
-    private volatile KeyOwner current;
-    private volatile Subscription subscription;
-
-    // Scheduler-thread state.
-    private FollowState state = new FollowState.Idle();
-    private FollowStep.Memory memory = FollowStep.Memory.FRESH;
-    /** Messages the shared dispatcher had dropped when this following last looked; set before subscribing, then read on the dispatcher thread. */
-    private long dropped;
-
-    /**
-     * @param changes opened already, and shared with the holder's other followings
-     * @param self    the holder's claimant, whose own record at its floor is the write it confirmed
-     */
-    Following(LeaseKey key, Connection connection, LeaseClient client, KeyChanges changes, Scheduler scheduler,
-            Executor listenerThread, OwnerListener listener, MonotonicClock clock, Consumer<Following> onClose,
-            Claimant self, FenceFloors floors) {
-        this.rules = new FollowRules(key, Optional.of(self));
-        this.floors = floors;
-        this.connection = connection;
-        this.client = client;
-        this.changes = changes;
-        this.scheduler = scheduler;
-        this.listenerThread = listenerThread;
-        this.listener = listener;
-        this.clock = clock;
-        this.onClose = onClose;
-    }
-
-    /** Subscribes to the key's change events and to reconnects, then reads the key: in that order, so nothing falls between. */
-    void start() {
-        dropped = changes.dropped();
-        subscription = changes.subscribe(rules.key, this::heard);
-        connection.addConnectionListener(reconnects);
-        submit(new FollowEvent.Start());
-    }
-
-    public LeaseKey key() {
-        return rules.key;
-    }
+    LeaseKey key();
 
     /** The owner last told to the listener; empty until the first read has been answered. */
-    public Optional<KeyOwner> current() {
-        return Optional.ofNullable(current);
-    }
+    Optional<KeyOwner> current();
 
     /** Stops following: no more reads, and the listener is told nothing more. Closing twice does nothing. */
-    @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        submit(new FollowEvent.Close());
-        connection.removeConnectionListener(reconnects);
-        changes.unsubscribe(subscription);
-        onClose.accept(this);
-    }
-
-    /**
-     * A change event, on the subscriptions' dispatcher thread: checked for drops (of any key's
-     * events, the dispatcher is shared), then handed to the scheduler.
-     */
-    private void heard(Optional<LeaseChange> change) {
-        long droppedNow = changes.dropped();
-        if (droppedNow != dropped) {
-            dropped = droppedNow;
-            submit(new FollowEvent.Gap("change events were dropped (a slow consumer)"));
-        }
-        change.ifPresent(known -> submit(new FollowEvent.Heard(known)));
-    }
-
-    private void submit(FollowEvent event) {
-        scheduler.execute(() -> handle(event));
-    }
-
-    /** One transition and its effects; on the scheduler thread only. */
-    private void handle(FollowEvent event) {
-        FollowStep step;
-        try {
-            step = rules.next(state, memory, event, clock.nanoTime(), floors.floor(rules.key));
-        } catch (RuntimeException bug) {
-            LOG.log(System.Logger.Level.ERROR, "following " + rules.key + ": no rule for " + event + " in " + state, bug);
-            return;
-        }
-        state = step.state();
-        memory = step.memory();
-        step.effects().forEach(this::perform);
-    }
-
-    private void perform(FollowEffect effect) {
-        if (effect instanceof FollowEffect.SendRead send) {
-            client.owner(rules.key).whenCompleteAsync((answer, failure) -> handle(failure == null
-                    ? new FollowEvent.Read(send.call(), answer)
-                    : new FollowEvent.ReadFailed(send.call(), LeaseKeeper.finalError(failure))), scheduler);
-        } else if (effect instanceof FollowEffect.Schedule schedule) {
-            scheduler.schedule(() -> handle(schedule.event()), schedule.delayNanos());
-        } else if (effect instanceof FollowEffect.Report report && !closed.get()) {
-            current = report.owner();
-            tell(report.owner());
-        } else if (effect instanceof FollowEffect.Log log) {
-            LOG.log(log.level(), log.line());
-        }
-    }
-
-    /** Tells the listener on its own thread; whatever it throws is logged and changes nothing. */
-    private void tell(KeyOwner owner) {
-        listenerThread.execute(() -> {
-            if (closed.get()) {
-                return;
-            }
-            try {
-                listener.ownerChanged(owner);
-            } catch (RuntimeException | Error thrown) {
-                LOG.log(System.Logger.Level.WARNING, "the owner listener of " + rules.key
-                        + " threw; following goes on", thrown);
-            }
-        });
-    }
+    void close();
 }

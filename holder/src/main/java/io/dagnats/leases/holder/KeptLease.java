@@ -5,12 +5,7 @@ import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Tenure;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * One key this process wants to own, kept for as long as it is open.
@@ -41,110 +36,35 @@ import java.util.concurrent.TimeoutException;
  * ({@link OwnershipListener.StopReason#STORE_WENT_BACK}), is logged once and reported to dagnats,
  * and the holder campaigns on until it owns the key under a higher fence.
  */
-public final class KeptLease implements AutoCloseable {
+public interface KeptLease extends AutoCloseable {
 
-    /** How soon a waiter woken by a close sees the release it then waits for. */
-    private static final long CLOSE_LOOK_NANOS = 50_000_000;
-
-    private static final System.Logger LOG = System.getLogger(KeptLease.class.getName());
-
-    private final LeaseKeeper keeper;
-    private final Ownership ownership;
-    private final Runnable onClose;
-
-    /** @param onClose run once the keeper has closed, whether or not it released in time */
-    KeptLease(LeaseKeeper keeper, Runnable onClose) {
-        this.keeper = keeper;
-        this.ownership = keeper.ownership();
-        this.onClose = onClose;
-    }
-
-    /** The state machine behind this handle, for the holder that made it. */
-    LeaseKeeper keeper() {
-        return keeper;
-    }
-
-    public LeaseKey key() {
-        return keeper.key();
-    }
+    LeaseKey key();
 
     /** The holder id this process keeps the key as. */
-    public HolderId holder() {
-        return keeper.holder();
-    }
+    HolderId holder();
 
     /** Whether this process may act as owner right now. */
-    public boolean isOwner() {
-        return ownership.isOwner();
-    }
+    boolean isOwner();
 
     /** The current tenure, while acting as owner. */
-    public Optional<Tenure> tenure() {
-        return ownership.tenure();
-    }
+    Optional<Tenure> tenure();
 
     /** The fence to send with every downstream write, while acting as owner. */
-    public Optional<Fence> fence() {
-        return tenure().map(Tenure::fence);
-    }
+    Optional<Fence> fence();
 
     /**
      * Waits until this process acts as owner, for at most {@code timeout}: the tenure it owns the
      * key under, or empty when the timeout ran out first or the lease was closed. Returns at once
      * when it owns the key already. The keeper wakes it when a renew of its own confirms a grant,
      * so it costs no call of its own; what it returns is a moment's: ask {@link #isOwner()} or
-     * {@link #fence()} again right before acting, as ever.
+     * {@link #fence()} again right before acting, as ever. A timeout longer than a long counts in
+     * nanoseconds (about 292 years, as {@code Duration.ofMillis(Long.MAX_VALUE)}) waits that long:
+     * in effect until ownership or close.
      *
      * @throws InterruptedException when the waiting thread is interrupted
      */
-    public Optional<Tenure> awaitOwnership(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + Objects.requireNonNull(timeout, "timeout").toNanos();
-        CompletableFuture<Void> closed = keeper.closedStage();
-        while (true) {
-            CompletableFuture<Void> change = ownership.nextChange();
-            Optional<Tenure> tenure = ownership.tenure();
-            long left = deadline - System.nanoTime();
-            if (tenure.isPresent() || closed.isDone() || left <= 0) {
-                return tenure;
-            }
-            try {
-                // A timed get leaves nothing registered when it times out (anyOf's relay would stay
-                // on both stages for the lease's life); a close ends the ownership, which wakes this
-                // wait, and the release it then waits for is seen within CLOSE_LOOK_NANOS.
-                change.get(Math.min(left, CLOSE_LOOK_NANOS), TimeUnit.NANOSECONDS);
-            } catch (TimeoutException lookAgain) {
-                // the loop looks at the tenure, the close and the time left
-            } catch (ExecutionException cannotHappen) {
-                // the stage never fails
-            }
-        }
-    }
+    Optional<Tenure> awaitOwnership(Duration timeout) throws InterruptedException;
 
     /** Stops keeping the key: stops acting as owner, and releases the lease if it is held. */
-    @Override
-    public void close() {
-        end(keeper.beginClose());
-    }
-
-    /**
-     * Stops keeping the key without releasing it: stops acting as owner and renewing
-     * now, and leaves the key to the server's TTL, which runs out only after the
-     * deadline of every tenure this process was given. For work that may still run
-     * under one of those tenures (a drain past its bound).
-     */
-    void abandon() {
-        end(keeper.beginAbandon());
-    }
-
-    private void end(CompletableFuture<Void> ended) {
-        try {
-            ended.get(10, TimeUnit.SECONDS);
-        } catch (TimeoutException | ExecutionException slow) {
-            LOG.log(System.Logger.Level.WARNING, "lease " + key() + " was not closed in time; the server's TTL will free it");
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-        } finally {
-            onClose.run();
-        }
-    }
+    void close();
 }

@@ -4,16 +4,25 @@ import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.LeaseKey;
-import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.MonotonicClock;
+import io.dagnats.leases.holder.internal.Daemons;
+import io.dagnats.leases.holder.internal.HolderThreads;
+import io.dagnats.leases.holder.internal.HealthWatch;
+import io.dagnats.leases.holder.internal.HolderTelemetry;
+import io.dagnats.leases.holder.internal.KeyChanges;
+import io.dagnats.leases.holder.internal.RandomIds;
+import io.dagnats.leases.holder.internal.follow.Followings;
+import io.dagnats.leases.holder.internal.forward.ForwardInbox;
+import io.dagnats.leases.holder.internal.keeper.KeptKeys;
+import io.dagnats.leases.holder.internal.shards.ShardHolder;
+import io.dagnats.leases.holder.internal.shards.ShardSets;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
 import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -29,57 +38,52 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * if (leader.isOwner()) { store.write(record, leader.fence().orElseThrow()); }
  * }</pre>
  *
- * <p>Its own job is the order of start and close: the kept keys are {@link KeptKeys}, the
- * inbox a {@link ForwardInbox}, shard sets and followings {@link SetsAndFollowings}; its public
+ * <p>Its own job is the order of start and close: the kept keys, the forward inbox, the shard
+ * sets and the followings are each a class of the library's internal packages; its public
  * {@link Builder} is nested here, where users name it.
  */
 public final class LeaseHolder implements AutoCloseable {
 
-    private final Connection connection;
-    private final HolderId id;
     /** The holder id and this holder's own random incarnation: whose leases are this process's, as a fact. */
     private final Claimant self;
     private final LeaseClient client;
-    /** The thread that campaigns and renews, shut down on close. */
-    private final ScheduledExecutorService executor;
-    /** The one thread listeners are told on, so that a slow one delays no renewal. */
-    private final ExecutorService listeners;
+    /** The thread that campaigns and renews, and the one listeners are told on; stopped on close. */
+    private final HolderThreads threads;
     private final KeptKeys kept;
     private final AtomicBoolean closed = new AtomicBoolean();
-    /** Serves forwards to the keys this holder owns; null when no forward handler was given. */
-    private final ForwardInbox inbox;
+    /** Serves forwards to the keys this holder owns; empty when no forward handler was given. */
+    private final Optional<ForwardInbox> inbox;
     /** Change events of the kept keys: one subscription per key, each waking its lease. */
     private final KeyChanges changes;
-    /** The shard sets made by {@link #shards} and the followings by {@link #follow}, closed first on close. */
-    private final SetsAndFollowings setsAndFollowings;
+    /** The shard sets made by {@link #shards}, left first on close. */
+    private final ShardSets shardSets;
+    /** The keys followed by {@link #follow}, stopped on close after the shard sets. */
+    private final Followings followings;
     /** Hears every call's outcome; behind {@link #health()} and the stuck and recovered log lines. */
     private final HealthWatch health;
 
     private LeaseHolder(Builder builder) {
-        this.connection = builder.connection;
-        this.id = builder.holderId != null ? builder.holderId : uniqueId(builder.holderPrefix);
+        Connection connection = builder.connection;
+        HolderId id = builder.holderId != null ? builder.holderId : uniqueId(builder.holderPrefix);
         this.self = Claimant.of(id, new Incarnation(RandomIds.hex(12)));
         HolderTelemetry telemetry = new HolderTelemetry(builder.openTelemetry, this::owners, connection::getConnectedUrl);
         this.health = new HealthWatch(id, connection::getStatus, builder.requestTimeout, builder.clock);
         this.client = new LeaseClient(connection, builder.requestTimeout, telemetry, health);
-        this.executor = builder.scheduler != null
-                ? builder.scheduler
-                : Executors.newSingleThreadScheduledExecutor(Daemons.named("dagnats-holder-" + id));
-        this.listeners = Executors.newSingleThreadExecutor(Daemons.named("dagnats-listener-" + id));
+        this.threads = new HolderThreads(id, builder.scheduler);
         this.changes = new KeyChanges(connection);
-        this.kept = new KeptKeys(self, client, builder.clock, Scheduler.of(executor), listeners, changes, telemetry, health);
-        this.setsAndFollowings = new SetsAndFollowings(this, connection, client, Scheduler.of(executor), listeners,
-                builder.clock, kept.floors());
-        this.inbox = builder.forwardHandler == null ? null : new ForwardInbox(connection, self, builder.forwardHandler,
-                telemetry, kept::ownership, Daemons.named("dagnats-forward-" + id));
+        this.kept = new KeptKeys(self, client, builder.clock, threads.scheduler(), threads.listeners(), changes, telemetry,
+                health);
+        this.shardSets = new ShardSets(new ShardHolder(id, client, kept::keep), connection, builder.clock);
+        this.followings = new Followings(self, connection, client, threads.scheduler(), threads.listeners(), builder.clock,
+                kept.floors());
+        this.inbox = Optional.ofNullable(builder.forwardHandler).map(handler -> new ForwardInbox(connection, self,
+                handler, telemetry, kept::ownership, Daemons.named("dagnats-forward-" + id)));
     }
 
     /** Opens the change events' dispatcher and the inbox: from here on dagnats may route requests here. */
     private void start() {
         changes.open();
-        if (inbox != null) {
-            inbox.start();
-        }
+        inbox.ifPresent(ForwardInbox::start);
     }
 
     public static Builder builder(Connection connection) {
@@ -92,7 +96,7 @@ public final class LeaseHolder implements AutoCloseable {
     }
 
     public HolderId id() {
-        return id;
+        return self.holder();
     }
 
     /** This holder's own random incarnation, sent with its calls: another process under its id is another holder (ADR-034). */
@@ -130,7 +134,7 @@ public final class LeaseHolder implements AutoCloseable {
 
     /** As {@link #shards(String, int, Duration, ShardListener)}, with a drain bound of its own. */
     public ShardSet shards(String setName, int shardCount, Duration ttl, Duration drainBound, ShardListener listener) {
-        return setsAndFollowings.join(setName, shardCount, ttl, drainBound, listener);
+        return shardSets.join(setName, shardCount, ttl, drainBound, listener);
     }
 
     /**
@@ -139,7 +143,7 @@ public final class LeaseHolder implements AutoCloseable {
      * Close it (or the holder) to stop; a closed holder follows nothing ({@link IllegalStateException}).
      */
     public Following follow(LeaseKey key, OwnerListener listener) {
-        return setsAndFollowings.follow(key, listener);
+        return followings.follow(key, listener);
     }
 
     /** What the owner gauge reads; the keys are made after the telemetry that reads them. */
@@ -162,17 +166,13 @@ public final class LeaseHolder implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        if (inbox != null) {
-            inbox.stopReceiving();
-        }
-        setsAndFollowings.closeAll();
+        inbox.ifPresent(ForwardInbox::stopReceiving);
+        shardSets.closeAll();
+        followings.closeAll();
         kept.closeAll();
         changes.close();
-        executor.shutdownNow();
-        listeners.shutdown(); // what the closes told them still reaches the listeners
-        if (inbox != null) {
-            inbox.stopHandlers();
-        }
+        threads.stop(); // what the closes told the listeners still reaches them
+        inbox.ifPresent(ForwardInbox::stopHandlers);
     }
 
     /** How a holder is set up. Only the connection is required. */

@@ -1,214 +1,35 @@
 package io.dagnats.leases.holder;
 
-import io.dagnats.leases.domain.LeaseTtl;
-import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
-import java.time.Duration;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Objects;
+import io.dagnats.leases.holder.internal.shards.ShardKeys;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * M shards spread over the live replicas of a set, each owning ⌈M/N⌉ or ⌊M/N⌋
- * ({@link ShardBalance} has the rule). Made by {@link LeaseHolder#shards}:
+ * This process's place in a shard set: M shards spread over the live replicas of the set, each
+ * owning ⌈M/N⌉ or ⌊M/N⌋ of them. Made by {@link LeaseHolder#shards}:
  * {@code holder.shards("orders", 12, ttl, listener).tenure(7).ifPresent(t -> store.write(record, t.fence()))}.
  *
  * <p>Every shard is a lease ({@code <set>-shard-<i>}) kept through the holder, so ownership
- * follows the tenure rule and nothing else: this class only chooses which shard keys to keep.
- * Membership is a lease too ({@code <set>-member-<holder id>}, held by that holder). Its job
- * is the loop, on a scheduler of its own: fold what {@link ShardSight} sees into the
- * {@link ShardView}, ask it for a plan, act on it. Nothing on the loop waits for the network
- * or a drain ({@link ShardDrains}); only a lease's close waits, for its release's answer.
+ * follows the tenure rule and nothing else: the set only chooses which shard keys to keep.
+ * Membership is a lease too ({@code <set>-member-<holder id>}, held by that holder). A shard
+ * given to another replica is drained first ({@link ShardListener}), for at most its drain bound,
+ * then released.
  */
-public final class ShardSet implements AutoCloseable {
+public interface ShardSet extends AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(ShardSet.class.getName());
-    /** What leaving may take beyond the drains: the member's and the shards' releases. */
-    private static final Duration LEAVE_SLACK = Duration.ofSeconds(30);
+    String name();
 
-    private final LeaseHolder holder;
-    private final ShardKeys keys;
-    private final Duration ttl;
-    private final Duration drainBound;
-    private final ShardListener listener;
-    private final Scheduler loop;
-    /** Stops the loop's scheduler once the set has left. */
-    private final Runnable stopLoop;
-    private final ShardDrains drains;
-    /** Every shard key this replica keeps, owned, campaigned for or being drained. Written on the loop only. */
-    private final Map<Integer, KeptLease> kept = new ConcurrentHashMap<>();
-    private final AtomicBoolean decisionQueued = new AtomicBoolean();
-    private final AtomicBoolean closed = new AtomicBoolean();
-    /** Completed once the first close has left the set. */
-    private final CompletableFuture<Void> left = new CompletableFuture<>();
-    private final ShardSight sight;
-    private volatile KeptLease member;
-    /** Loop only. */
-    private boolean leaving;
-
-    ShardSet(LeaseHolder holder, KeyChanges changes, ShardKeys keys, Duration ttl, Duration drainBound,
-            ShardListener listener, Scheduler loop, Runnable stopLoop, MonotonicClock clock, ThreadFactory drainThreads) {
-        this.holder = holder;
-        this.keys = keys;
-        this.ttl = ttl;
-        this.drainBound = drainBound;
-        this.listener = listener;
-        this.loop = loop;
-        this.stopLoop = stopLoop;
-        this.drains = new ShardDrains(keys.set(), listener, drainBound, loop, clock, drainThreads);
-        this.sight = new ShardSight(keys, holder.id(), holder.client(), changes, loop, ttl, this::decide);
-    }
-
-    /**
-     * A set of {@code holder}'s, not started, its loop and drains on daemon threads of their own.
-     *
-     * @throws IllegalArgumentException when a member key would not fit, or {@code ttl} is no lease TTL
-     */
-    static ShardSet join(LeaseHolder holder, KeyChanges changes, ShardKeys keys, Duration ttl,
-            Duration drainBound, ShardListener listener, MonotonicClock clock) {
-        keys.requireMemberKeyFor(holder.id());
-        new LeaseTtl(ttl.toMillis());
-        Objects.requireNonNull(drainBound, "drainBound");
-        Objects.requireNonNull(listener, "listener");
-        ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(Daemons.named("dagnats-shards-" + keys.set()));
-        return new ShardSet(holder, changes, keys, ttl, drainBound, listener, Scheduler.of(loop), loop::shutdownNow,
-                clock, Daemons.named("dagnats-drain-" + keys.set()));
-    }
-
-    /** Joins the set: keeps the member lease, follows the shard keys, and looks at the set now and every ttl/3. */
-    void start() {
-        sight.start();
-        member = holder.keep(keys.member(holder.id()).value(), ttl, new OwnershipListener() {
-            @Override
-            public void becameOwner(Tenure tenure) {
-                // A fresh look, not the view from before joining: replicas that start together
-                // see each other, instead of the first one taking every shard to give most back.
-                loop.execute(sight::lookAfresh);
-            }
-
-            @Override
-            public void stoppedOwning(StopReason reason) {
-                decideSoon();
-            }
-        });
-    }
-
-    public String name() {
-        return keys.set();
-    }
-
-    public int shardCount() {
-        return keys.shardCount();
-    }
+    int shardCount();
 
     /** The shards this process acts as owner of right now. */
-    public Set<Integer> owned() {
-        Set<Integer> owned = new TreeSet<>();
-        kept.forEach((shard, lease) -> {
-            if (lease.isOwner()) {
-                owned.add(shard);
-            }
-        });
-        return owned;
-    }
+    Set<Integer> owned();
 
     /** The tenure of {@code shard} while this process acts as its owner; ask right before acting. */
-    public Optional<Tenure> tenure(int shard) {
-        KeptLease lease = kept.get(shard);
-        return lease == null ? Optional.empty() : lease.tenure();
-    }
+    Optional<Tenure> tenure(int shard);
 
     /** The lease key of {@code shard}, as the service and operators see it. */
-    public String shardKey(int shard) {
-        return keys.shard(shard).value();
-    }
-
-    /** The lease key of {@code shard} in the set named {@code set}: {@code <set>-shard-<shard>}. */
-    public static String shardKey(String set, int shard) {
-        return new ShardKeys(set, shard + 1).shard(shard).value();
-    }
-
-    /** Decides on the loop soon, once however often asked meanwhile. */
-    private void decideSoon() {
-        if (decisionQueued.compareAndSet(false, true)) {
-            loop.execute(() -> {
-                decisionQueued.set(false);
-                decide();
-            });
-        }
-    }
-
-    private void decide() {
-        if (closed.get() || leaving) {
-            return;
-        }
-        Set<Integer> owned = new HashSet<>();
-        Set<Integer> pending = new HashSet<>();
-        kept.forEach((shard, lease) -> {
-            if (!drains.isDraining(shard)) {
-                (lease.isOwner() ? owned : pending).add(shard);
-            }
-        });
-        KeptLease membership = member;
-        ShardBalance.Plan plan = sight.view().plan(membership != null && membership.isOwner(), owned, pending, drains.shards());
-        for (int shard : plan.abandon()) {
-            KeptLease lease = kept.get(shard);
-            if (lease != null && !lease.isOwner() && !drains.isDraining(shard)) {
-                kept.remove(shard).close();
-            }
-        }
-        plan.release().forEach(this::giveUp);
-        for (int shard : plan.campaign()) {
-            kept.put(shard, holder.keep(keys.shard(shard).value(), ttl, new ShardOwnership(shard, listener, this::decideSoon)));
-        }
-    }
-
-    /**
-     * Drain, bounded, then release: the shard's work stops before another replica can get
-     * its lease. A drain that overruns the bound may still act under the tenure it was given,
-     * so its lease is not released but abandoned: ownership ends, the drain is interrupted,
-     * and the server's TTL frees the key after that tenure's deadline.
-     */
-    private void giveUp(int shard) {
-        KeptLease lease = kept.get(shard);
-        if (lease == null || drains.isDraining(shard)) {
-            return;
-        }
-        Optional<Tenure> tenure = lease.tenure();
-        if (tenure.isPresent()) {
-            drains.start(shard, tenure.get(), this::drained, this::overran);
-        } else {
-            kept.remove(shard).close();
-        }
-    }
-
-    private void drained(int shard) {
-        kept.remove(shard).close();
-        afterGivingUp();
-    }
-
-    private void overran(int shard) {
-        kept.remove(shard).abandon();
-        sight.abandoned(shard);
-        afterGivingUp();
-    }
-
-    private void afterGivingUp() {
-        if (leaving) {
-            leftIfDone();
-        } else {
-            decide();
-        }
-    }
+    String shardKey(int shard);
 
     /**
      * Leaves the set: releases the member lease, stops campaigning, then drains and
@@ -216,35 +37,10 @@ public final class ShardSet implements AutoCloseable {
      * to finish, so a holder closed meanwhile never releases a shard still being drained.
      * An interrupt does not cut the drains short: it is kept for the caller afterwards.
      */
-    @Override
-    public void close() {
-        if (closed.compareAndSet(false, true)) {
-            loop.execute(this::leave);
-        }
-        // A rebalance's drains may be under way, then the leave's own, then the releases.
-        if (!Waiting.uninterruptibly(left, drainBound.multipliedBy(2).plus(LEAVE_SLACK).plus(LEAVE_SLACK))) {
-            LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + " is still leaving");
-        }
-    }
+    void close();
 
-    private void leave() {
-        leaving = true;
-        sight.stop();
-        // The member lease first: the others' quotas rise now, so each shard released below is
-        // taken as soon as its release event arrives, not only after the last one is drained.
-        if (member != null) {
-            member.close();
-        }
-        new TreeSet<>(kept.keySet()).forEach(this::giveUp);
-        leftIfDone();
-    }
-
-    /** Once nothing is kept (every drain ended, released or abandoned), the set has left. */
-    private void leftIfDone() {
-        if (kept.isEmpty() && !left.isDone()) {
-            sight.close();
-            left.complete(null);
-            stopLoop.run();
-        }
+    /** The lease key of {@code shard} in the set named {@code set}: {@code <set>-shard-<shard>}. */
+    static String shardKey(String set, int shard) {
+        return new ShardKeys(set, shard + 1).shard(shard).value();
     }
 }

@@ -1,0 +1,25 @@
+package io.dagnats.leases.holder.internal;
+
+import io.dagnats.leases.domain.Claimant;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.holder.LeaseClient;
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.DagnatsException;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The three calls that keeping a lease makes. {@link LeaseClient} makes them on
+ * the wire; the state machine's unit tests script them. A stage fails only with
+ * {@link DagnatsException}; normal answers are values.
+ */
+public interface LeaseCalls {
+
+    CompletableFuture<Answers.Acquire> acquire(LeaseKey key, Claimant holder, LeaseTtl ttl);
+
+    CompletableFuture<Answers.Renew> renew(LeaseKey key, Claimant holder, Fence revision, Optional<LeaseTtl> ttl);
+
+    CompletableFuture<Answers.Release> release(LeaseKey key, Claimant holder, Fence revision);
+}

@@ -1,0 +1,80 @@
+package io.dagnats.leases.holder.internal.follow;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.holder.KeyOwner;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One transition of {@link FollowRules}: the next state, what the follower remembers across
+ * states, and the effects to perform, in order.
+ */
+record FollowStep(FollowState state, FollowStep.Memory memory, List<FollowEffect> effects) {
+
+    FollowStep {
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(memory, "memory");
+        effects = List.copyOf(effects);
+    }
+
+    /**
+     * @param nextId  the id the next read or timer gets
+     * @param told    the owner last reported, if any yet
+     * @param highest the owner with the highest tenure ever reported: no other at or below it is reported
+     */
+    record Memory(long nextId, Optional<KeyOwner> told, Optional<KeyOwner.Held> highest) {
+
+        static final Memory FRESH = new Memory(1, Optional.empty(), Optional.empty());
+
+        Memory {
+            Objects.requireNonNull(told, "told");
+            Objects.requireNonNull(highest, "highest");
+        }
+    }
+
+    /** Collects one step: ids are drawn from the memory as the effects are added. */
+    static final class Builder {
+        private Memory memory;
+        private final Optional<Fence> floor;
+        private final List<FollowEffect> effects = new ArrayList<>();
+
+        /** @param floor the highest fence this process confirmed for the key, as the event found it */
+        Builder(Memory memory, Optional<Fence> floor) {
+            this.memory = memory;
+            this.floor = Objects.requireNonNull(floor, "floor");
+        }
+
+        Optional<Fence> floor() {
+            return floor;
+        }
+
+        /** A fresh id for a read or a timer. */
+        long id() {
+            long id = memory.nextId();
+            memory = new Memory(id + 1, memory.told(), memory.highest());
+            return id;
+        }
+
+        Memory memory() {
+            return memory;
+        }
+
+        /** {@code owner} is reported: remembered as told, and its tenure as the highest if it is held. */
+        Builder told(KeyOwner owner) {
+            Optional<KeyOwner.Held> highest = owner instanceof KeyOwner.Held held ? Optional.of(held) : memory.highest();
+            memory = new Memory(memory.nextId(), Optional.of(owner), highest);
+            return then(new FollowEffect.Report(owner));
+        }
+
+        Builder then(FollowEffect effect) {
+            effects.add(effect);
+            return this;
+        }
+
+        FollowStep into(FollowState state) {
+            return new FollowStep(state, memory, effects);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.dagnats.leases.holder.internal.keeper;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.OwnershipListener;
+
+/** What {@link KeeperRules} asks the {@link LeaseKeeper} to do, in order. */
+sealed interface KeeperEffect {
+
+    /** Send an acquire; its outcome comes back as an event naming {@code call}. */
+    record SendAcquire(long call) implements KeeperEffect {
+    }
+
+    /** Send a renew presenting {@code fence}; its outcome comes back as an event naming {@code call}. */
+    record SendRenew(long call, Fence fence) implements KeeperEffect {
+    }
+
+    /** Feed {@code event} back after {@code delayNanos} on the monotonic clock. */
+    record Schedule(KeeperEvent event, long delayNanos) implements KeeperEffect {
+    }
+
+    /** Act as owner under {@code tenure} from now: publish it, and tell the listener. */
+    record BecomeOwner(Tenure tenure) implements KeeperEffect {
+    }
+
+    /**
+     * Keep acting as owner under {@code tenure}, renewed from {@code previous}: publish it, tell
+     * the listener, and record how much time {@code previous} still had.
+     */
+    record Renew(Tenure previous, Tenure tenure) implements KeeperEffect {
+    }
+
+    /** Stop acting as owner at once (no forward is admitted from here on), and tell the listener. */
+    record StopOwning(OwnershipListener.StopReason reason) implements KeeperEffect {
+    }
+
+    /**
+     * Tell dagnats the store went back: release {@code held}, this process's own record below the
+     * floor (once no forward handler still runs), then one renew presenting {@code floor}, the
+     * highest fence this process confirmed for the key. Both answers are ignored (tied to no
+     * state, they stall nothing). A renew presenting a revision above the stream's last sequence,
+     * of a key the caller does not hold at a lower revision, is dagnats' proof that the stream lost
+     * writes, on which it moves the bucket's revisions above every earlier one (ADR-037): while
+     * this process's own older record holds the key, the renew proves nothing.
+     */
+    record ReportWentBack(Fence held, Fence floor) implements KeeperEffect {
+    }
+
+    /** Release {@code held} once no forward handler still runs, then end the close. */
+    record ReleaseAndFinish(Fence held) implements KeeperEffect {
+    }
+
+    /** End the close without releasing. */
+    record Finish() implements KeeperEffect {
+    }
+
+    /** One line for operators. */
+    record Log(System.Logger.Level level, String line) implements KeeperEffect {
+    }
+}

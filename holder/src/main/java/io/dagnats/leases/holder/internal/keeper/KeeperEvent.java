@@ -1,0 +1,54 @@
+package io.dagnats.leases.holder.internal.keeper;
+
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.LeaseChange;
+import java.util.Optional;
+
+/** What can happen to a {@link LeaseKeeper}: what {@link KeeperRules} takes, one at a time. */
+sealed interface KeeperEvent {
+
+    /** Campaign: once, after the key's change events are followed. */
+    record Start() implements KeeperEvent {
+    }
+
+    /** A wake-up scheduled by {@link KeeperState.Waiting}. */
+    record Wake(long wake) implements KeeperEvent {
+    }
+
+    /** The answer to acquire {@code call}. */
+    record AcquireAnswered(long call, Answers.Acquire answer) implements KeeperEvent {
+    }
+
+    /** Renew {@code call} was answered. */
+    record RenewAnswered(long call, Answers.Renew answer) implements KeeperEvent {
+    }
+
+    /**
+     * Call {@code call} came back without an answer (no responders, a timeout, NATS down) or
+     * with an error: it may or may not have written.
+     *
+     * @param finalError the sentence of an error that retrying will not cure, to log; empty otherwise
+     */
+    record CallFailed(long call, Optional<String> finalError) implements KeeperEvent {
+    }
+
+    /** A change event of the key; empty for a message that is no event of the contract. */
+    record Changed(Optional<LeaseChange> change) implements KeeperEvent {
+    }
+
+    /** The owner's renew timer. */
+    record RenewDue(long timers) implements KeeperEvent {
+    }
+
+    /** The owner's deadline timer. */
+    record DeadlineDue(long timers) implements KeeperEvent {
+    }
+
+    /** {@link KeeperState.Unsure}'s retry timer. */
+    record ResolveDue(long retry) implements KeeperEvent {
+    }
+
+    /** Stop keeping the key: release what is held, or leave it to the TTL ({@code release} false). */
+    record Close(boolean release) implements KeeperEvent {
+    }
+}

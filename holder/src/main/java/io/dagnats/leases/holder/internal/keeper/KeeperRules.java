@@ -1,0 +1,155 @@
+package io.dagnats.leases.holder.internal.keeper;
+
+import io.dagnats.leases.domain.Claimant;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.OwnershipListener;
+import io.dagnats.leases.holder.internal.Jitter;
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.LeaseChange;
+import io.dagnats.leases.protocol.LeaseView;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The keeping of one key as one pure function: (state, memory, event, now) to the next state
+ * and the effects to perform. Campaigning is here; the owner phases are
+ * {@link TenancyRules}, closing {@link ClosingRules}. Nothing here reads a clock, draws a random number it was not given,
+ * or does I/O.
+ *
+ * <p>Whose write a lease is, is a comparison: this process's {@link Claimant} (holder id and
+ * its own incarnation) against the one the lease or event names.
+ */
+public final class KeeperRules {
+
+    final LeaseKey key;
+    final Claimant self;
+    final LeaseTtl ttl;
+    /** The key, claimant, TTL and jitter, and the steps every phase takes: shared by value, not by a back-pointer. */
+    private final KeeperContext context;
+    private final TenancyRules tenancy;
+    private final ClosingRules closings;
+    private final StoreWentBack wentBack;
+
+    public KeeperRules(LeaseKey key, Claimant self, LeaseTtl ttl, Jitter jitter) {
+        this.context = new KeeperContext(key, self, ttl, jitter);
+        this.key = key;
+        this.self = self;
+        this.ttl = ttl;
+        this.wentBack = new StoreWentBack(context);
+        this.tenancy = new TenancyRules(context, wentBack);
+        this.closings = new ClosingRules(self);
+    }
+
+    public KeeperStep next(KeeperState state, KeeperMemory memory, KeeperEvent event, EventTime now) {
+        KeeperStep.Builder step = new KeeperStep.Builder(memory);
+        if (event instanceof KeeperEvent.Close close) {
+            return closings.close(state, close.release(), step);
+        }
+        if (state instanceof KeeperState.Idle) {
+            return event instanceof KeeperEvent.Start ? context.acquire(step) : step.into(state);
+        }
+        if (state instanceof KeeperState.Waiting waiting) {
+            return waiting(waiting, event, step);
+        }
+        if (state instanceof KeeperState.Acquiring acquiring) {
+            return acquiring(acquiring, event, step, now);
+        }
+        if (state instanceof KeeperState.Proving proving) {
+            return proving(proving, event, step, now);
+        }
+        if (state instanceof KeeperState.Closing closing) {
+            return closings.closing(closing, event, step);
+        }
+        if (state instanceof KeeperState.Owner owner) {
+            return tenancy.next(owner, event, step, now);
+        }
+        return step.into(state); // Closed
+    }
+
+    private KeeperStep waiting(KeeperState.Waiting waiting, KeeperEvent event, KeeperStep.Builder step) {
+        if (event instanceof KeeperEvent.Wake wake && wake.wake() == waiting.wake()) {
+            return context.acquire(step);
+        }
+        if (event instanceof KeeperEvent.Changed changed && KeeperContext.freed(changed)) {
+            return context.waitFor(step, context.jitter().millis(KeeperContext.FREED_JITTER_MS) * KeeperContext.MILLI);
+        }
+        return step.into(waiting);
+    }
+
+    private KeeperStep acquiring(KeeperState.Acquiring acquiring, KeeperEvent event, KeeperStep.Builder step, EventTime now) {
+        if (event instanceof KeeperEvent.Changed changed) {
+            return step.into(KeeperContext.freed(changed) ? new KeeperState.Acquiring(acquiring.call(), true) : acquiring);
+        }
+        if (event instanceof KeeperEvent.CallFailed failed && failed.call() == acquiring.call()) {
+            failed.finalError().ifPresent(error -> step.then(context.warning(error)));
+            return context.waitFor(step, context.retryDelay());
+        }
+        if (!(event instanceof KeeperEvent.AcquireAnswered answered) || answered.call() != acquiring.call()) {
+            return step.into(acquiring);
+        }
+        LeaseView lease = answered.answer().lease();
+        boolean mine = answered.answer() instanceof Answers.Acquire.Granted && lease.isHeldBy(self);
+        if (mine && StoreWentBack.acquireBelow(lease.revision(), now.floor())) {
+            return wentBack.wentBack(step, "a grant", lease.revision(), now.floor().orElseThrow(), false);
+        }
+        if (mine) {
+            // Held, but maybe by a write made long ago: prove time left with a write of this very request.
+            return context.prove(step, KeeperContext.startOf(lease), lease.revision(), now);
+        }
+        if (acquiring.freedMeanwhile()) {
+            return context.waitFor(step, context.jitter().millis(KeeperContext.FREED_JITTER_MS) * KeeperContext.MILLI);
+        }
+        return context.waitAfterExpiry(step, lease, now);
+    }
+
+    private KeeperStep proving(KeeperState.Proving proving, KeeperEvent event, KeeperStep.Builder step, EventTime now) {
+        if (event instanceof KeeperEvent.Changed changed && context.endsOrTakes(changed, proving.presented())) {
+            // The grant is over before the renew could confirm it: that renew is lost, or wrote below the end.
+            return context.waitFor(step, context.jitter().millis(KeeperContext.FREED_JITTER_MS) * KeeperContext.MILLI);
+        }
+        if (event instanceof KeeperEvent.CallFailed failed && failed.call() == proving.call()) {
+            // Maybe written: an acquire (idempotent within this incarnation) says whether the key is still ours.
+            failed.finalError().ifPresent(error -> step.then(context.warning(error)));
+            return context.waitFor(step, context.retryDelay());
+        }
+        if (!(event instanceof KeeperEvent.RenewAnswered answered) || answered.call() != proving.call()) {
+            return step.into(proving);
+        }
+        if (answered.answer() instanceof Answers.Renew.Lost lost) {
+            step.then(context.info("lease " + key + " lost: " + lost.reason()));
+            return context.waitFor(step, context.jitter().millis(KeeperContext.AGAIN_JITTER_MS) * KeeperContext.MILLI);
+        }
+        Fence renewed = ((Answers.Renew.Renewed) answered.answer()).lease().revision();
+        Fence floor = StoreWentBack.floor(now, proving.presented());
+        if (StoreWentBack.renewBelow(renewed, floor)) {
+            return wentBack.wentBack(step, "the renew of a grant", renewed, floor, false);
+        }
+        Tenure tenure = Tenure.begin(key, self.holder(), proving.start(), proving.sentAt(), ttl)
+                .renewed(renewed, proving.sentAt(), ttl);
+        if (!tenure.actingAsOwner(now.nanos())) {
+            // Answered too late to act on: renew again for a fresh deadline.
+            return context.prove(step, proving.start(), renewed, now);
+        }
+        return tenancy.own(step.then(new KeeperEffect.BecomeOwner(tenure)), tenure, proving.sentAt(), now);
+    }
+
+    /**
+     * The step after a rule threw, which is a bug: it must not leave the keeper waiting on a call
+     * already answered, or with nothing pending. Ownership ends (it cannot be vouched for), and the
+     * keeper campaigns again after the retry delay; a closing keeper finishes, leaving the key to the TTL.
+     */
+    KeeperStep failSafe(KeeperState state, KeeperMemory memory) {
+        KeeperStep.Builder step = new KeeperStep.Builder(memory);
+        if (state instanceof KeeperState.Closing || state instanceof KeeperState.Closed) {
+            return step.then(new KeeperEffect.Finish()).into(new KeeperState.Closed());
+        }
+        if (state.tenure().isPresent()) {
+            step.then(new KeeperEffect.StopOwning(OwnershipListener.StopReason.LOST));
+        }
+        return context.waitFor(step, context.retryDelay());
+    }
+}

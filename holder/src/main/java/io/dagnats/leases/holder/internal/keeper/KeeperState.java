@@ -1,0 +1,111 @@
+package io.dagnats.leases.holder.internal.keeper;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.internal.Waiting;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Where a {@link LeaseKeeper} stands, one of a few named phases with the data each needs.
+ * A call or timer is named by an id ({@code call}, {@code timers}, {@code wake}): an event
+ * that names another id is of a phase already left, and changes nothing.
+ *
+ * <p>Not owner: {@link Waiting}, {@link Acquiring}, {@link Proving}. Owner, each with the
+ * tenure whose deadline bounds acting as owner: {@link Owning}, {@link Renewing},
+ * {@link Unsure}, {@link Resolving}. Ending: {@link Closing}, {@link Closed}.
+ *
+ * <p>Phases that share data share a type, so a rule asks the type and not a ladder of phases:
+ * the owner phases are {@link Owner} (a tenure and its timers), the phases that wait for a
+ * call's answer {@link AwaitingCall} (the call).
+ */
+sealed interface KeeperState {
+
+    /** The tenure this process acts as owner under, in the owner phases. */
+    default Optional<Tenure> tenure() {
+        return Optional.empty();
+    }
+
+    /** The owner phases: acting as owner under {@code current}, whose renew and deadline timers {@code timers} names. */
+    sealed interface Owner extends KeeperState permits Owning, Renewing, Unsure, Resolving {
+        Tenure current();
+
+        long timers();
+
+        @Override
+        default Optional<Tenure> tenure() {
+            return Optional.of(current());
+        }
+    }
+
+    /** The phases that wait for the answer of the call {@code call} names: an answer to another call changes nothing. */
+    sealed interface AwaitingCall extends KeeperState permits Acquiring, Proving, Renewing, Resolving, Closing {
+        long call();
+    }
+
+    /** Not started yet. */
+    record Idle() implements KeeperState {
+    }
+
+    /** Not owner and nothing in flight: a wake-up (only the latest counts) campaigns again. */
+    record Waiting(long wake) implements KeeperState {
+    }
+
+    /**
+     * An acquire in flight.
+     *
+     * @param freedMeanwhile the key was freed since it was sent: an answer naming another
+     *                       holder may predate that, so ask again soon
+     */
+    record Acquiring(long call, boolean freedMeanwhile) implements AwaitingCall {
+    }
+
+    /**
+     * Granted, not owner yet: a renew of the grant is in flight, and only its write, made
+     * after {@code sentAt}, proves time left (a grant may return an earlier write of this
+     * very process, whose TTL is almost spent).
+     *
+     * @param start     the fence the tenure will start with: the grant's tenure
+     * @param presented the fence the renew presented
+     */
+    record Proving(Fence start, Fence presented, long call, long sentAt) implements AwaitingCall {
+    }
+
+    /** Owner, nothing in flight; {@code timers} names its renew and deadline timers. */
+    record Owning(Tenure current, long timers) implements Owner {
+    }
+
+    /** Owner, a renew in flight, sent at {@code sentAt} presenting {@code presented}. */
+    record Renewing(Tenure current, long timers, Fence presented, long call, long sentAt) implements Owner, AwaitingCall {
+    }
+
+    /**
+     * Owner until the deadline, but a renew went unanswered and the acquire that would tell
+     * whether it landed could not be made: {@code retry} names the timer that tries again.
+     */
+    record Unsure(Tenure current, long timers, long retry) implements Owner {
+    }
+
+    /**
+     * Owner until the deadline, a renew having gone unanswered: an acquire is in flight to
+     * learn whether this process still holds the same acquisition (acquire is idempotent
+     * within an incarnation), and at which revision.
+     */
+    record Resolving(Tenure current, long timers, long call) implements Owner, AwaitingCall {
+    }
+
+    /**
+     * Closed while a call was in flight: its answer says what is left to release.
+     *
+     * @param held the fence this process last knew it held, released if the call tells nothing newer
+     */
+    record Closing(long call, boolean release, Optional<Fence> held) implements AwaitingCall {
+        public Closing {
+            Objects.requireNonNull(held, "held");
+        }
+    }
+
+    /** Nothing runs any more; what was held is released, or left to the TTL. */
+    record Closed() implements KeeperState {
+    }
+}

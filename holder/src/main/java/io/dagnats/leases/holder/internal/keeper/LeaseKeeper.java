@@ -1,0 +1,254 @@
+package io.dagnats.leases.holder.internal.keeper;
+
+import io.dagnats.leases.domain.Claimant;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.domain.MonotonicClock;
+import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.KeptLease;
+import io.dagnats.leases.holder.OwnershipListener;
+import io.dagnats.leases.holder.internal.FenceFloors;
+import io.dagnats.leases.holder.internal.HolderTelemetry;
+import io.dagnats.leases.holder.internal.LeaseCalls;
+import io.dagnats.leases.holder.internal.Ownership;
+import io.dagnats.leases.holder.internal.Scheduler;
+import io.dagnats.leases.protocol.DagnatsException;
+import io.dagnats.leases.protocol.LeaseChange;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+
+/**
+ * Keeps one key for a {@link KeptLease}: the runner of {@link KeeperRules}. It holds the
+ * {@link KeeperState} and {@link KeeperMemory}, feeds each event through the rules on the
+ * holder's scheduler thread, and performs the effects they ask for: calls, timers, the
+ * published {@link Ownership}, the listener, logs. It decides nothing itself.
+ *
+ * <p>The listener is told on {@code listenerThread}, never on the scheduler thread, so a slow
+ * {@code becameOwner} of one key delays no renewal of any key; what a listener throws is
+ * logged and changes nothing here. {@link Ownership} is published on the scheduler thread,
+ * before the listener hears of it, and its queries read the clock themselves.
+ */
+public final class LeaseKeeper {
+
+    /** Logs under the public handle's name, as it always has, so users' logging settings still apply. */
+    private static final System.Logger LOG = System.getLogger("io.dagnats.leases.holder.KeptLease");
+    /** How long a close waits for interrupted forward handlers before it gives up releasing. */
+    private static final Duration HANDLER_DRAIN = Duration.ofSeconds(5);
+
+    private final KeeperRules rules;
+    private final LeaseCalls client;
+    private final MonotonicClock clock;
+    private final Clock wallClock;
+    private final Scheduler scheduler;
+    private final Executor listenerThread;
+    private final OwnershipListener listener;
+    private final HolderTelemetry telemetry;
+    private final Ownership ownership;
+    /** The holder's highest confirmed fence per key, shared with its other keepers and followings. */
+    private final FenceFloors floors;
+    /** Completed once a close has released what it could; set by the first close. */
+    private final CompletableFuture<Void> closed = new CompletableFuture<>();
+
+    // Scheduler-thread state.
+    private KeeperState state = new KeeperState.Idle();
+    private KeeperMemory memory = KeeperMemory.FRESH;
+    /** Whether a rule has thrown already: the first is logged with its trace, later ones without. */
+    private boolean ruleFailed;
+
+    LeaseKeeper(KeeperRules rules, LeaseCalls client, MonotonicClock clock, Clock wallClock, Scheduler scheduler,
+            Executor listenerThread, OwnershipListener listener, HolderTelemetry telemetry, FenceFloors floors) {
+        this.rules = rules;
+        this.client = client;
+        this.clock = clock;
+        this.wallClock = wallClock;
+        this.scheduler = scheduler;
+        this.listenerThread = listenerThread;
+        this.listener = listener;
+        this.telemetry = telemetry;
+        this.ownership = new Ownership(clock);
+        this.floors = floors;
+    }
+
+    /** Starts campaigning. Called once, by the holder, after it has subscribed to the key's changes. */
+    void start() {
+        submit(new KeeperEvent.Start());
+    }
+
+    /** A change event of the key, or empty for a message that is no event of the contract. */
+    void keyChanged(Optional<LeaseChange> change) {
+        submit(new KeeperEvent.Changed(change));
+    }
+
+    LeaseKey key() {
+        return rules.key;
+    }
+
+    HolderId holder() {
+        return rules.self.holder();
+    }
+
+    Claimant claimant() {
+        return rules.self;
+    }
+
+    Ownership ownership() {
+        return ownership;
+    }
+
+    /** Completes once the keeper has closed, whether or not it released in time. */
+    CompletableFuture<Void> closedStage() {
+        return closed;
+    }
+
+    /** For tests: the phase the keeper is in, read on the scheduler thread. */
+    KeeperState state() {
+        return state;
+    }
+
+    /** Begins closing on the scheduler thread; the stage completes once what was held is released. */
+    CompletableFuture<Void> beginClose() {
+        return beginClose(true);
+    }
+
+    /**
+     * Begins closing without releasing: ownership ends now and nothing is renewed again, so the
+     * server's TTL frees the key, and only after the deadline of every tenure this process was
+     * given. For when this process may still be acting on the key through a tenure it handed out.
+     */
+    CompletableFuture<Void> beginAbandon() {
+        return beginClose(false);
+    }
+
+    private CompletableFuture<Void> beginClose(boolean release) {
+        if (scheduler.isShutdown()) {
+            closed.complete(null);
+        } else {
+            submit(new KeeperEvent.Close(release));
+        }
+        return closed;
+    }
+
+    private void submit(KeeperEvent event) {
+        scheduler.execute(() -> handle(event));
+    }
+
+    /** One transition and its effects; on the scheduler thread only. */
+    private void handle(KeeperEvent event) {
+        KeeperStep step;
+        try {
+            step = rules.next(state, memory, event,
+                    new EventTime(clock.nanoTime(), wallClock.instant(), floors.floor(rules.key)));
+        } catch (RuntimeException bug) {
+            // A bug in a rule must not pass silently, nor stall the keeper: say which state and event
+            // (the trace once), end ownership and campaign again.
+            String line = "lease " + rules.key + ": no rule for " + event + " in " + state
+                    + "; ownership ends and the keeper campaigns again";
+            LOG.log(ruleFailed ? System.Logger.Level.DEBUG : System.Logger.Level.ERROR, line, ruleFailed ? null : bug);
+            ruleFailed = true;
+            step = rules.failSafe(state, memory);
+        }
+        state = step.state();
+        memory = step.memory();
+        step.effects().forEach(this::perform);
+    }
+
+    private void perform(KeeperEffect effect) {
+        if (effect instanceof KeeperEffect.SendAcquire send) {
+            client.acquire(rules.key, rules.self, rules.ttl).whenCompleteAsync((answer, failure) -> handle(failure == null
+                    ? new KeeperEvent.AcquireAnswered(send.call(), answer) : failed(send.call(), failure)), scheduler);
+        } else if (effect instanceof KeeperEffect.SendRenew send) {
+            client.renew(rules.key, rules.self, send.fence(), Optional.of(rules.ttl)).whenCompleteAsync(
+                    (answer, failure) -> handle(failure == null
+                            ? new KeeperEvent.RenewAnswered(send.call(), answer) : failed(send.call(), failure)),
+                    scheduler);
+        } else if (effect instanceof KeeperEffect.Schedule schedule) {
+            scheduler.schedule(() -> handle(schedule.event()), schedule.delayNanos());
+        } else if (effect instanceof KeeperEffect.ReportWentBack report) {
+            reportWentBack(report);
+        } else if (effect instanceof KeeperEffect.BecomeOwner become) {
+            // Forwards at or below a fence an earlier tenure had are not this tenure's.
+            ownership.begin(become.tenure(), floors.floor(rules.key));
+            floors.raise(rules.key, become.tenure().fence());
+            telemetry.ownershipChanged(rules.key.value(), true);
+            tell(target -> target.becameOwner(become.tenure()));
+        } else if (effect instanceof KeeperEffect.Renew renew) {
+            telemetry.renewed(rules.key.value(), renew.previous().nanosLeft(clock.nanoTime()));
+            ownership.confirm(renew.tenure());
+            floors.raise(rules.key, renew.tenure().fence());
+            tell(target -> target.renewed(renew.tenure()));
+        } else if (effect instanceof KeeperEffect.StopOwning stop) {
+            // No forward is admitted from here on, and those still running are told to stop.
+            ownership.end();
+            telemetry.ownershipChanged(rules.key.value(), false);
+            tell(target -> target.stoppedOwning(stop.reason()));
+        } else if (effect instanceof KeeperEffect.ReleaseAndFinish release) {
+            releaseAndFinish(release.held());
+        } else if (effect instanceof KeeperEffect.Finish) {
+            closed.complete(null);
+        } else if (effect instanceof KeeperEffect.Log log) {
+            LOG.log(log.level(), log.line());
+        }
+    }
+
+    private static KeeperEvent.CallFailed failed(long call, Throwable failure) {
+        return new KeeperEvent.CallFailed(call, finalError(failure));
+    }
+
+    /** The sentence of a call's failure that retrying will not cure; empty when a retry may (no answer, unavailable). */
+    public static Optional<String> finalError(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        return cause instanceof DagnatsException dagnats && !dagnats.retryable()
+                ? Optional.of(cause.getMessage()) : Optional.empty();
+    }
+
+    /**
+     * Releases under {@code held} once no forward handler of this key still runs: until then
+     * this process may still be acting on the key, and a release would let another owner in.
+     * A handler that ignores its interrupt for longer than {@link #HANDLER_DRAIN} leaves the
+     * lease to expire by its TTL instead.
+     */
+    private void releaseAndFinish(Fence held) {
+        ownership.runsEnded(HANDLER_DRAIN).whenComplete((done, slow) -> {
+            if (slow != null) {
+                LOG.log(System.Logger.Level.WARNING, "a forward handler of " + rules.key + " still runs "
+                        + HANDLER_DRAIN.toSeconds() + " s after it was interrupted; the lease is not released,"
+                        + " the server's TTL will free it");
+                closed.complete(null);
+                return;
+            }
+            client.release(rules.key, rules.self, held).whenComplete((answer, failure) -> closed.complete(null));
+        });
+    }
+
+    /** Releases the record below the floor once no forward handler runs (none if one overruns), then presents the floor. */
+    private void reportWentBack(KeeperEffect.ReportWentBack report) {
+        Runnable present = () -> client.renew(rules.key, rules.self, report.floor(), Optional.of(rules.ttl));
+        ownership.runsEnded(HANDLER_DRAIN).whenComplete((done, slow) -> {
+            if (slow != null) {
+                present.run();
+            } else {
+                client.release(rules.key, rules.self, report.held()).whenComplete((answer, failure) -> present.run());
+            }
+        });
+    }
+
+    /** Tells the user's listener on its own thread; whatever it throws is logged and changes nothing. */
+    private void tell(Consumer<OwnershipListener> call) {
+        listenerThread.execute(() -> {
+            try {
+                call.accept(listener);
+            } catch (RuntimeException | Error thrown) {
+                LOG.log(System.Logger.Level.WARNING, "the ownership listener of " + rules.key
+                        + " threw; the lease is kept as before", thrown);
+            }
+        });
+    }
+}

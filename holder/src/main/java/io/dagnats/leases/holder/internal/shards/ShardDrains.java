@@ -1,0 +1,100 @@
+package io.dagnats.leases.holder.internal.shards;
+
+import io.dagnats.leases.domain.MonotonicClock;
+import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.ShardListener;
+import io.dagnats.leases.holder.internal.Scheduler;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.IntConsumer;
+
+/**
+ * The drains of one shard set in progress. Each drain runs the listener's
+ * {@link ShardListener#drain} on a thread of its own, and ends exactly once, on the
+ * set's loop: <em>drained</em> when the listener returns (or throws) within the
+ * bound, <em>overran</em> when the bound passes first. Nothing here waits: the loop
+ * goes on deciding while shards drain, and each drain's end comes as a task of its
+ * own, so a shard is released as soon as its own drain returns. An overrun drain's
+ * thread is interrupted after its end has been handled (ownership has ended by then).
+ * Loop only, except the drain threads themselves.
+ */
+final class ShardDrains {
+
+    private static final System.Logger LOG = System.getLogger("io.dagnats.leases.holder.ShardDrains");
+
+    /** One drain; {@code token} tells it from a later drain of the same shard. */
+    private record Drain(Thread thread, long startedAt, Object token) {
+    }
+
+    private final String set;
+    private final ShardListener listener;
+    private final Duration bound;
+    private final Scheduler loop;
+    private final MonotonicClock clock;
+    private final ThreadFactory threads;
+    private final Map<Integer, Drain> running = new HashMap<>();
+
+    ShardDrains(String set, ShardListener listener, Duration bound, Scheduler loop, MonotonicClock clock,
+            ThreadFactory threads) {
+        this.set = set;
+        this.listener = listener;
+        this.bound = bound;
+        this.loop = loop;
+        this.clock = clock;
+        this.threads = threads;
+    }
+
+    /**
+     * Starts draining {@code shard}, owned under {@code tenure}; later, on the loop, calls
+     * {@code drained} or {@code overran} with it, once. A shard already draining is left as it is.
+     */
+    void start(int shard, Tenure tenure, IntConsumer drained, IntConsumer overran) {
+        if (running.containsKey(shard)) {
+            return;
+        }
+        Object token = new Object();
+        Thread thread = threads.newThread(() -> {
+            try {
+                listener.drain(shard, tenure, bound);
+            } catch (RuntimeException failed) {
+                LOG.log(System.Logger.Level.WARNING, "the drain of shard " + shard + " of " + set + " failed: " + failed);
+            } finally {
+                loop.execute(() -> end(shard, token, drained));
+            }
+        });
+        Drain drain = new Drain(thread, clock.nanoTime(), token);
+        running.put(shard, drain);
+        loop.schedule(() -> {
+            if (running.get(shard) == drain) {
+                running.remove(shard);
+                LOG.log(System.Logger.Level.WARNING, "the drain of shard " + shard + " of " + set + " still runs after "
+                        + (clock.nanoTime() - drain.startedAt()) / 1_000_000 + " ms (bound " + bound.toMillis()
+                        + " ms); it is interrupted and the shard is left to expire by its TTL");
+                overran.accept(shard);
+                drain.thread().interrupt();
+            }
+        }, bound.toNanos());
+        thread.start();
+    }
+
+    private void end(int shard, Object token, IntConsumer drained) {
+        Drain drain = running.get(shard);
+        if (drain != null && drain.token() == token) {
+            running.remove(shard);
+            drained.accept(shard);
+        }
+    }
+
+    /** The shards draining now. */
+    Set<Integer> shards() {
+        return new TreeSet<>(running.keySet());
+    }
+
+    boolean isDraining(int shard) {
+        return running.containsKey(shard);
+    }
+}

@@ -1,0 +1,40 @@
+package io.dagnats.leases.holder.internal.shards;
+
+import io.dagnats.leases.domain.MonotonicClock;
+import io.dagnats.leases.holder.ShardListener;
+import io.dagnats.leases.holder.internal.KeyChanges;
+import io.nats.client.Connection;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The shard sets one holder joined, each with change events of its own; all are left when the
+ * holder closes, before its kept leases are released and its threads stop.
+ */
+public final class ShardSets {
+
+    private final ShardHolder holder;
+    private final Connection connection;
+    private final MonotonicClock clock;
+    private final List<JoinedShardSet> joined = new CopyOnWriteArrayList<>();
+
+    public ShardSets(ShardHolder holder, Connection connection, MonotonicClock clock) {
+        this.holder = holder;
+        this.connection = connection;
+        this.clock = clock;
+    }
+
+    public JoinedShardSet join(String setName, int shardCount, Duration ttl, Duration drainBound, ShardListener listener) {
+        JoinedShardSet set = JoinedShardSet.join(holder, new KeyChanges(connection), new ShardKeys(setName, shardCount),
+                ttl, drainBound, listener, clock);
+        joined.add(set);
+        set.start();
+        return set;
+    }
+
+    /** Leaves every shard set, draining and releasing its shards through the holder. */
+    public void closeAll() {
+        joined.forEach(JoinedShardSet::close);
+    }
+}

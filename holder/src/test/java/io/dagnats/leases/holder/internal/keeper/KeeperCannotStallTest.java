@@ -1,0 +1,159 @@
+package io.dagnats.leases.holder.internal.keeper;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.dagnats.leases.domain.Claimant;
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Incarnation;
+import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.LeaseView;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every kind of event, with the id in flight and a stale one, and answers below, at and above the
+ * floor (granted, lost, held by another), fed to every phase of {@link KeeperRules}, with no floor
+ * and with one: nothing throws, an answered call is never waited on again, an owner phase that
+ * ends says so, and a keeper that is neither owner nor waiting on a call has a wake pending.
+ */
+class KeeperCannotStallTest {
+
+    private static final long NOW = 1_000_000_000_000L;
+    private static final long MILLI = 1_000_000L;
+    private static final Instant WALL = Instant.parse("2026-12-01T12:00:00Z");
+    private static final KeeperRules RULES = new KeeperRules(KeeperHarness.KEY, KeeperHarness.SELF,
+            KeeperHarness.TTL, bound -> 0);
+    private static final long TTL_NANOS = KeeperHarness.TTL.duration().toNanos();
+    private static final Claimant OTHER = Claimant.of(new HolderId("other"));
+    private static final Claimant TWIN = Claimant.of(KeeperHarness.ME, new Incarnation("run-2"));
+    /** Start 5, fence 10: the floor of the rows that have one. */
+    private static final Tenure TENURE = Tenure.begin(KeeperHarness.KEY, KeeperHarness.ME, new Fence(5),
+            NOW - 1_000 * MILLI, KeeperHarness.TTL).renewed(new Fence(10), NOW - 1_000 * MILLI, KeeperHarness.TTL);
+    private static final Tenure PAST = Tenure.begin(KeeperHarness.KEY, KeeperHarness.ME, new Fence(5),
+            NOW - TTL_NANOS, KeeperHarness.TTL).renewed(new Fence(10), NOW - TTL_NANOS, KeeperHarness.TTL);
+
+    /** Ids the rows' steps give new calls and timers: none is the 1 in flight or the stale 9. */
+    private static final KeeperMemory MEMORY = KeeperMemory.FRESH.withNextId(100);
+
+    private static List<KeeperState> states() {
+        return List.of(new KeeperState.Idle(), new KeeperState.Waiting(1), new KeeperState.Acquiring(1, false),
+                new KeeperState.Acquiring(1, true), new KeeperState.Proving(new Fence(5), new Fence(10), 1, NOW),
+                new KeeperState.Proving(new Fence(5), new Fence(8), 1, NOW - TTL_NANOS),
+                new KeeperState.Owning(TENURE, 1), new KeeperState.Owning(PAST, 1),
+                new KeeperState.Renewing(TENURE, 1, new Fence(10), 1, NOW - 300 * MILLI),
+                new KeeperState.Renewing(PAST, 1, new Fence(10), 1, NOW - TTL_NANOS),
+                new KeeperState.Renewing(TENURE, 1, new Fence(7), 1, NOW - 300 * MILLI),
+                new KeeperState.Unsure(TENURE, 1, 1), new KeeperState.Resolving(TENURE, 1, 1),
+                new KeeperState.Resolving(PAST, 1, 1), new KeeperState.Closing(1, true, Optional.of(new Fence(10))),
+                new KeeperState.Closing(1, false, Optional.empty()), new KeeperState.Closed());
+    }
+
+    private static List<KeeperEvent> events() {
+        List<KeeperEvent> events = new ArrayList<>(List.of(new KeeperEvent.Start(), new KeeperEvent.Close(true),
+                new KeeperEvent.Close(false), new KeeperEvent.Changed(Optional.empty())));
+        for (long id : new long[] {1, 9}) {
+            events.addAll(List.of(new KeeperEvent.Wake(id), new KeeperEvent.RenewDue(id),
+                    new KeeperEvent.DeadlineDue(id), new KeeperEvent.ResolveDue(id),
+                    new KeeperEvent.CallFailed(id, Optional.empty()), new KeeperEvent.CallFailed(id, Optional.of("no"))));
+            for (long revision : new long[] {4, 7, 10, 12}) {
+                events.addAll(List.of(
+                        new KeeperEvent.AcquireAnswered(id, new Answers.Acquire.Granted(view(KeeperHarness.SELF, revision, 5))),
+                        new KeeperEvent.AcquireAnswered(id, new Answers.Acquire.Granted(view(KeeperHarness.SELF, revision, revision))),
+                        new KeeperEvent.AcquireAnswered(id, new Answers.Acquire.Granted(view(TWIN, revision, revision))),
+                        new KeeperEvent.AcquireAnswered(id, new Answers.Acquire.HeldByOther(view(OTHER, revision, revision))),
+                        new KeeperEvent.RenewAnswered(id, new Answers.Renew.Renewed(view(KeeperHarness.SELF, revision, 5)))));
+            }
+            events.add(new KeeperEvent.RenewAnswered(id, new Answers.Renew.Lost("gone")));
+        }
+        for (String kind : List.of("released", "revoked", "expired", "renewed", "acquired")) {
+            for (long sequence : new long[] {3, 15}) {
+                events.add(new KeeperEvent.Changed(KeeperHarness.change(kind, sequence, OTHER)));
+                events.add(new KeeperEvent.Changed(KeeperHarness.change(kind, sequence, KeeperHarness.SELF)));
+            }
+        }
+        return events;
+    }
+
+    private static LeaseView view(Claimant by, long revision, long tenure) {
+        return new LeaseView(KeeperHarness.KEY, by.holder(), by.incarnation(), new Fence(revision),
+                Optional.of(new Fence(tenure)), WALL, WALL.plusSeconds(10), KeeperHarness.TTL);
+    }
+
+    @Test
+    void noEventLeavesAKeeperStalled() {
+        List<String> broken = new ArrayList<>();
+        int rows = 0;
+        for (Optional<Fence> floor : List.of(Optional.<Fence>empty(), Optional.of(new Fence(10)))) {
+            for (KeeperState state : states()) {
+                for (KeeperEvent event : events()) {
+                    rows++;
+                    String row = state + " + " + event + " (floor " + floor + "): ";
+                    try {
+                        KeeperStep step = RULES.next(state, MEMORY, event, new EventTime(NOW, WALL, floor));
+                        check(state, event, step).ifPresent(problem -> broken.add(row + problem));
+                    } catch (RuntimeException thrown) {
+                        broken.add(row + "threw " + thrown);
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), broken.subList(0, Math.min(10, broken.size())), broken.size() + " of " + rows + " rows");
+    }
+
+    private static Optional<String> check(KeeperState state, KeeperEvent event, KeeperStep step) {
+        KeeperState next = step.state();
+        Optional<Long> answered = answers(state, event).filter(call -> inFlight(state).equals(Optional.of(call)));
+        if (answered.isPresent() && inFlight(next).equals(answered)) {
+            return Optional.of("still waits on the answered call " + answered.get() + ": " + next);
+        }
+        boolean stops = step.effects().stream().anyMatch(KeeperEffect.StopOwning.class::isInstance);
+        if (state.tenure().isPresent() && next.tenure().isEmpty() && !stops) {
+            return Optional.of("the owner phase ended without StopOwning: " + next);
+        }
+        if (next instanceof KeeperState.Waiting waiting && !next.equals(state) && step.effects().stream()
+                .noneMatch(effect -> effect instanceof KeeperEffect.Schedule schedule
+                        && schedule.event().equals(new KeeperEvent.Wake(waiting.wake())))) {
+            return Optional.of("waits for a wake nobody scheduled: " + step.effects());
+        }
+        boolean pending = next instanceof KeeperState.Waiting || next.tenure().isPresent() || inFlight(next).isPresent()
+                || next instanceof KeeperState.Closed || next instanceof KeeperState.Idle;
+        return pending ? Optional.empty() : Optional.of("nothing pending: " + next);
+    }
+
+    /** The call an event is the outcome of, when it is of the kind the state sent: an acquire or a renew. */
+    private static Optional<Long> answers(KeeperState state, KeeperEvent event) {
+        boolean acquires = state instanceof KeeperState.Acquiring || state instanceof KeeperState.Resolving
+                || state instanceof KeeperState.Closing;
+        boolean renews = state instanceof KeeperState.Proving || state instanceof KeeperState.Renewing
+                || state instanceof KeeperState.Closing;
+        if (event instanceof KeeperEvent.AcquireAnswered answered && acquires) {
+            return Optional.of(answered.call());
+        }
+        if (event instanceof KeeperEvent.RenewAnswered answered && renews) {
+            return Optional.of(answered.call());
+        }
+        return event instanceof KeeperEvent.CallFailed failed ? Optional.of(failed.call()) : Optional.empty();
+    }
+
+    /** The call a state waits on. */
+    private static Optional<Long> inFlight(KeeperState state) {
+        if (state instanceof KeeperState.Acquiring acquiring) {
+            return Optional.of(acquiring.call());
+        }
+        if (state instanceof KeeperState.Proving proving) {
+            return Optional.of(proving.call());
+        }
+        if (state instanceof KeeperState.Renewing renewing) {
+            return Optional.of(renewing.call());
+        }
+        if (state instanceof KeeperState.Resolving resolving) {
+            return Optional.of(resolving.call());
+        }
+        return state instanceof KeeperState.Closing closing ? Optional.of(closing.call()) : Optional.empty();
+    }
+}
