@@ -7,10 +7,10 @@ import io.dagnats.leases.holder.Following;
 import io.dagnats.leases.holder.KeyOwner;
 import io.dagnats.leases.holder.LeaseClient;
 import io.dagnats.leases.holder.OwnerListener;
+import io.dagnats.leases.holder.internal.CallFailures;
 import io.dagnats.leases.holder.internal.FenceFloors;
 import io.dagnats.leases.holder.internal.KeyChanges;
 import io.dagnats.leases.holder.internal.Scheduler;
-import io.dagnats.leases.holder.internal.keeper.LeaseKeeper;
 import io.dagnats.leases.protocol.LeaseChange;
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
@@ -137,7 +137,7 @@ public final class KeyFollowing implements Following {
         if (effect instanceof FollowEffect.SendRead send) {
             client.owner(rules.key).whenCompleteAsync((answer, failure) -> handle(failure == null
                     ? new FollowEvent.Read(send.call(), answer)
-                    : new FollowEvent.ReadFailed(send.call(), LeaseKeeper.finalError(failure))), scheduler);
+                    : new FollowEvent.ReadFailed(send.call(), CallFailures.finalError(failure))), scheduler);
         } else if (effect instanceof FollowEffect.Schedule schedule) {
             scheduler.schedule(() -> handle(schedule.event()), schedule.delayNanos());
         } else if (effect instanceof FollowEffect.Report report && !closed.get()) {

@@ -9,18 +9,17 @@ import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.OwnershipListener;
+import io.dagnats.leases.holder.internal.CallFailures;
 import io.dagnats.leases.holder.internal.FenceFloors;
 import io.dagnats.leases.holder.internal.HolderTelemetry;
 import io.dagnats.leases.holder.internal.LeaseCalls;
 import io.dagnats.leases.holder.internal.Ownership;
 import io.dagnats.leases.holder.internal.Scheduler;
-import io.dagnats.leases.protocol.DagnatsException;
 import io.dagnats.leases.protocol.LeaseChange;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
@@ -198,15 +197,7 @@ public final class LeaseKeeper {
     }
 
     private static KeeperEvent.CallFailed failed(long call, Throwable failure) {
-        return new KeeperEvent.CallFailed(call, finalError(failure));
-    }
-
-    /** The sentence of a call's failure that retrying will not cure; empty when a retry may (no answer, unavailable). */
-    public static Optional<String> finalError(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
-        return cause instanceof DagnatsException dagnats && !dagnats.retryable()
-                ? Optional.of(cause.getMessage()) : Optional.empty();
+        return new KeeperEvent.CallFailed(call, CallFailures.finalError(failure));
     }
 
     /**
