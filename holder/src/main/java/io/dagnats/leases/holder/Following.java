@@ -11,14 +11,16 @@ import java.util.Optional;
  * <p>Every event is placed by the key's own revisions (each names the revision it followed),
  * so an event that cannot follow what was known, a reconnect, or messages dropped by a slow
  * listener make it read {@code owner} again, and what it reports never goes back: no owner is
- * told twice in a row, and none whose tenure is not newer than one told already.
+ * told twice in a row, and none whose tenure is not newer than one told already, unless its record
+ * is newer than every record read of an owner told (a store that went back, below).
  *
  * <p><b>When the store goes back</b> (it came back without writes it had acknowledged), it may
  * name an owner older than one told, or one at or below the highest fence this holder ever had
  * confirmed for the key. Such an owner is not reported: the key is reported {@link KeyOwner.Free
  * free} ("no owner known") instead, with one log line, until an owner above every fence seen
- * appears, which it does once dagnats has moved the key's revisions above the old ones (about one
- * TTL).
+ * appears: once dagnats has moved the key's revisions above the old ones (about one TTL), or, when
+ * no proof reached dagnats, once the new owner's record is above every record read of an owner
+ * told, whatever its tenure.
  *
  * <p><b>How stale a report can be.</b> With the events arriving, a change is told as soon as its
  * event is (a few milliseconds). Events are at most once, so it also reads the key again by

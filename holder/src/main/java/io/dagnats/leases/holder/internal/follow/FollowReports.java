@@ -9,17 +9,20 @@ import io.dagnats.leases.holder.internal.FenceFloors;
 import java.util.Optional;
 
 /**
- * Which owner a {@link Following} reports, for {@link FollowRules}: what it reports never goes
- * back. An owner is not reported when its tenure is not newer than one reported already (another
- * owner at or below it), nor when its record is at or below the highest fence this process ever
- * had confirmed for the key ({@link FenceFloors}; at the floor, only this process's own record
- * may be). Either means the store went back (it came back without writes it had acknowledged).
+ * Which owner a {@link Following} reports, for {@link FollowRules}. An owner is not reported when
+ * its tenure is not newer than one reported already (another owner at or below it) and its record
+ * is not above every record read of an owner reported, nor when its record is at or below the
+ * highest fence this process ever had confirmed for the key ({@link FenceFloors}; at the floor,
+ * only this process's own record may be). Either means the store went back (it came back without
+ * writes it had acknowledged). A record above every one read before is a newer write whatever its
+ * tenure, so an owner whose tenure repeats an old one after a rollback is reported once its
+ * renewals pass the records seen.
  *
  * <p>Such an owner is reported as the key {@link KeyOwner.Free free}, "no owner known", with one
  * log line, rather than staying on the last owner told, which the store no longer has: the
  * follower does not stay stuck. It goes on reading, and reports the next owner above the floor,
  * which after a rollback appears once dagnats has moved the key's revisions above every earlier
- * one (about one TTL).
+ * one (about one TTL), or once the new owner's own renewals pass the revisions seen.
  */
 final class FollowReports {
 
@@ -42,7 +45,7 @@ final class FollowReports {
         wentBack.ifPresent(why -> step.then(new FollowEffect.Log(System.Logger.Level.WARNING, "following " + key
                 + ": read " + known.owner() + ", " + why + "; not reported: the key is reported free until an owner"
                 + " above it is seen")));
-        step.told(owner);
+        step.told(owner, known.last().orElse(0));
     }
 
     private Optional<String> wentBack(FollowStep.Builder step, FollowState.Knowledge known) {
@@ -50,7 +53,13 @@ final class FollowReports {
             return Optional.empty();
         }
         Optional<KeyOwner.Held> highest = step.memory().highest();
-        if (highest.isPresent() && !highest.get().equals(held) && !highest.get().tenure().isBelow(held.tenure())) {
+        // A record above every one read of a reported owner is a write newer than all of them, whatever
+        // its tenure: after a rollback no skip ever came (the proof never reached dagnats), a real new
+        // owner's tenure may repeat an old one, and its renewals are what show it is current.
+        boolean newerThanAllTold = known.last().isPresent()
+                && Long.compareUnsigned(known.last().getAsLong(), step.memory().highestRevision()) > 0;
+        if (highest.isPresent() && !highest.get().equals(held) && !highest.get().tenure().isBelow(held.tenure())
+                && !newerThanAllTold) {
             return Optional.of("not after fence " + highest.get().tenure() + " already reported");
         }
         if (step.floor().isEmpty() || known.last().isEmpty()) {

@@ -24,9 +24,9 @@ record FollowStep(FollowState state, FollowStep.Memory memory, List<FollowEffect
      * @param told    the owner last reported, if any yet
      * @param highest the owner with the highest tenure ever reported: no other at or below it is reported
      */
-    record Memory(long nextId, Optional<KeyOwner> told, Optional<KeyOwner.Held> highest) {
+    record Memory(long nextId, Optional<KeyOwner> told, Optional<KeyOwner.Held> highest, long highestRevision) {
 
-        static final Memory FRESH = new Memory(1, Optional.empty(), Optional.empty());
+        static final Memory FRESH = new Memory(1, Optional.empty(), Optional.empty(), 0);
 
         Memory {
             Objects.requireNonNull(told, "told");
@@ -53,7 +53,7 @@ record FollowStep(FollowState state, FollowStep.Memory memory, List<FollowEffect
         /** A fresh id for a read or a timer. */
         long id() {
             long id = memory.nextId();
-            memory = new Memory(id + 1, memory.told(), memory.highest());
+            memory = new Memory(id + 1, memory.told(), memory.highest(), memory.highestRevision());
             return id;
         }
 
@@ -61,10 +61,15 @@ record FollowStep(FollowState state, FollowStep.Memory memory, List<FollowEffect
             return memory;
         }
 
-        /** {@code owner} is reported: remembered as told, and its tenure as the highest if it is held. */
-        Builder told(KeyOwner owner) {
+        /**
+         * {@code owner} is reported, read from a record at {@code revision} (0 for none): remembered as
+         * told, and, when it is held, as the highest owner and (unsigned) the highest record revision.
+         */
+        Builder told(KeyOwner owner, long revision) {
             Optional<KeyOwner.Held> highest = owner instanceof KeyOwner.Held held ? Optional.of(held) : memory.highest();
-            memory = new Memory(memory.nextId(), Optional.of(owner), highest);
+            long highestRevision = owner instanceof KeyOwner.Held && Long.compareUnsigned(revision, memory.highestRevision()) > 0
+                    ? revision : memory.highestRevision();
+            memory = new Memory(memory.nextId(), Optional.of(owner), highest, highestRevision);
             return then(new FollowEffect.Report(owner));
         }
 
