@@ -1,6 +1,5 @@
 package io.dagnats.leases.application;
 
-import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Decision;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
@@ -19,22 +18,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * (ADR-037). A store whose sequences only grow never shows a key below a revision it issued
  * for it, except when the key's last message is gone (sequence 0: expired long ago). So a
  * {@code lost} answer decided from a read below the presented revision is checked against the
- * store's last sequence (unless the caller itself holds the key): a revision above it proves the store went back, and the memory of known
+ * store's last sequence (unless a live lease holds the key): a revision above it proves the store went back, and the memory of known
  * leases, which may hold revisions the store will now issue again, is forgotten. The answer stays
  * {@code lost} either way; the check costs one request, only on that path.
  */
 final class PresentedRevision<O> {
 
     private final LeaseKey key;
-    private final Claimant caller;
     private final Fence presented;
     private final Optional<LeaseTtl> ttl;
     /** The key's sequence in the last state the rules decided from (the call's last leader read). */
     private final AtomicLong decidedFrom = new AtomicLong(Long.MAX_VALUE);
 
-    PresentedRevision(LeaseKey key, Claimant caller, Fence presented, Optional<LeaseTtl> ttl) {
+    PresentedRevision(LeaseKey key, Fence presented, Optional<LeaseTtl> ttl) {
         this.key = Objects.requireNonNull(key, "key");
-        this.caller = Objects.requireNonNull(caller, "caller");
         this.presented = Objects.requireNonNull(presented, "presented");
         this.ttl = Objects.requireNonNull(ttl, "ttl");
     }
@@ -44,7 +41,7 @@ final class PresentedRevision<O> {
         return new CallRules<>() {
             @Override
             public Decision<O> decide(KeyState state) {
-                decidedFrom.set(heldBy(state, caller) ? Long.MAX_VALUE : state.lastSequence());
+                decidedFrom.set(comparable(state));
                 return rules.decide(state);
             }
 
@@ -56,13 +53,18 @@ final class PresentedRevision<O> {
     }
 
     /**
-     * A key the caller itself still holds, at a lower revision, proves nothing: a caller that adds to
-     * its own revision (the guide's "stale or foreign renew changes nothing") reads exactly like a
-     * rollback that kept the caller's older write. After a real rollback that lease runs out within
-     * its TTL, and the holder's next renew with the same revision proves it then.
+     * The sequence a decision from {@code state} is held against the presented revision with; none
+     * (the largest) for a key a live lease holds.
+     *
+     * <p>A key held by a live lease, the caller's or another's, at a lower revision proves nothing: a
+     * stale or foreign renew (the guide: it is lost and changes nothing) reads exactly like a
+     * rollback that kept an older write, and a client that adds to a holder's revision must not end
+     * every lease in the bucket. After a real rollback the holder library releases its own older
+     * record before it presents its fence; another holder's lease there delays the proof until it
+     * ends, and meanwhile the holders' own refusal to own at or below their fences is what protects.
      */
-    static boolean heldBy(KeyState state, Claimant caller) {
-        return state instanceof KeyState.Held held && held.lease().isHeldBy(caller);
+    static long comparable(KeyState state) {
+        return state instanceof KeyState.Held ? Long.MAX_VALUE : state.lastSequence();
     }
 
     /** Whether a {@code lost} answer shows the key below the presented revision: only then is the store asked. */

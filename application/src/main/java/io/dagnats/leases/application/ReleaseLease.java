@@ -39,7 +39,7 @@ public final class ReleaseLease {
     }
 
     public CompletionStage<Release> execute(Command command) {
-        PresentedRevision<Release> presented = new PresentedRevision<>(command.key(), command.holder(), command.revision(),
+        PresentedRevision<Release> presented = new PresentedRevision<>(command.key(), command.revision(),
                 Optional.empty());
         return writer.write(command.key(), false,
                 presented.watching(state -> LeaseRules.release(state, command.holder(), command.revision())),

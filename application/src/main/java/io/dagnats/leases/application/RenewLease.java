@@ -42,7 +42,7 @@ public final class RenewLease {
     }
 
     public CompletionStage<Renewal> execute(Command command) {
-        PresentedRevision<Renewal> presented = new PresentedRevision<>(command.key(), command.holder(), command.revision(),
+        PresentedRevision<Renewal> presented = new PresentedRevision<>(command.key(), command.revision(),
                 command.ttl());
         // The caller's own last write is usually remembered: then the renew is one write.
         return writer.write(command.key(), false,

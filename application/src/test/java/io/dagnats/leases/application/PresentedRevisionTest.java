@@ -3,11 +3,13 @@ package io.dagnats.leases.application;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.KeyState;
+import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 class PresentedRevisionTest {
@@ -21,7 +23,16 @@ class PresentedRevisionTest {
     }
 
     @Test
-    void aKeyTheCallerStillHoldsProvesNothing() {
-        assertFalse(PresentedRevision.heldBy(new KeyState.Free(new LeaseKey("k"), 0), Claimant.of(new HolderId("a"))));
+    void aKeyALiveLeaseHoldsProvesNothingWhoeverHoldsIt() {
+        LeaseKey key = new LeaseKey("k");
+        Instant now = Instant.parse("2026-12-04T08:00:00Z");
+        for (String holder : new String[] {"a", "b"}) {
+            Lease lease = new Lease(key, new HolderId(holder), new Fence(41), new Fence(41), now, now,
+                    new LeaseTtl(10_000));
+            assertFalse(PresentedRevision.showedBelow(PresentedRevision.comparable(new KeyState.Held(lease)),
+                    new Fence(1_000)), "a renew above " + holder + "'s live lease is the guide's stale renew");
+        }
+        assertTrue(PresentedRevision.showedBelow(PresentedRevision.comparable(new KeyState.Free(key, 41)),
+                new Fence(1_000)), "a free key below the presented revision is checked");
     }
 }

@@ -130,7 +130,7 @@ public final class LeaseBucket {
     public synchronized BucketStatus provision() {
         served.takeRollback().ifPresent(proven -> history.rolledBack(proven.identity(), proven.evidence()));
         BucketStatus judged = look();
-        return !skip.due() ? judged : skip.perform(connection, metadata, clock.instant(),
+        return !skip.due() ? judged : skip.perform(connection, metadata, clock,
                 served.highestConfirmed(), this::look, judged);
     }
 

@@ -23,25 +23,21 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review of issue 27 (ADR-037, the fence skip): reproducers of findings, expected to FAIL on the
- * change as merged. Safety is judged from each holder's own record of when it believed it owned
+ * The fence skip (ADR-037) never names two owners and never ends leases a plain client's stale
+ * renew cannot end. Safety is judged from each holder's own record of when it believed it owned
  * the key: a raw client that renews every ttl/3 (the guide's rule) believes from a successful
- * renew's send until at least its next renew, ttl/3 later. The skip is triggered with a renew
- * presenting a revision just above the stream's last sequence: a bogus client, or (the same code
- * path) a holder after a real rollback.
+ * renew's send until at least its next renew, ttl/3 later. The skip is triggered with a renew of a
+ * free key presenting a revision just above the stream's last sequence: a bogus client, or (the
+ * same code path) a holder after a real rollback.
  */
-class FenceSkipReviewAcceptanceTest {
+class FenceSkipSafetyAcceptanceTest {
 
     private static final long LONG_TTL_MS = 60_000;
 
     /**
-     * FINDING 2 (two owners): the grace is the longest TTL among the messages the scan meets: those
-     * up to the last sequence read when the skip starts, plus only the first message beyond it. A
-     * renew (or grant) with a longer TTL that lands after that, until the instance serves its own
-     * grace end (metadata update + look), or on another instance until the purge, is never counted:
-     * its TTL (here 60 s, against 10 s present) outlives the grace, and the purge frees the key
-     * under it. Reproduced: h2 owned 'late' ~11 s before h1's next renew. The same holds for a TTL
-     * equal to those present once the scan (O(keys), timed from before it) outlasts margin + 1 s.
+     * A renew (or grant) with a longer TTL than any present, landing while the skip scans the TTLs,
+     * must not outlive the grace: the purge would free the key under it. Before the hold, h2 owned
+     * 'late' about 11 s before h1's next renew.
      */
     @Test
     void aRenewThatLandsWhileTheSkipScansOutlivesTheGrace() throws Exception {
@@ -60,8 +56,8 @@ class FenceSkipReviewAcceptanceTest {
             long granted = acquired(client, "late", "h1", 10_000).path("revision").asLong();
             // h1 renews at 10 s until the skip's scan is seen reading (its last sequence read already), then at 60 s.
             AtomicLong ttl = new AtomicLong(10_000);
-            // The scan is seen on DIRECT.GET: jnats getMessage uses direct gets on an allow_direct stream (FINDING 5).
-            Subscription scans = client.connection().subscribe("$JS.API.DIRECT.GET.KV_leases");
+            // The scan is seen on the leader reads that walk the stream (next_by_subj).
+            Subscription scans = client.connection().subscribe("$JS.API.STREAM.MSG.GET.KV_leases");
             client.connection().flush(Duration.ofSeconds(5));
             AtomicLong h1BelievesUntil = new AtomicLong(System.nanoTime());
             AtomicLong renewsWritten = new AtomicLong();
@@ -122,11 +118,9 @@ class FenceSkipReviewAcceptanceTest {
     }
 
     /**
-     * FINDING 5 (two owners in a cluster): the skip's TTL scan uses jnats' getMessage, which on a
-     * stream with allow_direct (every bucket dagnats creates) sends $JS.API.DIRECT.GET, answered by
-     * any replica, not the leader read ADR-037 and the contract ("never a direct get") require. A
-     * lagging replica answers an older message (shorter TTL) or "no message found", which ends the
-     * scan early: the grace is shorter than the longest lease present.
+     * The skip's TTL scan reads through the stream leader: a direct get (what jnats' getMessage sends
+     * on an allow_direct stream) may be answered by a lagging replica with an older, shorter TTL or
+     * "no message found", and the grace would be shorter than the longest lease present.
      */
     @Test
     void theSkipsScanReadsThroughTheStreamLeader() throws Exception {
@@ -144,12 +138,9 @@ class FenceSkipReviewAcceptanceTest {
     }
 
     /**
-     * FINDING 4 (wire contract; DoS): LeaseLifecycleAcceptanceTest's "a stale or foreign renew is lost
-     * and changes nothing" holds only for the caller's own lease (+1000, ADR-037's exception). The same
-     * renew sent by another holder ("b", current + 1000, the foreign variant of that very test) is a
-     * "proof": every lease of every account is purged. A client bug, or a renew meant for another
-     * deployment whose bucket was created within ~17 min of this one (revisions are microseconds),
-     * is enough. a keeps renewing with its own current fence, as the guide says, for two looks' time.
+     * The guide's "a stale or foreign renew is lost and changes nothing", for a foreign holder: b's
+     * renew at a's current fence + 1000 must not end a's lease (nor any other). a keeps renewing with
+     * its own current fence, as the guide says, for two looks' time.
      */
     @Test
     void aForeignRenewAboveTheCurrentFenceChangesNothing() throws Exception {
