@@ -7,25 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.Polling;
-import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.WireClient;
 import io.dagnats.leases.bootstrap.DagnatsServer;
 import io.dagnats.leases.bootstrap.Settings;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.api.MessageInfo;
-import io.nats.client.api.PublishAck;
 import io.nats.client.api.StreamConfiguration;
-import io.nats.client.impl.Headers;
-import io.nats.client.impl.NatsMessage;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Set;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,23 +23,7 @@ import org.junit.jupiter.api.Test;
  * deleted and recreated under a running service: nothing the service
  * remembers of the old bucket lets an old revision renew or release.
  */
-class RecreatedBucketAcceptanceTest {
-
-    private static final Set<String> REFUSALS = Set.of("lost", "unavailable", "unsupported");
-
-    private ServiceFixture service;
-    private WireClient client;
-
-    @BeforeEach
-    void start() {
-        service = ServiceFixture.start();
-        client = service.client;
-    }
-
-    @AfterEach
-    void stop() throws InterruptedException {
-        service.close();
-    }
+class RecreatedBucketAcceptanceTest extends BucketRecreation {
 
     @Test
     void anOldRevisionCannotRenewALeaseInABucketSomeoneElseRecreated() throws Exception {
@@ -162,72 +136,6 @@ class RecreatedBucketAcceptanceTest {
     }
 
     /**
-     * The reviewer's scenario: a owns the key (acquire, then the renew its tenure starts from,
-     * TTL 30 s), the bucket is deleted, and b campaigns for the key. a may act as owner until
-     * its renew's send time + 30 s less the safety margin, so b must not be granted before then;
-     * a's renew learns that it lost.
-     */
-    @Test
-    void aNewOwnerIsNotGrantedWhileTheOwnerOfTheDeletedBucketCouldStillBelieveItOwns() throws Exception {
-        String key = "k-" + UUID.randomUUID();
-        long acquired = client.acquire(key, "a", 30_000).path("revision").asLong();
-        Instant renewSent = Instant.now();
-        long aFence = client.renew(key, "a", acquired).path("revision").asLong();
-        Instant aDeadline = renewSent.plusMillis(30_000 - 400);
-
-        management().deleteStream("KV_leases");
-        // b campaigns as a holder does; before the grace period it was granted within a second.
-        JsonNode bs = null;
-        long campaignEnd = System.nanoTime() + Duration.ofSeconds(6).toNanos();
-        while (System.nanoTime() < campaignEnd) {
-            bs = client.acquire(key, "b", 30_000);
-            assertFalse(bs.path("granted").asBoolean(),
-                    "b granted while a may act as owner until " + aDeadline + ": " + bs);
-            Thread.sleep(100);
-        }
-        assertTrue(bucketExists(), "the service recreates the bucket meanwhile");
-        assertEquals("unavailable", bs.path("kind").asText(), bs.toString());
-        Instant grantsFrom = statedInstant(bs.path("error").asText());
-        assertTrue(grantsFrom.isAfter(aDeadline), grantsFrom + " must be after a's deadline " + aDeadline);
-
-        JsonNode aRenews = Polling.until(Duration.ofSeconds(15), "a's renew to be answered",
-                () -> client.renew(key, "a", aFence),
-                answer -> !"unavailable".equals(answer.path("kind").asText()));
-        assertEquals("lost", aRenews.path("kind").asText(), aRenews.toString());
-        assertEquals("lost", client.renew(key, "a", acquired).path("kind").asText());
-        JsonNode owner = client.owner(key);
-        assertFalse(owner.path("holder").asText().equals("b"), owner.toString());
-    }
-
-    /**
-     * During its grace no lease in a replacement bucket can be legitimate. One that reaches it
-     * anyway (a stale instance, a raw write, a timed-out acquire flushed by a reconnect buffer)
-     * may be answered from the record, but it must never turn into ownership: the holder's
-     * confirming renew answers unavailable and writes nothing.
-     */
-    @Test
-    void aLeaseWrittenIntoAReplacementDuringItsGraceIsNeverRenewedIntoOwnership() throws Exception {
-        client.acquire("k-" + UUID.randomUUID(), "h0", 30_000);
-        management().deleteStream("KV_leases");
-        Polling.until(Duration.ofSeconds(15), "the service to serve the recreated bucket",
-                () -> client.acquire("probe-" + UUID.randomUUID(), "probe", 30_000),
-                answer -> answer.path("error").asText().contains("no free key is granted until"));
-        String key = "k-" + UUID.randomUUID();
-        long raw = writeAsDagnats(key, "h", 0);
-
-        JsonNode acquired = client.acquire(key, "h", 30_000);
-        if (acquired.path("granted").asBoolean()) {
-            assertEquals(raw, acquired.path("revision").asLong(), acquired.toString());
-        }
-        JsonNode renewed = client.renew(key, "h", raw);
-
-        assertFalse(renewed.path("renewed").asBoolean(), renewed.toString());
-        assertEquals("unavailable", renewed.path("kind").asText(), renewed.toString());
-        assertTrue(renewed.path("error").asText().contains("until"), renewed.toString());
-        assertEquals(raw, lastMessage(key).getSeq(), "the renew wrote nothing");
-    }
-
-    /**
      * Another instance replaced the bucket since this one last looked (every 2 s): its replacement
      * starts at least 10^9 above every sequence seen. A write this instance sends lands in the
      * replacement; its ack, far above anything confirmed in the bucket judged ready, must not be
@@ -244,71 +152,6 @@ class RecreatedBucketAcceptanceTest {
         assertFalse(acquired.path("granted").asBoolean(), acquired.toString());
         assertEquals("unavailable", acquired.path("kind").asText(), acquired.toString());
         assertRefused(client.renew(key, "h", seen + 3 * BILLION));
-    }
-
-    private static final long BILLION = 1_000_000_000L;
-
-    /** A dagnats started after the replacement never saw the old bucket: the bucket's metadata tells it. */
-    @Test
-    void anInstanceStartedAfterTheReplacementHonoursTheGracePeriodFromTheBucketsMetadata() throws Exception {
-        client.acquire("k-" + UUID.randomUUID(), "h1", 30_000);
-        management().deleteStream("KV_leases");
-        Polling.until(Duration.ofSeconds(15), "the service to recreate the bucket", this::bucketExists, exists -> exists);
-        String recorded = management().getStreamInfo("KV_leases").getConfiguration().getMetadata()
-                .get("dagnats.grants-from");
-        assertTrue(recorded != null && Instant.parse(recorded).isAfter(Instant.now().plusSeconds(590)),
-                "grants-from in the metadata: " + recorded);
-
-        service.dagnats.close();
-        try (DagnatsServer later = DagnatsServer.start(Settings.forUrl(service.nats.url()))) {
-            JsonNode reply = client.acquire("k-" + UUID.randomUUID(), "h2", 30_000);
-
-            assertFalse(reply.path("granted").asBoolean(), reply.toString());
-            assertEquals("unavailable", reply.path("kind").asText(), reply.toString());
-            assertGraceEndsAtTheRecordedInstant(Instant.parse(recorded), statedInstant(reply.path("error").asText()));
-        }
-    }
-
-    /**
-     * A replacement made without {@code dagnats.grants-from} (by hand here; likewise by a dagnats that
-     * never saw the old bucket): the instance that knew the old bucket records its grace end, so an
-     * instance that never saw the old bucket honours it too.
-     */
-    @Test
-    void anInstanceThatKnewTheOldBucketRecordsTheGraceEndAReplacementLacks() throws Exception {
-        long seen = client.acquire("k-" + UUID.randomUUID(), "h1", 30_000).path("revision").asLong();
-        recreateByHand(seen + 3 * BILLION);
-        Instant created = management().getStreamInfo("KV_leases").getCreateTime().toInstant();
-
-        String recorded = Polling.until(Duration.ofSeconds(15), "the service to record the grace end",
-                this::recordedGrace, value -> value != null);
-
-        assertTrue(!Instant.parse(recorded).isBefore(created.plusMillis(607_100)), recorded + " for a bucket created " + created);
-        service.dagnats.close();
-        try (DagnatsServer later = DagnatsServer.start(Settings.forUrl(service.nats.url()))) {
-            JsonNode reply = client.acquire("k-" + UUID.randomUUID(), "h2", 30_000);
-
-            assertEquals("unavailable", reply.path("kind").asText(), reply.toString());
-            assertGraceEndsAtTheRecordedInstant(Instant.parse(recorded), statedInstant(reply.path("error").asText()));
-        }
-    }
-
-    /**
-     * An instance honours the later of the recorded end and its own reckoning from the bucket's
-     * creation time, rounded up to the millisecond: never earlier than recorded, and no later than
-     * a rounding apart.
-     */
-    private static void assertGraceEndsAtTheRecordedInstant(Instant recorded, Instant stated) {
-        assertFalse(stated.isBefore(recorded), "grants resume at " + stated + ", before the recorded " + recorded);
-        assertTrue(Duration.between(recorded, stated).toMillis() <= 1_000,
-                "grants resume at " + stated + ", well after the recorded " + recorded);
-    }
-
-    /** The instant an {@code unavailable} answer says grants resume at. */
-    private static Instant statedInstant(String sentence) {
-        Matcher instant = Pattern.compile("until (\\d{4}-\\d{2}-\\d{2}T[0-9:.]+Z)").matcher(sentence);
-        assertTrue(instant.find(), "no instant in: " + sentence);
-        return Instant.parse(instant.group(1));
     }
 
     @Test
@@ -380,87 +223,5 @@ class RecreatedBucketAcceptanceTest {
             assertTrue(reply.path("error").asText().contains("copy"), reply.toString());
             assertFalse(reply.path("revision").asLong() == old, reply.toString());
         }
-    }
-
-    private StreamConfiguration configuration() {
-        try {
-            return management().getStreamInfo("KV_leases").getConfiguration();
-        } catch (Exception notNow) {
-            return null;
-        }
-    }
-
-    /**
-     * Lost; or unsupported naming the first sequence, when the service happened to look at the
-     * bucket (every 2 s) between the recreation and the call, and refused the copy for starting at
-     * or below fences it had handed out (ADR-026 rule 5).
-     */
-    private static void assertLostUnlessTheCopyWasRefused(JsonNode reply, JsonNode owner) {
-        assertRefused(reply);
-        String kind = reply.path("kind").asText();
-        assertTrue(kind.equals("lost") || kind.equals("unsupported") && reply.path("error").asText().contains("first sequence"),
-                reply + " (owner answered " + owner + ")");
-    }
-
-    private String recordedGrace() {
-        try {
-            return management().getStreamInfo("KV_leases").getConfiguration().getMetadata().get("dagnats.grants-from");
-        } catch (Exception notNow) {
-            return null;
-        }
-    }
-
-    private boolean bucketExists() {
-        try {
-            return management().getStreamNames().contains("KV_leases");
-        } catch (Exception notNow) {
-            return false;
-        }
-    }
-
-    private JetStreamManagement management() throws Exception {
-        return client.connection().jetStreamManagement();
-    }
-
-    /** Deletes the bucket and creates it again as a raw stream with the safe settings, as an operator might. */
-    private void recreateByHand(long firstSequence) throws Exception {
-        recreateByHand(BucketSettingsAcceptanceTest.safeBucket().firstSequence(firstSequence).build());
-    }
-
-    /** Deletes the bucket and creates it again with {@code configuration}. */
-    private void recreateByHand(StreamConfiguration configuration) throws Exception {
-        BucketByHand.recreate(management(), configuration);
-    }
-
-    private long writeAsDagnats(String key, String holder, long expectedSequence) throws Exception {
-        return writeAsDagnats(client, key, holder, expectedSequence);
-    }
-
-    /** A lease record exactly as a dagnats instance writes it (see LeaseRecord and NatsLeaseStore). */
-    private static long writeAsDagnats(WireClient client, String key, String holder, long expectedSequence)
-            throws Exception {
-        Instant now = Instant.now();
-        Headers headers = new Headers()
-                .put("Nats-Expected-Last-Subject-Sequence", Long.toString(expectedSequence))
-                .put("Nats-TTL", "30s")
-                .put("Dagnats-Lease-Event", "acquired");
-        String body = "{\"holder\":\"" + holder + "\",\"acquired_at\":\"" + now + "\",\"written_at\":\"" + now
-                + "\",\"ttl_ms\":30000}";
-        PublishAck ack = client.connection().jetStream().publish(NatsMessage.builder()
-                .subject("$KV.leases." + key)
-                .headers(headers)
-                .data(body.getBytes(StandardCharsets.UTF_8))
-                .build());
-        return ack.getSeqno();
-    }
-
-    private MessageInfo lastMessage(String key) throws Exception {
-        return management().getLastMessage("KV_leases", "$KV.leases." + key);
-    }
-
-    private static void assertRefused(JsonNode reply) {
-        assertFalse(reply.path("granted").asBoolean(), reply.toString());
-        assertFalse(reply.path("released").asBoolean(), reply.toString());
-        assertTrue(REFUSALS.contains(reply.path("kind").asText()), reply.toString());
     }
 }

@@ -8,25 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dagnats.leases.acceptance.harness.CliProcess;
-import io.dagnats.leases.acceptance.harness.IdentityNats;
-import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.Polling;
 import io.dagnats.leases.acceptance.harness.WireClient;
-import io.dagnats.leases.adapters.nats.BucketStatus;
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.protocol.Answers;
 import io.nats.client.Connection;
-import io.nats.client.ErrorListener;
-import io.nats.client.Message;
 import io.nats.client.Nats;
-import io.nats.client.Options;
-import io.nats.client.impl.Headers;
-import io.nats.client.impl.NatsMessage;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,8 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,77 +31,7 @@ import org.junit.jupiter.api.Test;
  * docs/examples/identity.conf: accounts DAGNATS, A (its import shares users), B (it does not)
  * and OPS. One server and one dagnats for the class; each test uses keys of its own.
  */
-class IdentityAcceptanceTest {
-
-    private static final long TTL = 30_000;
-    /** A user of dagnats' own account that may publish to api.leases.> (the example has none): the misconfiguration. */
-    private static final String INTRUDER = """
-            {
-              user: intruder, password: "intruder-secret"
-              permissions: { publish: { allow: [ "api.leases.>" ] }, subscribe: { allow: [ "_INBOX.>" ] } }
-            }
-            # dagnats' account holds dagnats and nothing else.""";
-
-    private static NatsServerProcess nats;
-    private static DagnatsServer dagnats;
-    private static final List<AutoCloseable> OPENED = new ArrayList<>();
-
-    /** Collects the server's permission violations, which arrive asynchronously. */
-    private static final class Violations implements ErrorListener {
-        final List<String> errors = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void errorOccurred(Connection connection, String error) {
-            errors.add(error);
-        }
-
-        boolean seen(String subject) {
-            return errors.stream().anyMatch(error -> error.contains("Permissions Violation") && error.contains(subject));
-        }
-    }
-
-    @BeforeAll
-    static void start() throws Exception {
-        nats = IdentityNats.start(INTRUDER);
-        dagnats = DagnatsServer.start(IdentityNats.identityMode(nats));
-        assertInstanceOf(BucketStatus.Ready.class, dagnats.status(), dagnats.status().describe());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        for (AutoCloseable opened : OPENED) {
-            opened.close();
-        }
-        if (dagnats != null) {
-            dagnats.close();
-        }
-        if (nats != null) {
-            nats.close();
-        }
-    }
-
-    private static Options options(String user, ErrorListener listener) {
-        return IdentityNats.options(nats, user).errorListener(listener).build();
-    }
-
-    private static WireClient as(String user) {
-        WireClient client = new WireClient(options(user, new Violations()));
-        OPENED.add(client);
-        return client;
-    }
-
-    private static JsonNode renew(WireClient client, String key, String holder, long revision) {
-        return client.renew(key, holder, revision);
-    }
-
-    private static long granted(JsonNode reply) {
-        assertTrue(reply.path("granted").asBoolean(), reply.toString());
-        return reply.get("revision").asLong();
-    }
-
-    private static void assertKind(String kind, JsonNode reply) {
-        assertEquals(kind, reply.path("kind").asText(), reply.toString());
-    }
+class IdentityAcceptanceTest extends IdentityModeService {
 
     @Test
     void accountBCannotRenewReleaseRevokeForwardOrEvenSeeAccountAsLease() throws Exception {
@@ -194,100 +112,6 @@ class IdentityAcceptanceTest {
     }
 
     @Test
-    void aRequestWithAForgedRequestInfoFromInsideDagnatsAccountIsRefused() throws Exception {
-        WireClient alice = as("alice");
-        long revision = granted(alice.acquire("forged-target", "worker-1", TTL));
-        Headers forged = new Headers().put("Nats-Request-Info", "{\"acc\":\"A\",\"user\":\"alice\"}");
-        String release = "{\"key\":\"forged-target\",\"holder\":\"worker-1\",\"revision\":" + revision + "}";
-
-        // The example's own wall: dagnats' user may not publish to api.leases.> at all.
-        Violations dagnatsViolations = new Violations();
-        try (Connection asDagnats = Nats.connect(IdentityNats.options(nats, "dagnats")
-                .errorListener(dagnatsViolations).build())) {
-            asDagnats.publish(NatsMessage.builder().subject("api.leases.release").headers(forged)
-                    .data(release.getBytes(StandardCharsets.UTF_8)).build());
-            asDagnats.flush(Duration.ofSeconds(5));
-            Polling.until(Duration.ofSeconds(5), "the server refusing dagnats' own user", () -> dagnatsViolations.errors,
-                    errors -> dagnatsViolations.seen("api.leases.release"));
-        }
-
-        // The second line, for a configuration that lets someone in dagnats' account publish there.
-        try (Connection intruder = Nats.connect(IdentityNats.options(nats, "intruder").build())) {
-            Message withHeader = intruder.request(NatsMessage.builder().subject("api.leases.release").headers(forged)
-                    .data(release.getBytes(StandardCharsets.UTF_8)).build(), Duration.ofSeconds(5));
-            JsonNode refused = WireClient.parse(withHeader);
-            assertKind("forbidden", refused);
-            Message withoutHeader = intruder.request("api.leases.release", release.getBytes(StandardCharsets.UTF_8),
-                    Duration.ofSeconds(5));
-            assertKind("forbidden", WireClient.parse(withoutHeader));
-            Message ownAccount = intruder.request(NatsMessage.builder().subject("api.leases.owner")
-                    .headers(new Headers().put("Nats-Request-Info", "{\"acc\":\"DAGNATS\"}"))
-                    .data("{\"key\":\"forged-target\"}".getBytes(StandardCharsets.UTF_8)).build(), Duration.ofSeconds(5));
-            assertKind("forbidden", WireClient.parse(ownAccount));
-        }
-
-        // A header a client of A sends is rebuilt by the server: alice cannot pose as amos either.
-        JsonNode owner = alice.owner("forged-target");
-        assertEquals(revision, owner.get("revision").asLong(), "the lease changed: " + owner);
-        assertEquals("worker-1", owner.get("holder").asText());
-    }
-
-    /**
-     * nats-server replaces only a header named exactly Nats-Request-Info at the start of its line: a
-     * client's "Nats-Request-Info : ..." (or one after a tab) survives the import beside the server's,
-     * and jnats reads both as values of one name, the client's first. Seen in the review of ADR-036:
-     * bob of account B posed as the operator and revoked A's lease. Sent here on a raw connection,
-     * since jnats will not write such a header name.
-     */
-    @Test
-    void aRequestInfoHeaderThatDiffersOnlyInSpacingIsAForgeryAndRefused() throws Exception {
-        WireClient alice = as("alice");
-        long revision = granted(alice.acquire("spaced-target", "worker-1", TTL));
-        String revoke = "{\"key\":\"spaced-target\",\"reason\":\"forged\",\"account\":\"A\"}";
-        for (String forgedLine : List.of("Nats-Request-Info : {\"acc\":\"OPS\",\"user\":\"operator\"}",
-                "\tNats-Request-Info: {\"acc\":\"OPS\",\"user\":\"operator\"}")) {
-            String reply = rawRequest("bob", "api.leases.revoke", forgedLine, revoke);
-
-            assertTrue(reply.contains("\"kind\":\"forbidden\""), forgedLine + " -> " + reply);
-        }
-        JsonNode owner = alice.owner("spaced-target");
-        assertEquals(revision, owner.get("revision").asLong(), "the lease changed: " + owner);
-    }
-
-    /** One request on a raw NATS connection as {@code user}, with one header line written as given. */
-    private static String rawRequest(String user, String subject, String headerLine, String body) throws Exception {
-        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", nats.port())) {
-            socket.setSoTimeout(10_000);
-            java.io.BufferedReader in = new java.io.BufferedReader(
-                    new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
-            java.io.OutputStream out = socket.getOutputStream();
-            in.readLine(); // INFO
-            String headers = "NATS/1.0\r\n" + headerLine + "\r\n\r\n";
-            byte[] payload = body.getBytes(StandardCharsets.UTF_8);
-            int headerBytes = headers.getBytes(StandardCharsets.UTF_8).length;
-            out.write(("CONNECT {\"user\":\"" + user + "\",\"pass\":\"" + user + "-secret\",\"headers\":true,"
-                    + "\"verbose\":false,\"pedantic\":false}\r\nSUB _INBOX.raw 1\r\nHPUB " + subject + " _INBOX.raw "
-                    + headerBytes + " " + (headerBytes + payload.length) + "\r\n" + headers + body + "\r\nPING\r\n")
-                    .getBytes(StandardCharsets.UTF_8));
-            out.flush();
-            String line;
-            while ((line = in.readLine()) != null) {
-                if (line.startsWith("-ERR")) {
-                    return line;
-                }
-                if (line.startsWith("MSG _INBOX.raw") || line.startsWith("HMSG _INBOX.raw")) {
-                    String reply = in.readLine();
-                    while (reply != null && !reply.startsWith("{")) {
-                        reply = in.readLine();
-                    }
-                    return reply;
-                }
-            }
-            return "no reply";
-        }
-    }
-
-    @Test
     void anOperatorListsAndRevokesAcrossAccountsAndNobodyElseRevokes() {
         WireClient alice = as("alice");
         WireClient bob = as("bob");
@@ -351,48 +175,6 @@ class IdentityAcceptanceTest {
         JsonNode owner = alice.owner("account-field");
         assertEquals(revision, owner.get("revision").asLong(), "the lease changed: " + owner);
         assertEquals("worker-1", owner.get("holder").asText());
-    }
-
-    /**
-     * Identity mode refuses requests from dagnats' own account because anyone there can write
-     * Nats-Request-Info; that holds only if dagnats runs in the account its configuration names. It
-     * asks the server ($SYS.REQ.USER.INFO) at start, and does not start in another one: here it is
-     * connected in DAGNATS and told it runs in B, so it would have believed a header naming any account
-     * but B from anyone in DAGNATS, and refused B's own callers.
-     */
-    @Test
-    void dagnatsDoesNotStartInAnotherAccountThanItsConfigurationNames() {
-        IllegalStateException refused = refusedStart(IdentityNats.settings(nats, "dagnats", Map.of(
-                "DAGNATS_IDENTITY", "accounts", "DAGNATS_IDENTITY_ACCOUNT", "B", "DAGNATS_IDENTITY_OPERATORS", "OPS")));
-
-        assertTrue(refused.getMessage().contains("account DAGNATS"), refused.getMessage());
-        assertTrue(refused.getMessage().contains("DAGNATS_IDENTITY_ACCOUNT is B"), refused.getMessage());
-    }
-
-    /** Its user may not ask the server which account it is in (the intruder may publish to api.leases.> only). */
-    @Test
-    void dagnatsThatCannotLearnItsAccountDoesNotStart() {
-        IllegalStateException refused = refusedStart(IdentityNats.settings(nats, "intruder", Map.of(
-                "DAGNATS_IDENTITY", "accounts", "DAGNATS_IDENTITY_ACCOUNT", "DAGNATS")));
-
-        assertTrue(refused.getMessage().contains("$SYS.REQ.USER.INFO"), refused.getMessage());
-    }
-
-    /** The start's failure; a dagnats that started anyway is stopped before the test fails. */
-    private static IllegalStateException refusedStart(Settings settings) {
-        DagnatsServer started;
-        try {
-            started = DagnatsServer.start(settings);
-        } catch (IllegalStateException refused) {
-            assertFalse(refused.getMessage().contains("\n"), "not one line: " + refused.getMessage());
-            return refused;
-        }
-        try {
-            started.close();
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        throw new AssertionError("dagnats started in identity mode: " + started.status().describe());
     }
 
     @Test
