@@ -4,12 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.dagnats.leases.acceptance.harness.Certificates;
-import io.dagnats.leases.acceptance.harness.CliProcess;
 import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.Polling;
-import io.dagnats.leases.acceptance.harness.WireClient;
 import io.dagnats.leases.adapters.nats.BucketStatus;
 import io.dagnats.leases.bootstrap.DagnatsServer;
 import io.dagnats.leases.bootstrap.Settings;
@@ -19,12 +15,9 @@ import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.RevokeReason;
-import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
-import io.dagnats.leases.holder.ShardListener;
-import io.dagnats.leases.holder.ShardSet;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseView;
 import io.dagnats.leases.protocol.ListRequest;
@@ -33,67 +26,18 @@ import io.dagnats.leases.protocol.Replies;
 import io.dagnats.leases.protocol.Request;
 import io.dagnats.leases.protocol.Requests;
 import io.nats.client.Connection;
-import io.nats.client.ErrorListener;
-import io.nats.client.NKey;
-import io.nats.client.Nats;
-import io.nats.client.Options;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
  * The shipped least-privilege configuration (docs/examples/least-privilege.conf)
- * on a real server (a holder, an operator, an outsider), and the other ways dagnats authenticates: an nkey, and TLS
- * with a private CA and a client certificate.
+ * on a real server: a holder, an operator and an outsider each do their job and nothing else.
  */
-class PermissionsAcceptanceTest {
-
-    /** Collects the server's permission violations, which arrive asynchronously. */
-    private static final class Violations implements ErrorListener {
-        final List<String> errors = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void errorOccurred(Connection connection, String error) {
-            errors.add(error);
-        }
-
-        boolean seen(String subject) {
-            return errors.stream().anyMatch(error -> error.contains("Permissions Violation") && error.contains(subject));
-        }
-    }
-
-    private static NatsServerProcess serverWithConfig(String config) throws Exception {
-        Path file = Files.createTempFile("nats-", ".conf");
-        Files.writeString(file, config);
-        return NatsServerProcess.start(NatsServerProcess.binary("nats.server.bin"), false, "-c", file.toString());
-    }
-
-    private static Connection connect(String url, String user, String password, Violations violations) throws Exception {
-        return Nats.connect(new Options.Builder().server(url).userInfo(user, password).errorListener(violations).build());
-    }
-
-    /** The shipped least-privilege configuration, its placeholders filled in for a server of its own. */
-    private static String leastPrivilegeConfig() throws Exception {
-        int port = NatsServerProcess.freePort();
-        Path store = Files.createTempDirectory("nats-perms-");
-        return Files.readString(Path.of(System.getProperty("least.privilege.conf",
-                        "../docs/examples/least-privilege.conf")))
-                .replace("{{PORT}}", Integer.toString(port))
-                .replace("{{STORE}}", store.toString())
-                .replace("{{DAGNATS_PASSWORD}}", "d-secret")
-                .replace("{{ALICE_PASSWORD}}", "a-secret")
-                .replace("{{OPERATOR_PASSWORD}}", "op-secret")
-                .replace("{{OUTSIDER_PASSWORD}}", "o-secret");
-    }
+class PermissionsAcceptanceTest extends LeastPrivilegeServer {
 
     @Test
     void theLeastPrivilegeConfigurationLetsEachPartyDoItsJobAndNothingElse() throws Exception {
@@ -192,120 +136,5 @@ class PermissionsAcceptanceTest {
         operator.flush(Duration.ofSeconds(5));
         Polling.until(Duration.ofSeconds(5), "the operator's violation on acquire", () -> operatorViolations.errors,
                 errors -> operatorViolations.seen(Operation.ACQUIRE.subject()));
-    }
-
-    /**
-     * The operator's credentials read the bucket's stream, so {@code leases watch} begins at a
-     * revision and can resume; a holder's cannot, so its watch follows the change events instead,
-     * says so, and refuses {@code --since} with one line.
-     */
-    @Test
-    void theOperatorsWatchReadsTheStreamAndAHoldersFollowsTheChangeEvents() throws Exception {
-        try (NatsServerProcess nats = serverWithConfig(leastPrivilegeConfig());
-                DagnatsServer dagnats = DagnatsServer.start(Settings.fromEnvironment(Map.of(
-                        "NATS_URL", nats.url(), "NATS_USER", "dagnats", "NATS_PASSWORD", "d-secret")));
-                WireClient alice = new WireClient(new Options.Builder().server(nats.url()).userInfo("alice", "a-secret")
-                        .build())) {
-            List<CompletableFuture<JsonNode>> acquires = new ArrayList<>();
-            for (int i = 0; i < 200; i++) {
-                acquires.add(alice.callAsync("acquire", "{\"key\":\"watched-" + i + "\",\"holder\":\"alice\",\"ttl_ms\":60000}"));
-            }
-            long first = acquires.stream().map(CompletableFuture::join)
-                    .mapToLong(reply -> reply.path("revision").asLong()).min().orElseThrow();
-            Map<String, String> asOperator = Map.of("NATS_URL", nats.url(), "NATS_USER", "operator",
-                    "NATS_PASSWORD", "op-secret");
-            Map<String, String> asAlice = Map.of("NATS_URL", nats.url(), "NATS_USER", "alice", "NATS_PASSWORD", "a-secret");
-
-            try (CliProcess operator = CliProcess.start(asOperator, "leases", "watch", "--since", Long.toString(first),
-                    "-o", "json");
-                    CliProcess holder = CliProcess.start(asAlice, "leases", "watch", "-o", "json")) {
-                operator.awaitOut(Duration.ofSeconds(30), "the operator's 200 lines", out -> out.lines().count() == 200);
-                holder.awaitErr(Duration.ofSeconds(30), "the holder's watch to begin", err -> err.contains("watching"));
-                alice.acquire("watched-late", "alice", 60_000);
-                holder.awaitOut(Duration.ofSeconds(30), "the holder's line", out -> out.contains("watched-late"));
-                operator.awaitOut(Duration.ofSeconds(30), "the operator's line", out -> out.contains("watched-late"));
-
-                assertTrue(operator.err().lines().allMatch(line -> line.startsWith("watching every lease from revision")),
-                        operator.err());
-                assertTrue(holder.err().contains("dagnats: cannot read the bucket's stream KV_leases (permission denied"),
-                        holder.err());
-                assertTrue(holder.err().contains("watching the change events instead"), holder.err());
-            }
-            CliProcess.Result refused = CliProcess.run(asAlice, "leases", "watch", "--since", Long.toString(first));
-            assertEquals(1, refused.exitCode(), refused.toString());
-            assertEquals(1, refused.err().lines().count(), refused.toString());
-            assertTrue(refused.err().startsWith("dagnats: --since reads the bucket's stream KV_leases, which this user"
-                    + " cannot: permission denied"), refused.toString());
-        }
-    }
-
-    /**
-     * A holder whose credentials may not list (the configuration's comment says to drop
-     * {@code api.leases.list} where no replica uses shard sets) sees no other member of a
-     * shard set. It must not take every shard as if alone: it takes none, and says why.
-     */
-    @Test
-    void aShardSetWhoseHolderMayNotListTakesNoShard() throws Exception {
-        String withoutList = "\"api.leases.owner\", \"api.leases.forward\", \"api.leases.list\"";
-        String config = leastPrivilegeConfig();
-        assertTrue(config.contains(withoutList), "alice's publish list as the test expects it");
-        config = config.replace(withoutList, "\"api.leases.owner\", \"api.leases.forward\"");
-        try (NatsServerProcess nats = serverWithConfig(config);
-                DagnatsServer dagnats = DagnatsServer.start(Settings.fromEnvironment(Map.of(
-                        "NATS_URL", nats.url(), "NATS_USER", "dagnats", "NATS_PASSWORD", "d-secret")))) {
-            Violations aliceViolations = new Violations();
-            try (Connection alice = connect(nats.url(), "alice", "a-secret", aliceViolations);
-                    Connection operator = connect(nats.url(), "operator", "op-secret", new Violations());
-                    LeaseHolder holder = LeaseHolder.builder(alice).holderId("alice").build();
-                    ShardSet set = holder.shards("unlisted", 4, Duration.ofSeconds(3), new ShardListener() {
-                        @Override
-                        public void shardAssigned(int shard, Tenure tenure) {
-                        }
-
-                        @Override
-                        public void shardRevoked(int shard, OwnershipListener.StopReason why) {
-                        }
-                    })) {
-                // Three refused listings: the set has decided after each of the first two, a second or more ago.
-                Polling.until(Duration.ofSeconds(30), "three refused listings", () -> aliceViolations.errors,
-                        errors -> errors.stream().filter(error -> error.contains("Permissions Violation")
-                                && error.contains(Operation.LIST.subject())).count() >= 3);
-
-                assertEquals(Set.of(), set.owned(), "a replica that cannot see the set took shards as if alone");
-                Answers.Listing shards = Replies.decodeList(operator.request(Operation.LIST.subject(),
-                        Requests.encode(ListRequest.first(new KeyPrefix("unlisted-shard-"), 10)),
-                        Duration.ofSeconds(5)).getData());
-                assertEquals(List.of(), shards.leases(), "no shard key is held on the server");
-            }
-        }
-    }
-
-    @Test
-    void anNkeySeedFile() throws Exception {
-        NKey user = NKey.createUser(null);
-        Path seed = Files.createTempFile("dagnats-", ".nk");
-        Files.writeString(seed, new String(user.getSeed()));
-        int port = NatsServerProcess.freePort();
-        Path store = Files.createTempDirectory("nats-nkey-");
-        String config = "listen: 127.0.0.1:" + port + "\njetstream { store_dir: \"" + store + "\" }\n"
-                + "authorization { users = [ { nkey: " + new String(user.getPublicKey()) + " } ] }\n";
-        try (NatsServerProcess nats = serverWithConfig(config);
-                DagnatsServer dagnats = DagnatsServer.start(Settings.fromEnvironment(Map.of(
-                        "NATS_URL", nats.url(), "NATS_NKEY", seed.toString())))) {
-            assertInstanceOf(BucketStatus.Ready.class, dagnats.status(), dagnats.status().describe());
-        }
-    }
-
-    @Test
-    void tlsWithAPrivateCaAndAClientCertificate() throws Exception {
-        Certificates certificates = Certificates.issue(Files.createTempDirectory("dagnats-tls-"), "rsa:2048");
-        try (NatsServerProcess nats = NatsServerProcess.modern(certificates.serverArguments().toArray(String[]::new));
-                DagnatsServer dagnats = DagnatsServer.start(Settings.fromEnvironment(Map.of(
-                        "NATS_URL", "tls://127.0.0.1:" + nats.port(),
-                        "NATS_CA", certificates.file("ca.pem").toString(),
-                        "NATS_CERT", certificates.file("client.pem").toString(),
-                        "NATS_KEY", certificates.file("client-key.pem").toString())))) {
-            assertInstanceOf(BucketStatus.Ready.class, dagnats.status(), dagnats.status().describe());
-        }
     }
 }
