@@ -3,12 +3,9 @@ package io.dagnats.leases.acceptance.holder;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.acceptance.harness.Polling;
-import io.dagnats.leases.acceptance.harness.PostgresProcess;
-import io.dagnats.leases.acceptance.harness.SharedServiceTest;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.MonotonicClock;
@@ -19,109 +16,21 @@ import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The fence stops a paused old owner in a real PostgreSQL, through {@link FencedWriter}. */
-class FencedWriterAcceptanceTest extends SharedServiceTest {
+class FencedWriterAcceptanceTest extends FencedWriterDatabase {
 
-    private static final Duration TTL = Duration.ofSeconds(2);
     /** The restart case's TTL: long enough for a second process to start and own before the first's deadline. */
     private static final Duration RESTART_TTL = Duration.ofSeconds(4);
     private static final String HOLDER = "review12b-restarted";
-
-    private static PostgresProcess postgres;
-    private static java.sql.Connection database;
-    private final FencedWriter writer = new FencedWriter();
-
-    @BeforeAll
-    static void startPostgres() throws SQLException {
-        postgres = PostgresProcess.start();
-        database = postgres.connect();
-        FencedWriter.createTable(database);
-        try (Statement statement = database.createStatement()) {
-            statement.execute("CREATE TABLE shard_state (shard text PRIMARY KEY, value text, written_by text)");
-        }
-    }
-
-    @AfterAll
-    static void stopPostgres() throws SQLException {
-        try {
-            database.close();
-        } finally {
-            postgres.close();
-        }
-    }
-
-    /** The user's write: one row per shard, as the owner of the shard's lease. */
-    private static FencedWriter.Write save(String shard, String value, String writer) {
-        return connection -> {
-            try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO shard_state VALUES (?, ?, ?) "
-                    + "ON CONFLICT (shard) DO UPDATE SET value = excluded.value, written_by = excluded.written_by")) {
-                upsert.setString(1, shard);
-                upsert.setString(2, value);
-                upsert.setString(3, writer);
-                upsert.executeUpdate();
-            }
-        };
-    }
-
-    private static List<String> row(String sql, String key) throws SQLException {
-        try (PreparedStatement select = database.prepareStatement(sql)) {
-            select.setString(1, key);
-            try (ResultSet result = select.executeQuery()) {
-                if (!result.next()) {
-                    return List.of();
-                }
-                int columns = result.getMetaData().getColumnCount();
-                String[] values = new String[columns];
-                for (int i = 0; i < columns; i++) {
-                    values[i] = result.getString(i + 1);
-                }
-                return List.of(values);
-            }
-        }
-    }
-
-    private static int backendPid(java.sql.Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery("SELECT pg_backend_pid()")) {
-            result.next();
-            return result.getInt(1);
-        }
-    }
-
-    /** What the backend {@code pid} waits on now ({@code Lock} for a row or transaction lock), or "". */
-    private static String waitEvent(int pid) {
-        try (PreparedStatement select = database.prepareStatement(
-                "SELECT coalesce(wait_event_type, '') FROM pg_stat_activity WHERE pid = ?")) {
-            select.setInt(1, pid);
-            try (ResultSet result = select.executeQuery()) {
-                return result.next() ? result.getString(1) : "";
-            }
-        } catch (SQLException failed) {
-            throw new IllegalStateException(failed);
-        }
-    }
-
-    private static List<String> shardRow(String shard) throws SQLException {
-        return row("SELECT value, written_by FROM shard_state WHERE shard = ?", shard);
-    }
-
-    private static List<String> fenceRow(String key) throws SQLException {
-        return row("SELECT fence FROM " + FencedWriter.TABLE + " WHERE lease_key = ?", key);
-    }
 
     @Test
     void anOwnerPausedPastItsDeadlineWakesAndTheDatabaseRefusesItsWrite() throws Exception {
@@ -159,22 +68,6 @@ class FencedWriterAcceptanceTest extends SharedServiceTest {
         } finally {
             pausable.shutdownNow();
         }
-    }
-
-    @Test
-    void fencesCompareUnsignedOverTheWhole64BitRange() throws SQLException {
-        LeaseKey key = new LeaseKey("pg-top-of-range");
-        Fence aboveSignedMax = new Fence(Long.MIN_VALUE + 1); // 2^63 + 1
-        Fence small = new Fence(5);
-        Fence largest = new Fence(-1L); // 2^64 - 1
-
-        assertTrue(writer.write(database, key, aboveSignedMax, save(key.value(), "high", "a")).written());
-        assertEquals(new FencedWriter.Refused(key, small, aboveSignedMax),
-                writer.write(database, key, small, save(key.value(), "low", "b")));
-        assertTrue(writer.write(database, key, largest, save(key.value(), "highest", "c")).written());
-
-        assertEquals(List.of("highest", "c"), shardRow(key.value()));
-        assertEquals(List.of("18446744073709551615"), fenceRow(key.value()));
     }
 
     /**
@@ -244,45 +137,6 @@ class FencedWriterAcceptanceTest extends SharedServiceTest {
                 }
             }
         }
-    }
-
-    /**
-     * Review of issue 12 (c): {@code write} rolls back only on SQLException and RuntimeException;
-     * for anything else its {@code finally} puts auto-commit back, which by JDBC's rule (and
-     * pgjdbc's) commits the open transaction: half of the user's write, under a raised fence,
-     * while the caller was told it failed.
-     */
-    @Test
-    void aWriteThatFailsWithAnErrorLeavesNeitherItsRowsNorItsFence() throws SQLException {
-        LeaseKey key = new LeaseKey("pg-write-failing-with-an-error");
-        assertTrue(writer.write(database, key, new Fence(10), save(key.value(), "kept", "a")).written());
-
-        AssertionError failure = assertThrows(AssertionError.class, () -> writer.write(database, key, new Fence(20),
-                connection -> {
-                    save(key.value(), "half done", "b").run(connection);
-                    throw new AssertionError("the user's write failed with an Error");
-                }));
-
-        assertEquals("the user's write failed with an Error", failure.getMessage());
-        assertEquals(List.of("kept", "a"), shardRow(key.value()), "the failed write was committed");
-        assertEquals(List.of("10"), fenceRow(key.value()));
-    }
-
-    @Test
-    void aWriteThatFailsLeavesNeitherItsRowsNorItsFence() throws SQLException {
-        LeaseKey key = new LeaseKey("pg-failing-write");
-        assertTrue(writer.write(database, key, new Fence(10), save(key.value(), "kept", "a")).written());
-
-        SQLException failure = assertThrows(SQLException.class, () -> writer.write(database, key, new Fence(20),
-                connection -> {
-                    save(key.value(), "half done", "b").run(connection);
-                    throw new SQLException("the user's write failed");
-                }));
-
-        assertEquals("the user's write failed", failure.getMessage());
-        assertEquals(List.of("kept", "a"), shardRow(key.value()));
-        assertEquals(List.of("10"), fenceRow(key.value()));
-        assertTrue(database.getAutoCommit(), "the connection's auto-commit is put back");
     }
 
     /**
