@@ -6,16 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dagnats.leases.acceptance.harness.NatsServerProcess;
-import io.dagnats.leases.acceptance.harness.OwnershipHistory;
-import io.dagnats.leases.acceptance.harness.OwnershipLog;
 import io.dagnats.leases.acceptance.harness.Polling;
-import io.dagnats.leases.acceptance.harness.ToldListener;
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.dagnats.leases.domain.LeaseKey;
-import io.dagnats.leases.holder.KeptLease;
-import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.protocol.Answers;
 import io.nats.client.Connection;
 import io.nats.client.Message;
@@ -25,96 +17,14 @@ import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Replicas using the holder library against a real service on a real nats-server. */
-class HolderLibraryAcceptanceTest {
-
-    private static final Duration TTL = Duration.ofSeconds(2);
-
-    private NatsServerProcess nats;
-    private DagnatsServer dagnats;
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
-    /** Every replica's own record of when it believed it led; checked after each test. */
-    private final List<String> beliefs = OwnershipLog.lines();
-    private OwnershipLog ownership;
-
-    @BeforeEach
-    void start() {
-        nats = NatsServerProcess.modern();
-        dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
-        ownership = OwnershipLog.inMemory("in-process", beliefs);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        ownership.close();
-        // Whatever the scenario, no two replicas ever believed they led at once.
-        OwnershipHistory.fromLines(beliefs).assertSafe();
-        Collections.reverse(cleanup);
-        for (AutoCloseable closeable : cleanup) {
-            try {
-                closeable.close();
-            } catch (Exception ignored) {
-                // a replica the test killed may fail to close cleanly
-            }
-        }
-        try {
-            if (dagnats != null) {
-                dagnats.close();
-            }
-        } finally {
-            nats.close();
-        }
-    }
-
-    /** One replica: its own connection, like its own process. */
-    private final class Replica {
-        final Connection connection;
-        final LeaseHolder holder;
-        final KeptLease lease;
-        final ToldListener told = new ToldListener();
-        final List<String> events = told.events();
-
-        Replica(String prefix, String key, ScheduledExecutorService scheduler) throws Exception {
-            connection = Nats.connect(nats.url());
-            cleanup.add(connection::close);
-            LeaseHolder.Builder builder = LeaseHolder.builder(connection).holderPrefix(prefix)
-                    .forwardHandler((tenure, payload) ->
-                            (holderName() + "@" + tenure.fence() + ":" + new String(payload, StandardCharsets.UTF_8))
-                                    .getBytes(StandardCharsets.UTF_8));
-            if (scheduler != null) {
-                builder.scheduler(scheduler);
-            }
-            holder = builder.build();
-            cleanup.add(holder);
-            lease = ownership.keep(key, holder.id().value(), () -> holder.keep(key, TTL, told));
-        }
-
-        String holderName() {
-            return holder.id().value();
-        }
-    }
-
-    private List<Replica> replicas(int count, String key) throws Exception {
-        List<Replica> replicas = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            replicas.add(new Replica("replica" + i, key, null));
-        }
-        return replicas;
-    }
-
-    private static List<Replica> owners(List<Replica> replicas) {
-        return replicas.stream().filter(replica -> replica.lease.isOwner()).toList();
-    }
+class HolderLibraryAcceptanceTest extends HolderLibraryReplicas {
 
     @Test
     void threeReplicasCampaignAndExactlyOneLeads() throws Exception {
@@ -230,39 +140,5 @@ class HolderLibraryAcceptanceTest {
         assertEquals(successor.holderName(), answered.holder().value());
         Polling.until(Duration.ofSeconds(5), "the sleeper to notice", () -> sleeper.events,
                 events -> events.contains("stopped:DEADLINE_PASSED"));
-    }
-
-    @Test
-    void forwardsReachTheOwnerAcrossRenewalsWithItsCurrentFence() throws Exception {
-        Replica owner = new Replica("owner", "fwd-key", null);
-        Polling.until(Duration.ofSeconds(10), "ownership", owner.lease::isOwner, isOwner -> isOwner);
-        long start = owner.lease.tenure().orElseThrow().start().revision();
-        Polling.until(TTL.plusSeconds(2), "a renewal", () -> owner.lease.fence().orElseThrow().revision(),
-                fence -> fence > start);
-        LeaseHolder caller = LeaseHolder.builder(Nats.connect(nats.url())).holderPrefix("caller").build();
-        cleanup.add(caller);
-
-        Answers.Forward forwarded = caller.client()
-                .forward(new LeaseKey("fwd-key"), "ping".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(2)).join();
-
-        Answers.Forward.Answered answered = assertInstanceOf(Answers.Forward.Answered.class, forwarded);
-        assertEquals(owner.holderName(), answered.holder().value());
-        assertTrue(answered.revision().revision() > start);
-        assertEquals(owner.holderName() + "@" + answered.revision() + ":ping",
-                new String(answered.reply(), StandardCharsets.UTF_8));
-    }
-
-    @Test
-    void closingTheHolderReleasesTheLeaseAtOnce() throws Exception {
-        List<Replica> replicas = replicas(2, "handover");
-        Replica first = Polling.until(Duration.ofSeconds(10), "a leader",
-                () -> owners(replicas), owners -> owners.size() == 1).get(0);
-        Replica second = replicas.get(0) == first ? replicas.get(1) : replicas.get(0);
-
-        first.holder.close();
-
-        assertEquals("stopped:RELEASED", first.events.get(first.events.size() - 1));
-        // Released, not expired: the change event wakes the other replica well before a TTL.
-        Polling.until(TTL, "the second replica to lead", second.lease::isOwner, owner -> owner);
     }
 }

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dagnats.leases.acceptance.harness.IdentityNats;
-import io.dagnats.leases.acceptance.harness.NatsServerProcess;
-import io.dagnats.leases.acceptance.harness.Polling;
 import io.dagnats.leases.acceptance.harness.WireClient;
 import io.dagnats.leases.adapters.nats.ConnectedAccount;
 import io.dagnats.leases.adapters.nats.PublishDenials;
@@ -17,15 +15,11 @@ import io.nats.client.Connection;
 import io.nats.client.Nats;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,71 +28,7 @@ import org.junit.jupiter.api.Test;
  * with a forged _R_. reply subject. On the multi-account server of docs/examples/identity.conf.
  * The review asked 200 and 20 times; these ask 30 and 5 (each question now waits out the check's window).
  */
-class IdentityStartCheckAcceptanceTest {
-
-    private static final long TTL = 60_000;
-    /** Stands in for an operator with nats' own tools (and, in the F6 attack, for an intruder in dagnats' account). */
-    private static final String ADMIN = "{ user: admin, password: \"admin-secret\" }";
-
-    private NatsServerProcess nats;
-    private final List<AutoCloseable> opened = Collections.synchronizedList(new ArrayList<>());
-
-    @BeforeEach
-    void startServer() throws Exception {
-        nats = IdentityNats.start(ADMIN);
-    }
-
-    @AfterEach
-    void stopEverything() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            try {
-                opened.get(i).close();
-            } catch (Exception ignored) {
-                // already stopped
-            }
-        }
-        nats.close();
-    }
-
-    private <T extends AutoCloseable> T open(T closeable) {
-        opened.add(closeable);
-        return closeable;
-    }
-
-    private DagnatsServer identityModeReplica() {
-        return open(DagnatsServer.start(IdentityNats.identityMode(nats)));
-    }
-
-    private DagnatsServer modeOffReplica() {
-        return open(DagnatsServer.start(IdentityNats.settings(nats, "dagnats", Map.of())));
-    }
-
-    private void stop(DagnatsServer replica) throws InterruptedException {
-        opened.remove(replica);
-        replica.close();
-    }
-
-    private static boolean exists(Connection admin) {
-        try {
-            admin.jetStreamManagement().getStreamInfo("KV_leases");
-            return true;
-        } catch (Exception missing) {
-            return false;
-        }
-    }
-
-    private WireClient as(String user) {
-        return open(new WireClient(IdentityNats.options(nats, user).build()));
-    }
-
-    private Connection admin() throws Exception {
-        return open(Nats.connect(IdentityNats.options(nats, "admin").build()));
-    }
-
-    private static long granted(JsonNode reply) {
-        assertTrue(reply.path("granted").asBoolean(), reply.toString());
-        return reply.get("revision").asLong();
-    }
+class IdentityStartCheckAcceptanceTest extends IdentityStartReplicas {
 
     /**
      * F6: dagnats believes the first answer to $SYS.REQ.USER.INFO. Misconfigured with
@@ -245,28 +175,5 @@ class IdentityStartCheckAcceptanceTest {
         assertEquals(null, seen.nextMessage(Duration.ofSeconds(2)), "the server delivered a forged _R_. request");
         JsonNode owner = alice.owner("leader");
         assertTrue(owner.path("held").asBoolean(), "alice's lease was released by the insider: " + owner);
-    }
-
-    /**
-     * The review of F2, finding 2, in its deterministic form: a stray mode-off replica (dagnats' own
-     * credentials, DAGNATS_IDENTITY unset) refuses an identity-mode deployment's bucket; the bucket is
-     * deleted while no identity-mode replica runs. The stray replica must not create it again with the
-     * mode off (the deployment would then serve with no caller checks): it refuses, and says why.
-     */
-    @Test
-    void aStrayModeOffReplicaThatSawAnIdentityModeBucketDoesNotCreateItAgain() throws Exception {
-        DagnatsServer identityMode = identityModeReplica();
-        DagnatsServer strayModeOff = modeOffReplica();
-        Polling.until(Duration.ofSeconds(20), "the stray replica to refuse the identity-mode bucket",
-                strayModeOff::status, status -> status.describe().contains("dagnats.identity"));
-        stop(identityMode);
-        Connection admin = admin();
-        admin.jetStreamManagement().deleteStream("KV_leases");
-
-        Polling.until(Duration.ofSeconds(20), "the stray replica's look at the missing bucket",
-                strayModeOff::status, status -> status.describe().contains("does not create it again"));
-        assertTrue(!exists(admin), "the stray mode-off replica created the bucket: " + strayModeOff.status().describe());
-        JsonNode reply = as("alice").owner("leader");
-        assertEquals("unavailable", reply.path("kind").asText(), reply.toString());
     }
 }

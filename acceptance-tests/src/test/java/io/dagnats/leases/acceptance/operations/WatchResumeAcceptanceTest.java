@@ -8,12 +8,8 @@ import io.dagnats.leases.acceptance.harness.CliProcess;
 import io.dagnats.leases.acceptance.harness.Polling;
 import io.dagnats.leases.acceptance.harness.Reliability;
 import io.dagnats.leases.acceptance.harness.ServiceFixture;
-import io.dagnats.leases.acceptance.harness.SharedServiceTest;
 import io.dagnats.leases.acceptance.harness.WireClient;
-import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
-import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,7 +21,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,14 +28,7 @@ import org.junit.jupiter.api.Test;
  * ({@code --since REV}) and go on after a nats-server restart from the last revision it printed:
  * no line twice, none skipped that the stream still holds, checked against the stream itself.
  */
-class WatchResumeAcceptanceTest extends SharedServiceTest {
-
-    private static final Duration LIMIT = Duration.ofSeconds(60);
-    private static final String STREAM = "KV_leases";
-    private static final int NO_MESSAGE_FOUND = 10037;
-    private static final Pattern START = Pattern.compile("from revision (\\d+) \\(Ctrl-C to stop\\)");
-    private static final Pattern NOT_HELD_RANGE = Pattern.compile("no longer holds revisions? (\\d+)(?: to (\\d+))?;");
-    private static final Pattern NOT_HELD_COUNT = Pattern.compile("caught up at revision \\d+: (\\d+) revisions?");
+class WatchResumeAcceptanceTest extends WatchReading {
 
     @Test
     void sincePrintsExactlyTheChangesTheBucketStillHoldsFromRevThenFollows() throws Exception {
@@ -76,28 +64,6 @@ class WatchResumeAcceptanceTest extends SharedServiceTest {
             String lines = text.awaitOut(LIMIT, "the text lines", out -> out.lines().count() == 4);
             assertTrue(lines.lines().anyMatch(line -> line.endsWith("released  since-b  by holder-b  revision " + b1
                     + "  seq " + b2)), "a line that ended a lease gives its own revision as seq: " + lines);
-        }
-    }
-
-    @Test
-    void aRevisionOlderThanTheBucketHoldsIsSaidOnOneLineNamingTheFirstItHolds() throws Exception {
-        revision(client.acquire("older-a", "holder-o", 60_000));
-        revision(client.acquire("older-b", "holder-o", 60_000));
-        long first = service.client.connection().jetStreamManagement().getStreamInfo(STREAM)
-                .getStreamState().getFirstSequence();
-
-        try (CliProcess watch = CliProcess.start(service.nats.url(), "leases", "watch", "older-a", "--since", "1")) {
-            String printed = watch.awaitOut(LIMIT, "older-a's acquire", out -> out.contains("acquired  older-a"));
-            String err = watch.awaitErr(LIMIT, "the notice", text -> text.contains("no longer holds"));
-
-            List<String> notices = notices(err);
-            assertEquals("dagnats: the bucket no longer holds revisions 1 to " + (first - 1)
-                    + "; the first revision it holds from there is " + first
-                    + " (a key's later change replaces its earlier one; expired and purged ones are gone)",
-                    notices.get(0), err);
-            assertEquals(1, notices.stream().filter(line -> line.contains("no longer holds")).count(), err);
-            assertTrue(printed.lines().allMatch(line -> line.contains("  older-a  ")),
-                    "a watch of one key prints that key only, though the stream holds them all: " + printed);
         }
     }
 
@@ -197,72 +163,5 @@ class WatchResumeAcceptanceTest extends SharedServiceTest {
         void awaitAcknowledged(int count) {
             Polling.until(LIMIT, count + " acknowledged writes", acknowledged::size, size -> size >= count);
         }
-    }
-
-    private static long revision(JsonNode reply) {
-        assertTrue(reply.has("revision") && !reply.path("kind").isTextual(), reply.toString());
-        return reply.path("revision").asLong();
-    }
-
-    /** The revisions from {@code from} to {@code to} that the stream holds now. */
-    private static List<Long> held(WireClient client, long from, long to) throws Exception {
-        JetStreamManagement stream = client.connection().jetStreamManagement();
-        List<Long> held = new ArrayList<>();
-        for (long revision = from; revision <= to; revision++) {
-            if (isHeld(stream, revision)) {
-                held.add(revision);
-            }
-        }
-        return held;
-    }
-
-    private static boolean isHeld(JetStreamManagement stream, long revision) throws IOException {
-        try {
-            stream.getMessage(STREAM, revision);
-            return true;
-        } catch (JetStreamApiException missing) {
-            if (missing.getApiErrorCode() == NO_MESSAGE_FOUND) {
-                return false;
-            }
-            throw new IllegalStateException(missing);
-        }
-    }
-
-    private static List<Long> sequences(String jsonLines) {
-        return jsonLines.lines().map(WatchResumeAcceptanceTest::json).map(line -> line.path("sequence").asLong()).toList();
-    }
-
-    private static JsonNode event(String jsonLines, long sequence) {
-        return jsonLines.lines().map(WatchResumeAcceptanceTest::json)
-                .filter(line -> line.path("sequence").asLong() == sequence).findFirst().orElseThrow();
-    }
-
-    private static JsonNode json(String line) {
-        try {
-            return WireClient.JSON.readTree(line);
-        } catch (IOException notJson) {
-            throw new AssertionError("not JSON: " + line, notJson);
-        }
-    }
-
-    /** The watch's stderr lines but the one that says it began. */
-    private static List<String> notices(String err) {
-        return err.lines().filter(line -> !line.startsWith("watching ")).toList();
-    }
-
-    /** How many revisions stderr said the bucket no longer held. */
-    private static long reportedNotHeld(String err) {
-        long count = 0;
-        for (String line : err.lines().toList()) {
-            Matcher range = NOT_HELD_RANGE.matcher(line);
-            Matcher counted = NOT_HELD_COUNT.matcher(line);
-            if (range.find()) {
-                long from = Long.parseLong(range.group(1));
-                count += (range.group(2) == null ? from : Long.parseLong(range.group(2))) - from + 1;
-            } else if (counted.find()) {
-                count += Long.parseLong(counted.group(1));
-            }
-        }
-        return count;
     }
 }
