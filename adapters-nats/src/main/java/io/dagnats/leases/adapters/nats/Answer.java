@@ -13,7 +13,7 @@ import java.util.Optional;
  * about how the request ended, and, for an error reply, its kind and sentence
  * (sent again in the micro error headers and counted in the service's stats).
  */
-record Answer(byte[] body, LeaseTelemetry.Facts facts, Optional<Failures.Failure> failure) {
+record Answer(byte[] body, LeaseTelemetry.Facts facts, Optional<WireFailure> failure) {
 
     Answer {
         Objects.requireNonNull(body, "body");
@@ -50,7 +50,7 @@ record Answer(byte[] body, LeaseTelemetry.Facts facts, Optional<Failures.Failure
                 failure(kind, sentence));
     }
 
-    private static Optional<Failures.Failure> failure(ErrorKind kind, String sentence) {
-        return Optional.of(new Failures.Failure(kind, sentence));
+    private static Optional<WireFailure> failure(ErrorKind kind, String sentence) {
+        return Optional.of(new WireFailure(kind, sentence));
     }
 }

@@ -1,8 +1,5 @@
 package io.dagnats.leases.adapters.nats;
 
-import io.dagnats.leases.domain.LeaseTtl;
-import io.dagnats.leases.domain.Tenure;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
@@ -20,18 +17,6 @@ final class BucketHistory {
      * not see: far more than any write rate JetStream sustains.
      */
     static final long UNSEEN_WRITES = 1_000_000_000L;
-
-    /** A bound for the offset between the clocks of dagnats hosts and the NATS servers (NTP keeps them within ms). */
-    static final Duration CLOCK_OFFSET = Duration.ofSeconds(1);
-
-    /**
-     * How long after a replacement bucket's creation the owners of the bucket before it may
-     * still act: the longest lease the contract allows, its holders' safety margin, and the
-     * clock offset. No free key is granted in that time.
-     */
-    static final Duration GRACE = Duration.ofMillis(LeaseTtl.MAX_MILLIS)
-            .plus(Tenure.safetyMargin(new LeaseTtl(LeaseTtl.MAX_MILLIS)))
-            .plus(CLOCK_OFFSET);
 
     /** One look's verdict: a reason to refuse the bucket, or from when it may grant free keys. */
     record Verdict(Optional<String> refusal, Optional<Instant> grantsFrom) {
@@ -93,7 +78,7 @@ final class BucketHistory {
             grantsFrom = identity.grantsFrom();
             if (lastIdentity != null) {
                 // It replaced a bucket this instance used: that bucket's owners may act until their deadlines.
-                grantsFrom = Optional.of(later(grantsFrom, graceEnd(identity.created())));
+                grantsFrom = Optional.of(later(grantsFrom, ReplacementGrace.graceEnd(identity.created())));
             }
             confirmedHighest = Math.max(confirmedHighest, lastSequence);
             lastIdentity = identity;
@@ -140,13 +125,6 @@ final class BucketHistory {
         long micros = ChronoUnit.MICROS.between(Instant.EPOCH, now);
         long seen = Math.max(confirmedHighest, Math.max(seenSinceLastLook, lastObservedLastSequence));
         return Math.max(micros, seen + 1 + UNSEEN_WRITES);
-    }
-
-    /** When free keys may be granted in a replacement bucket created at {@code created}, to the millisecond above. */
-    static Instant graceEnd(Instant created) {
-        Instant end = created.plus(GRACE);
-        Instant millis = end.truncatedTo(ChronoUnit.MILLIS);
-        return millis.equals(end) ? end : millis.plusMillis(1);
     }
 
     private static Instant later(Optional<Instant> a, Instant b) {

@@ -92,7 +92,7 @@ public record BucketIdentity(Instant created, long firstSequence, boolean fences
         try {
             return Optional.of(Instant.parse(recorded.strip()));
         } catch (DateTimeParseException unreadable) {
-            return Optional.of(BucketHistory.graceEnd(created));
+            return Optional.of(ReplacementGrace.graceEnd(created));
         }
     }
 

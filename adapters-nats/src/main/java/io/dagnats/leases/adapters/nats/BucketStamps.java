@@ -15,7 +15,7 @@ import java.util.Optional;
  */
 final class BucketStamps {
 
-    private static final System.Logger LOG = System.getLogger(LeaseBucket.class.getName());
+    private static final System.Logger LOG = System.getLogger(LogNames.BUCKET);
 
     private final MetadataRecords metadata;
     private final BucketHistory history;

@@ -7,6 +7,7 @@ import io.nats.client.api.Republish;
 import io.nats.client.api.StreamConfiguration;
 import io.nats.client.api.StreamInfo;
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -41,7 +42,7 @@ final class BucketStream {
      * @param grantsFrom    when the bucket it replaces can have no owner left, recorded for every instance to honour
      * @param mode          the identity mode it serves, recorded so that no replica of another mode serves it
      */
-    static void create(JetStreamManagement management, LeaseBucket.Settings settings, long firstSequence,
+    static void create(JetStreamManagement management, int replicas, Duration markerTtl, long firstSequence,
             Optional<Instant> grantsFrom, IdentityMode mode) throws IOException, JetStreamApiException {
         Map<String, String> metadata = new HashMap<>();
         metadata.put(BucketIdentity.FENCES_METADATA, Long.toString(firstSequence));
@@ -51,8 +52,8 @@ final class BucketStream {
                 .name(Subjects.BUCKET)
                 .description("dagnats leases: one key per lease, freed by the server's per-message TTL")
                 .maxHistoryPerKey(1)
-                .replicas(settings.replicas())
-                .limitMarker(settings.markerTtl())
+                .replicas(replicas)
+                .limitMarker(markerTtl)
                 .metadata(metadata)
                 .republish(Republish.builder()
                         .source(Subjects.KEY_WILDCARD)

@@ -186,7 +186,7 @@ final class Dispatcher {
     }
 
     /** The micro error headers: added to the JSON body, which stays the contract callers parse (ADR-030). */
-    static Headers errorHeaders(Failures.Failure failure) {
+    static Headers errorHeaders(WireFailure failure) {
         return new Headers()
                 .put(ServiceErrors.ERROR, ServiceErrors.headerValue(failure.sentence()))
                 .put(ServiceErrors.CODE, Integer.toString(ServiceErrors.code(failure.kind())));

@@ -31,7 +31,7 @@ final class EndpointStats {
     }
 
     /** Its answer is an error reply; counted before the reply is sent, so a caller that saw it sees it counted. */
-    void failed(Failures.Failure failure) {
+    void failed(WireFailure failure) {
         lastError = Kinds.wireName(failure.kind()) + ": " + failure.sentence();
         errors.incrementAndGet();
     }

@@ -17,13 +17,9 @@ final class Failures {
     private Failures() {
     }
 
-    /** What a failure comes to on the wire. */
-    record Failure(ErrorKind kind, String sentence) {
-    }
-
     /** The error reply for {@code thrown}, which ended a request for {@code operation}. */
     static Answer answer(String operation, Throwable thrown) {
-        Failure failure = classify(operation, thrown);
+        WireFailure failure = classify(operation, thrown);
         return Answer.failed(failure.kind(), failure.sentence());
     }
 
@@ -32,18 +28,18 @@ final class Failures {
      * with it). Internal failures are logged here, once per request: the reply only
      * points at the log.
      */
-    static Failure classify(String operation, Throwable thrown) {
+    static WireFailure classify(String operation, Throwable thrown) {
         Throwable cause = Stages.cause(thrown);
         if (cause instanceof InvalidLeaseInput invalid) {
-            return new Failure(ErrorKind.INVALID, invalid.getMessage());
+            return new WireFailure(ErrorKind.INVALID, invalid.getMessage());
         }
         if (cause instanceof LeaseFailure failure) {
             if (failure.kind() == ErrorKind.INTERNAL) {
                 LOG.log(System.Logger.Level.WARNING, operation + " failed: " + failure.getMessage());
             }
-            return new Failure(failure.kind(), failure.getMessage());
+            return new WireFailure(failure.kind(), failure.getMessage());
         }
         LOG.log(System.Logger.Level.ERROR, operation + " failed unexpectedly", cause);
-        return new Failure(ErrorKind.INTERNAL, "dagnats failed to answer this " + operation + "; see its log");
+        return new WireFailure(ErrorKind.INTERNAL, "dagnats failed to answer this " + operation + "; see its log");
     }
 }

@@ -39,7 +39,7 @@ import java.util.function.Supplier;
  */
 final class FenceSkip {
 
-    private static final System.Logger LOG = System.getLogger(LeaseBucket.class.getName());
+    private static final System.Logger LOG = System.getLogger(LogNames.BUCKET);
     /** After the hold is recorded: every instance's next look (2 s apart, each at most a 2 s JetStream request). */
     static final Duration HONOURED = Duration.ofSeconds(4);
 
@@ -78,7 +78,7 @@ final class FenceSkip {
                 presented.map(LeaseTtl::millis).orElse(0L));
         long seconds = Math.min(LeaseTtl.MAX_MILLIS, Math.max(LeaseTtl.MIN_MILLIS, millis) + 999) / 1000;
         LeaseTtl longest = LeaseTtl.ofSeconds(seconds);
-        return longest.duration().plus(Tenure.safetyMargin(longest)).plus(BucketHistory.CLOCK_OFFSET);
+        return longest.duration().plus(Tenure.safetyMargin(longest)).plus(ReplacementGrace.CLOCK_OFFSET);
     }
 
     /**

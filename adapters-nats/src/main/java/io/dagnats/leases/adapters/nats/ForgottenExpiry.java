@@ -25,7 +25,7 @@ import java.util.function.BiFunction;
 final class ForgottenExpiry {
 
     private static final byte[] NO_BODY = new byte[0];
-    private static final System.Logger LOG = System.getLogger(NatsLeaseStore.class.getName());
+    private static final System.Logger LOG = System.getLogger(LogNames.STORE);
 
     private final JetStreamRequest requests;
     private final JsonFactory json;

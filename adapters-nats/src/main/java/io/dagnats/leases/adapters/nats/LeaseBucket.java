@@ -208,9 +208,9 @@ public final class LeaseBucket {
         // It replaces a bucket whose owners may act until their deadlines: recorded, so that an
         // instance started later, which never saw the old bucket, grants nothing before then either.
         Optional<Instant> grantsFrom = history.knewABucket()
-                ? Optional.of(BucketHistory.graceEnd(clock.instant()))
+                ? Optional.of(ReplacementGrace.graceEnd(clock.instant()))
                 : Optional.empty();
-        BucketStream.create(management, settings, first, grantsFrom, mode);
+        BucketStream.create(management, settings.replicas(), settings.markerTtl(), first, grantsFrom, mode);
     }
 
     private BucketStatus judge(StreamInfo info) {

@@ -16,7 +16,7 @@ import java.util.Objects;
  */
 final class MetadataRecords {
 
-    private static final System.Logger LOG = System.getLogger(LeaseBucket.class.getName());
+    private static final System.Logger LOG = System.getLogger(LogNames.BUCKET);
 
     private final PublishDenials denials;
     /** The failure last logged; null after a success. Only the provisioner thread touches it. */

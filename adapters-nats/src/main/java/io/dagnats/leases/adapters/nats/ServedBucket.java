@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class ServedBucket {
 
-    private static final System.Logger LOG = System.getLogger(LeaseBucket.class.getName());
+    private static final System.Logger LOG = System.getLogger(LogNames.BUCKET);
 
     private final AtomicReference<BucketStatus> status =
             new AtomicReference<>(new BucketStatus.Pending("not provisioned yet"));

@@ -31,7 +31,7 @@ class BucketHistoryTest {
 
     @Test
     void theGraceIsTheLongestLeaseItsSafetyMarginAndTheClockOffset() {
-        assertEquals(Duration.ofSeconds(600).plusMillis(6_000 + 100).plusSeconds(1), BucketHistory.GRACE);
+        assertEquals(Duration.ofSeconds(600).plusMillis(6_000 + 100).plusSeconds(1), ReplacementGrace.GRACE);
     }
 
     /** Refused even by an instance that never saw the original: the copy's metadata names it. */
@@ -57,13 +57,13 @@ class BucketHistoryTest {
         BucketHistory.Verdict verdict = history.look(NEW, 0, 0);
 
         assertEquals(Optional.empty(), verdict.refusal());
-        assertEquals(Optional.of(NEW_CREATED.plus(BucketHistory.GRACE)), verdict.grantsFrom());
+        assertEquals(Optional.of(NEW_CREATED.plus(ReplacementGrace.GRACE)), verdict.grantsFrom());
         assertEquals(verdict, history.look(NEW, NEW_FIRST + 3, NEW_FIRST + 3), "the same bucket keeps its grace");
     }
 
     @Test
     void anInstanceThatNeverSawTheOldBucketHonoursTheGraceInTheMetadata() {
-        Instant recorded = NEW_CREATED.plus(BucketHistory.GRACE).plusMillis(250);
+        Instant recorded = NEW_CREATED.plus(ReplacementGrace.GRACE).plusMillis(250);
         BucketIdentity replacement = created(NEW_CREATED, NEW_FIRST,
                 Map.of(BucketIdentity.GRANTS_FROM_METADATA, recorded.toString()));
 
@@ -76,14 +76,14 @@ class BucketHistoryTest {
         BucketIdentity replacement = created(NEW_CREATED, NEW_FIRST,
                 Map.of(BucketIdentity.GRANTS_FROM_METADATA, NEW_CREATED.plusSeconds(1).toString()));
 
-        assertEquals(Optional.of(NEW_CREATED.plus(BucketHistory.GRACE)), history.look(replacement, 0, 0).grantsFrom());
+        assertEquals(Optional.of(NEW_CREATED.plus(ReplacementGrace.GRACE)), history.look(replacement, 0, 0).grantsFrom());
     }
 
     @Test
     void anUnreadableRecordedGraceEndIsTheLongestGraceFromTheCreation() {
         BucketIdentity replacement = created(NEW_CREATED, NEW_FIRST, Map.of(BucketIdentity.GRANTS_FROM_METADATA, "soon"));
 
-        assertEquals(Optional.of(NEW_CREATED.plus(BucketHistory.GRACE)), history.look(replacement, 0, 0).grantsFrom());
+        assertEquals(Optional.of(NEW_CREATED.plus(ReplacementGrace.GRACE)), history.look(replacement, 0, 0).grantsFrom());
     }
 
     @Test
@@ -139,9 +139,9 @@ class BucketHistoryTest {
         history.look(OLD, OLD_FIRST + 5, 0);
         history.look(NEW, 0, 0);
 
-        assertEquals(Optional.of(BucketHistory.graceEnd(NEW_CREATED)), history.graceToRecord(NEW));
+        assertEquals(Optional.of(ReplacementGrace.graceEnd(NEW_CREATED)), history.graceToRecord(NEW));
         BucketIdentity recorded = created(NEW_CREATED, NEW_FIRST,
-                Map.of(BucketIdentity.GRANTS_FROM_METADATA, BucketHistory.graceEnd(NEW_CREATED).toString()));
+                Map.of(BucketIdentity.GRANTS_FROM_METADATA, ReplacementGrace.graceEnd(NEW_CREATED).toString()));
         history.look(recorded, NEW_FIRST, 0);
         assertEquals(Optional.empty(), history.graceToRecord(recorded), "recorded already");
     }
@@ -157,7 +157,7 @@ class BucketHistoryTest {
     @Test
     void aGraceEndRecordedAfterTheFirstLookIsHonouredFromTheNextLook() {
         assertEquals(Optional.empty(), history.look(NEW, 0, 0).grantsFrom());
-        Instant recorded = BucketHistory.graceEnd(NEW_CREATED);
+        Instant recorded = ReplacementGrace.graceEnd(NEW_CREATED);
         BucketIdentity edited = created(NEW_CREATED, NEW_FIRST, Map.of(BucketIdentity.GRANTS_FROM_METADATA, recorded.toString()));
 
         assertEquals(Optional.of(recorded), history.look(edited, NEW_FIRST, 0).grantsFrom());

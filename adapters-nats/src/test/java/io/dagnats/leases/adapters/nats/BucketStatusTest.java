@@ -33,7 +33,7 @@ class BucketStatusTest {
 
     @Test
     void noFreeKeyIsGrantedBeforeTheGraceEndsAndEveryKeyIsAfter() {
-        Instant grantsFrom = BucketHistory.graceEnd(CREATED);
+        Instant grantsFrom = ReplacementGrace.graceEnd(CREATED);
         BucketStatus.Ready ready = new BucketStatus.Ready("settings", IDENTITY, Optional.of(grantsFrom), true);
 
         Optional<String> early = ready.grantsWithheld(at(CREATED.plusSeconds(5)).instant());
@@ -52,7 +52,7 @@ class BucketStatusTest {
      */
     @Test
     void whileGrantsAreWithheldEveryPutIsWithheldAndReleasesPass() {
-        Instant grantsFrom = BucketHistory.graceEnd(CREATED);
+        Instant grantsFrom = ReplacementGrace.graceEnd(CREATED);
         BucketStatus.Ready ready = new BucketStatus.Ready("settings", IDENTITY, Optional.of(grantsFrom), true);
         Instant early = CREATED.plusSeconds(5);
         LeaseKey key = new LeaseKey("k");

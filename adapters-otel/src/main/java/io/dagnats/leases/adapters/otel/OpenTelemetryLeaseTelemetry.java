@@ -8,7 +8,6 @@ import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.opentelemetry.api.OpenTelemetry;
-import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.Meter;
@@ -38,15 +37,6 @@ import java.util.function.Supplier;
 public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
 
     static final String INSTRUMENTATION_SCOPE = "io.dagnats.leases";
-
-    static final AttributeKey<String> MESSAGING_SYSTEM = MessagingSpan.SYSTEM;
-    static final AttributeKey<String> CONSUMER_GROUP = AttributeKey.stringKey("messaging.consumer.group.name");
-    static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
-    static final AttributeKey<String> LEASE_OPERATION = AttributeKey.stringKey("dagnats.lease.operation");
-    static final AttributeKey<String> LEASE_KEY = AttributeKey.stringKey("dagnats.lease.key");
-    static final AttributeKey<String> LEASE_HOLDER = AttributeKey.stringKey("dagnats.lease.holder");
-    static final AttributeKey<Long> LEASE_REVISION = AttributeKey.longKey("dagnats.lease.revision");
-    static final AttributeKey<String> LEASE_OUTCOME = AttributeKey.stringKey("dagnats.lease.outcome");
 
     /**
      * Bucket boundaries of the latency histograms, in seconds: 50 µs to 10 s in steps of
@@ -132,8 +122,8 @@ public final class OpenTelemetryLeaseTelemetry implements LeaseTelemetry {
             // messaging conventions give process that kind, reply or not).
             Span span = MessagingSpan.builder(tracer, SpanKind.CONSUMER, "process", "process", subject, null, server)
                     .setParent(parent)
-                    .setAttribute(CONSUMER_GROUP, LeaseSubjects.QUEUE_GROUP)
-                    .setAttribute(LEASE_OPERATION, operation)
+                    .setAttribute(LeaseAttributes.CONSUMER_GROUP, LeaseSubjects.QUEUE_GROUP)
+                    .setAttribute(LeaseAttributes.LEASE_OPERATION, operation)
                     .startSpan();
             return new RequestSpan(operation, span, System.nanoTime(), requests, duration, events, faults);
         } catch (RuntimeException fault) {

@@ -1,11 +1,11 @@
 package io.dagnats.leases.adapters.otel;
 
-import static io.dagnats.leases.adapters.otel.OpenTelemetryLeaseTelemetry.ERROR_TYPE;
-import static io.dagnats.leases.adapters.otel.OpenTelemetryLeaseTelemetry.LEASE_HOLDER;
-import static io.dagnats.leases.adapters.otel.OpenTelemetryLeaseTelemetry.LEASE_KEY;
-import static io.dagnats.leases.adapters.otel.OpenTelemetryLeaseTelemetry.LEASE_OPERATION;
-import static io.dagnats.leases.adapters.otel.OpenTelemetryLeaseTelemetry.LEASE_OUTCOME;
-import static io.dagnats.leases.adapters.otel.OpenTelemetryLeaseTelemetry.LEASE_REVISION;
+import static io.dagnats.leases.adapters.otel.LeaseAttributes.ERROR_TYPE;
+import static io.dagnats.leases.adapters.otel.LeaseAttributes.LEASE_HOLDER;
+import static io.dagnats.leases.adapters.otel.LeaseAttributes.LEASE_KEY;
+import static io.dagnats.leases.adapters.otel.LeaseAttributes.LEASE_OPERATION;
+import static io.dagnats.leases.adapters.otel.LeaseAttributes.LEASE_OUTCOME;
+import static io.dagnats.leases.adapters.otel.LeaseAttributes.LEASE_REVISION;
 
 import io.dagnats.leases.application.LeaseTelemetry.Facts;
 import io.dagnats.leases.application.LeaseTelemetry.RequestRecord;

@@ -45,7 +45,7 @@ final class Spans {
             try {
                 if (failure != null) {
                     Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
-                    span.setAttribute(OpenTelemetryLeaseTelemetry.ERROR_TYPE, cause.getClass().getSimpleName());
+                    span.setAttribute(LeaseAttributes.ERROR_TYPE, cause.getClass().getSimpleName());
                     span.setStatus(StatusCode.ERROR, String.valueOf(cause.getMessage()));
                 } else {
                     onValue.accept(span, value);

@@ -50,7 +50,7 @@ final class TracedLeaseStore implements LeaseStore {
         return Spans.traced(faults, "a JetStream read",
                 () -> start(SpanKind.CLIENT, "receive", "get", key),
                 () -> delegate.read(key),
-                (span, state) -> span.setAttribute(OpenTelemetryLeaseTelemetry.LEASE_OUTCOME,
+                (span, state) -> span.setAttribute(LeaseAttributes.LEASE_OUTCOME,
                         state instanceof KeyState.Held ? "held" : "free"));
     }
 
@@ -67,7 +67,7 @@ final class TracedLeaseStore implements LeaseStore {
     private void annotate(Span span, LeaseWrite write, WriteOutcome outcome) {
         if (outcome instanceof WriteOutcome.Written written) {
             span.setAttribute(RESULT, "written");
-            span.setAttribute(OpenTelemetryLeaseTelemetry.LEASE_REVISION, written.revision().revision());
+            span.setAttribute(LeaseAttributes.LEASE_REVISION, written.revision().revision());
             events.written(write, written.revision());
         } else if (outcome instanceof WriteOutcome.Withheld) {
             span.setAttribute(RESULT, "withheld");
@@ -89,7 +89,7 @@ final class TracedLeaseStore implements LeaseStore {
     private Span start(SpanKind kind, String type, String operation, LeaseKey key) {
         return MessagingSpan.builder(tracer, kind, type, operation, KEY_SUBJECT_PREFIX + key.value(),
                         KEY_SUBJECT_TEMPLATE, server)
-                .setAttribute(OpenTelemetryLeaseTelemetry.LEASE_KEY, key.value())
+                .setAttribute(LeaseAttributes.LEASE_KEY, key.value())
                 .startSpan();
     }
 }

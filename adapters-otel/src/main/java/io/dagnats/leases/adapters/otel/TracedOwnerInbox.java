@@ -41,9 +41,9 @@ final class TracedOwnerInbox implements OwnerInbox {
     public CompletionStage<Delivery> deliver(LeaseKey key, Claimant owner, Fence fence, byte[] payload, Duration timeout) {
         return Spans.traced(faults, "a forward attempt", () -> MessagingSpan.builder(tracer, SpanKind.PRODUCER, "send",
                         "send", LeaseSubjects.inbox(owner, key), LeaseSubjects.inboxTemplate(owner), server)
-                .setAttribute(OpenTelemetryLeaseTelemetry.LEASE_KEY, key.value())
-                .setAttribute(OpenTelemetryLeaseTelemetry.LEASE_HOLDER, owner.holder().value())
-                .setAttribute(OpenTelemetryLeaseTelemetry.LEASE_REVISION, fence.revision())
+                .setAttribute(LeaseAttributes.LEASE_KEY, key.value())
+                .setAttribute(LeaseAttributes.LEASE_HOLDER, owner.holder().value())
+                .setAttribute(LeaseAttributes.LEASE_REVISION, fence.revision())
                 .startSpan(), () -> delegate.deliver(key, owner, fence, payload, timeout), (span, delivery) -> {
                     String result = resultOf(delivery);
                     span.setAttribute(RESULT, result);

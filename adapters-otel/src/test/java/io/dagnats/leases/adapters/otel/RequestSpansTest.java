@@ -58,8 +58,8 @@ class RequestSpansTest {
         assertEquals(TRACE_ID, request.getTraceId());
         assertEquals(CALLER, request.getParentSpanId());
         assertEquals("process api.leases.owner", request.getName());
-        assertEquals("nats", request.getAttributes().get(OpenTelemetryLeaseTelemetry.MESSAGING_SYSTEM));
-        assertEquals("free", request.getAttributes().get(OpenTelemetryLeaseTelemetry.LEASE_OUTCOME));
+        assertEquals("nats", request.getAttributes().get(LeaseAttributes.MESSAGING_SYSTEM));
+        assertEquals("free", request.getAttributes().get(LeaseAttributes.LEASE_OUTCOME));
         List<SpanData> reads = finished.stream().filter(span -> span.getKind() == SpanKind.CLIENT).toList();
         assertEquals(2, reads.size());
         reads.forEach(read -> assertEquals(request.getSpanId(), read.getParentSpanId(), read.getName()));
@@ -113,7 +113,7 @@ class RequestSpansTest {
                 .end(LeaseTelemetry.Facts.Failed.bare(ErrorKind.INVALID));
 
         SpanData request = spans.getFinishedSpanItems().get(0);
-        assertEquals("invalid", request.getAttributes().get(OpenTelemetryLeaseTelemetry.ERROR_TYPE));
+        assertEquals("invalid", request.getAttributes().get(LeaseAttributes.ERROR_TYPE));
         assertEquals(StatusCode.UNSET, request.getStatus().getStatusCode());
         assertTrue(request.getEvents().isEmpty(), "no exception event for bad input");
     }
@@ -136,11 +136,11 @@ class RequestSpansTest {
                         Optional.of(lastTried)));
 
         SpanData request = spans.getFinishedSpanItems().get(0);
-        assertEquals("owner_timeout", request.getAttributes().get(OpenTelemetryLeaseTelemetry.LEASE_OUTCOME));
-        assertEquals("owner_timeout", request.getAttributes().get(OpenTelemetryLeaseTelemetry.ERROR_TYPE));
-        assertEquals("k", request.getAttributes().get(OpenTelemetryLeaseTelemetry.LEASE_KEY));
-        assertEquals("h", request.getAttributes().get(OpenTelemetryLeaseTelemetry.LEASE_HOLDER));
-        assertEquals(9L, request.getAttributes().get(OpenTelemetryLeaseTelemetry.LEASE_REVISION));
+        assertEquals("owner_timeout", request.getAttributes().get(LeaseAttributes.LEASE_OUTCOME));
+        assertEquals("owner_timeout", request.getAttributes().get(LeaseAttributes.ERROR_TYPE));
+        assertEquals("k", request.getAttributes().get(LeaseAttributes.LEASE_KEY));
+        assertEquals("h", request.getAttributes().get(LeaseAttributes.LEASE_HOLDER));
+        assertEquals(9L, request.getAttributes().get(LeaseAttributes.LEASE_REVISION));
         assertEquals(StatusCode.UNSET, request.getStatus().getStatusCode());
     }
 
