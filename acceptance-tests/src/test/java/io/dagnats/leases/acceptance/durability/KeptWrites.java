@@ -1,7 +1,7 @@
 package io.dagnats.leases.acceptance.durability;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dagnats.leases.acceptance.durability.PowerLossRig.Stored;
+import io.dagnats.leases.acceptance.durability.RecoveredBucket.Stored;
 import io.dagnats.leases.acceptance.durability.RuleFollowingHolder.Acknowledged;
 import java.time.Instant;
 

@@ -2,8 +2,8 @@ package io.dagnats.leases.acceptance.durability;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dagnats.leases.acceptance.durability.PowerLossRig.Configuration;
-import io.dagnats.leases.acceptance.durability.PowerLossRig.StoreSnapshot;
-import io.dagnats.leases.acceptance.durability.PowerLossRig.Stored;
+import io.dagnats.leases.acceptance.durability.RecoveredBucket.StoreSnapshot;
+import io.dagnats.leases.acceptance.durability.RecoveredBucket.Stored;
 import io.dagnats.leases.acceptance.durability.RuleFollowingHolder.Acknowledged;
 import io.dagnats.leases.acceptance.durability.RuleFollowingHolder.Ownership;
 import io.dagnats.leases.acceptance.harness.Polling;
