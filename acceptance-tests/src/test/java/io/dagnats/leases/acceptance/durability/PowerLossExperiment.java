@@ -2,8 +2,8 @@ package io.dagnats.leases.acceptance.durability;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dagnats.leases.acceptance.durability.PowerLossRig.Configuration;
-import io.dagnats.leases.acceptance.durability.PowerLossRig.StoreSnapshot;
-import io.dagnats.leases.acceptance.durability.PowerLossRig.Stored;
+import io.dagnats.leases.acceptance.durability.RecoveredBucket.StoreSnapshot;
+import io.dagnats.leases.acceptance.durability.RecoveredBucket.Stored;
 import io.dagnats.leases.acceptance.durability.RuleFollowingHolder.Acknowledged;
 import io.dagnats.leases.acceptance.durability.RuleFollowingHolder.Ownership;
 import io.dagnats.leases.acceptance.harness.Polling;
@@ -160,10 +160,10 @@ final class PowerLossExperiment {
             int behind = 0;
             for (Acknowledged last : lastByKey.values()) {
                 Stored stored = snapshot.bucketPresent() ? snapshot.lastByKey().get(last.key()) : null;
-                if (!kept(last, stored, snapshot.takenAt())) {
+                if (!KeptWrites.kept(last, stored, snapshot.takenAt())) {
                     rolledBack++;
                 }
-                if (!answeredKept(last, cut.ownerAnswers().get(last.key()), cut.ownerAnsweredAt().get(last.key()))) {
+                if (!KeptWrites.answeredKept(last, cut.ownerAnswers().get(last.key()), cut.ownerAnsweredAt().get(last.key()))) {
                     behind++;
                 }
             }
@@ -178,28 +178,6 @@ final class PowerLossExperiment {
                     + overlaps[0] + " overlaps");
         }
         return figures;
-    }
-
-    private static boolean kept(Acknowledged last, Stored stored, Instant at) {
-        if (stored == null) {
-            return Instant.parse(last.expiresAt()).isBefore(at); // gone only if its TTL had run out
-        }
-        if (stored.revision() != last.revision()) {
-            return stored.revision() > last.revision();
-        }
-        return stored.holder().equals(last.holder()) && stored.acquiredAt().equals(last.acquiredAt());
-    }
-
-    private static boolean answeredKept(Acknowledged last, JsonNode answer, Instant at) {
-        if (!answer.path("held").asBoolean()) {
-            return Instant.parse(last.expiresAt()).isBefore(at);
-        }
-        long revision = answer.path("revision").asLong();
-        if (revision != last.revision()) {
-            return revision > last.revision();
-        }
-        return last.holder().equals(answer.path("holder").asText())
-                && last.acquiredAt().equals(answer.path("acquired_at").asText());
     }
 
     private static List<Acknowledged> distinctWrites(List<Acknowledged> acknowledged) {

@@ -1,29 +1,22 @@
 package io.dagnats.leases.acceptance.durability;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.dagnats.leases.acceptance.durability.RecoveredBucket.StoreSnapshot;
 import io.dagnats.leases.acceptance.harness.FatJar;
 import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.Polling;
-import io.dagnats.leases.acceptance.harness.WireClient;
 import io.nats.client.Connection;
-import io.nats.client.JetStreamApiException;
-import io.nats.client.JetStreamManagement;
 import io.nats.client.Nats;
 import io.nats.client.Options;
-import io.nats.client.api.MessageInfo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -45,17 +38,6 @@ final class PowerLossRig implements AutoCloseable {
                     + (writebackSeconds > 0 ? "written back after " + writebackSeconds + " s" : "never written back");
         }
     }
-
-    /** The bucket as the recovered servers hold it, read before dagnats serves again. */
-    record StoreSnapshot(boolean bucketPresent, long lastSequence, Map<String, Stored> lastByKey, Instant takenAt) {
-    }
-
-    /** The last message of a key: its revision and the holder, acquired_at and time it names (empty for a marker). */
-    record Stored(long revision, String holder, String acquiredAt) {
-    }
-
-    private static final int STREAM_NOT_FOUND = 10059;
-    private static final int NO_MESSAGE_FOUND = 10037;
 
     private final class Node {
         final String name;
@@ -182,56 +164,9 @@ final class PowerLossRig implements AutoCloseable {
     /**
      * What the recovered servers hold for {@code keys}, read through the stream
      * leader before dagnats serves (so no holder's write can have landed yet).
-     * A bucket the meta leader no longer knows (for 3 s) is absent.
      */
     StoreSnapshot snapshot(Collection<String> keys) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        long notFoundSince = 0;
-        while (true) {
-            try (Connection connection = connect()) {
-                JetStreamManagement management = connection.jetStreamManagement();
-                long last = management.getStreamInfo("KV_leases").getStreamState().getLastSequence();
-                Map<String, Stored> byKey = new HashMap<>();
-                for (String key : keys) {
-                    try {
-                        MessageInfo message = management.getLastMessage("KV_leases", "$KV.leases." + key);
-                        byKey.put(key, stored(message));
-                    } catch (JetStreamApiException none) {
-                        if (none.getApiErrorCode() != NO_MESSAGE_FOUND) {
-                            throw none;
-                        }
-                    }
-                }
-                return new StoreSnapshot(true, last, byKey, Instant.now());
-            } catch (JetStreamApiException notFound) {
-                if (notFound.getApiErrorCode() == STREAM_NOT_FOUND) {
-                    notFoundSince = notFoundSince == 0 ? System.nanoTime() : notFoundSince;
-                    if (System.nanoTime() - notFoundSince > TimeUnit.SECONDS.toNanos(3)) {
-                        return new StoreSnapshot(false, 0, Map.of(), Instant.now());
-                    }
-                } else {
-                    notFoundSince = 0;
-                }
-            } catch (IOException | RuntimeException notYet) {
-                notFoundSince = 0;
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(interrupted);
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the recovered servers did not answer for the bucket within 60 s; logs in " + root);
-            }
-            Polling.pause();
-        }
-    }
-
-    private static Stored stored(MessageInfo message) throws IOException {
-        byte[] data = message.getData();
-        if (data == null || data.length == 0) {
-            return new Stored(message.getSeq(), "", "");
-        }
-        JsonNode record = WireClient.JSON.readTree(data);
-        return new Stored(message.getSeq(), record.path("holder").asText(), record.path("acquired_at").asText());
+        return RecoveredBucket.read(this::connect, keys, root);
     }
 
     private Connection connect() throws IOException, InterruptedException {

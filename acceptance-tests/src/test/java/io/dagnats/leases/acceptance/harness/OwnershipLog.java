@@ -2,13 +2,7 @@ package io.dagnats.leases.acceptance.harness;
 
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.KeptLease;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -92,25 +86,7 @@ public final class OwnershipLog implements AutoCloseable {
 
     /** Lines appended to {@code file} and flushed one by one, so a killed process leaves every line it wrote. */
     static OwnershipLog toFile(Path file, String incarnation) {
-        Writer writer;
-        try {
-            writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND);
-        } catch (IOException cannotOpen) {
-            throw new UncheckedIOException(cannotOpen);
-        }
-        // Several watches of one process (a shard set's keys) write to the one file: a line at a time.
-        return new OwnershipLog(incarnation, line -> {
-            synchronized (writer) {
-                try {
-                    writer.write(line);
-                    writer.write('\n');
-                    writer.flush();
-                } catch (IOException cannotWrite) {
-                    throw new UncheckedIOException(cannotWrite);
-                }
-            }
-        });
+        return new OwnershipLog(incarnation, FlushedLines.appendingTo(file));
     }
 
     /** Lines kept in memory, for holders in the test's own process. */

@@ -3,12 +3,10 @@ package io.dagnats.leases.acceptance.packaging;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.acceptance.harness.Polling;
-import java.io.File;
+import io.dagnats.leases.acceptance.packaging.ContainerRuntimes.Way;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +15,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -69,10 +65,10 @@ final class ImageLaunch implements AutoCloseable {
     static ImageLaunch start(ContainerImage image, Map<String, String> settings, Optional<Path> files, Path work,
             String serving) throws IOException {
         Path launch = Files.createTempDirectory(work, "launch-");
-        Optional<Path> readable = files.isPresent() ? Optional.of(readableCopy(files.get(), launch)) : Optional.empty();
+        Optional<Path> readable = files.isPresent() ? Optional.of(ImageFiles.readableCopy(files.get(), launch)) : Optional.empty();
         List<String> notRun = new ArrayList<>();
-        for (String runtime : runtimes()) {
-            Optional<Path> binary = onPath(runtime);
+        for (String runtime : ContainerRuntimes.runtimes()) {
+            Optional<Path> binary = ContainerRuntimes.onPath(runtime);
             if (binary.isEmpty()) {
                 notRun.add(runtime + " is not installed");
                 continue;
@@ -83,7 +79,7 @@ final class ImageLaunch implements AutoCloseable {
                 notRun.add(runtime + ": " + lastLine(cannot.getMessage()));
                 continue;
             }
-            for (Way way : ways(runtime)) {
+            for (Way way : ContainerRuntimes.ways(runtime)) {
                 String tried = String.join(" ", way.command(runtime, List.of(image.reference())));
                 try {
                     // Loaded for each way: a way that fails removes what it loaded, as every launch does.
@@ -100,56 +96,6 @@ final class ImageLaunch implements AutoCloseable {
             notRun.add("dagnats.image.runtimes names none");
         }
         return outsideContainer(image, settings, readable, launch, serving, String.join("; ", notRun));
-    }
-
-    /**
-     * The container runtimes to try, in order: the system property {@code dagnats.image.runtimes}
-     * (comma-separated; empty runs the image outside a container), podman and docker unless set.
-     */
-    private static List<String> runtimes() {
-        String named = System.getProperty("dagnats.image.runtimes", "podman,docker").strip();
-        return named.isEmpty() ? List.of() : List.of(named.split("\\s*,\\s*"));
-    }
-
-    /** A way to run a container: the runtime's options before {@code run}, and {@code run}'s own. */
-    private record Way(List<String> runtime, List<String> run) {
-
-        List<String> command(String binary, List<String> rest) {
-            List<String> command = new ArrayList<>(List.of(binary));
-            command.addAll(runtime);
-            command.add("run");
-            command.addAll(run);
-            command.addAll(rest);
-            return command;
-        }
-    }
-
-    /**
-     * The ways to try a runtime: its own defaults, and for podman where those fail (on these
-     * machines its crun stops at setrlimit, then at cgroups in hybrid mode) runc, with the limits
-     * this process has rather than podman's higher defaults, which the sandbox refuses to raise to.
-     */
-    private static List<Way> ways(String runtime) throws IOException {
-        List<Way> ways = new ArrayList<>(List.of(new Way(List.of(), List.of())));
-        Optional<Path> runc = onPath("runc");
-        if (runtime.equals("podman") && runc.isPresent()) {
-            long files = hardLimit("Max open files");
-            long processes = Math.min(4096, hardLimit("Max processes"));
-            ways.add(new Way(List.of("--runtime", runc.get().toString()), List.of(
-                    "--ulimit", "nofile=" + files + ":" + files, "--ulimit", "nproc=" + processes + ":" + processes)));
-        }
-        return ways;
-    }
-
-    /** This process's hard limit named {@code limit} in /proc/self/limits. */
-    private static long hardLimit(String limit) throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
-            if (line.startsWith(limit)) {
-                String hard = line.substring(limit.length()).trim().split("\\s+")[1];
-                return hard.equals("unlimited") ? 1_048_576 : Long.parseLong(hard);
-            }
-        }
-        throw new IOException("/proc/self/limits names no " + limit);
     }
 
     private static ImageLaunch inContainer(Path runtime, Way way, String how, ContainerImage image,
@@ -175,7 +121,7 @@ final class ImageLaunch implements AutoCloseable {
 
     private static ImageLaunch outsideContainer(ContainerImage image, Map<String, String> settings,
             Optional<Path> files, Path work, String serving, String whyNotInContainer) throws IOException {
-        Optional<Path> unshare = onPath("unshare");
+        Optional<Path> unshare = ContainerRuntimes.onPath("unshare");
         int uid = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
         if (uid != 0 || unshare.isEmpty()) {
             String why = "image test skipped: no container runtime runs it (" + whyNotInContainer + "), and running"
@@ -197,7 +143,7 @@ final class ImageLaunch implements AutoCloseable {
                     Duration.ofSeconds(10));
         }
         if (files.isPresent()) {
-            copy(files.get(), Files.createDirectories(root.resolve(FILES.substring(1))));
+            ImageFiles.copy(files.get(), Files.createDirectories(root.resolve(FILES.substring(1))));
         }
         Function<List<String>, ProcessBuilder> command = arguments -> {
             List<String> run = new ArrayList<>(List.of(unshare.get().toString(), "--pid", "--fork", "--kill-child",
@@ -279,33 +225,6 @@ final class ImageLaunch implements AutoCloseable {
                 // --rm removed the container when it exited; another launch may have removed the image
             }
         }
-    }
-
-    /** A copy of {@code files} that the image's user can read (a key file is often its owner's only). */
-    private static Path readableCopy(Path files, Path work) throws IOException {
-        Path copy = Files.createDirectories(work.resolve("files"));
-        copy(files, copy);
-        Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rwxr-xr-x"));
-        return copy;
-    }
-
-    private static void copy(Path from, Path to) throws IOException {
-        try (Stream<Path> listed = Files.list(from)) {
-            for (Path file : listed.filter(Files::isRegularFile).collect(Collectors.toList())) {
-                Path copied = Files.copy(file, to.resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-                Files.setPosixFilePermissions(copied, PosixFilePermissions.fromString("rw-r--r--"));
-            }
-        }
-    }
-
-    private static Optional<Path> onPath(String program) {
-        for (String directory : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            Path candidate = Path.of(directory, program);
-            if (!directory.isEmpty() && Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
     }
 
     private static String lastLine(String text) {
