@@ -1,7 +1,6 @@
 package io.dagnats.leases.holder.internal.keeper;
 
 import io.dagnats.leases.domain.Claimant;
-import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
@@ -17,7 +16,6 @@ import io.dagnats.leases.holder.internal.Ownership;
 import io.dagnats.leases.holder.internal.Scheduler;
 import io.dagnats.leases.protocol.LeaseChange;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -38,8 +36,6 @@ public final class LeaseKeeper {
 
     /** Logs under the public handle's name, as it always has, so users' logging settings still apply. */
     private static final System.Logger LOG = System.getLogger("io.dagnats.leases.holder.KeptLease");
-    /** How long a close waits for interrupted forward handlers before it gives up releasing. */
-    private static final Duration HANDLER_DRAIN = Duration.ofSeconds(5);
 
     private final KeeperRules rules;
     private final LeaseCalls client;
@@ -52,7 +48,7 @@ public final class LeaseKeeper {
     private final Ownership ownership;
     /** The holder's highest confirmed fence per key, shared with its other keepers and followings. */
     private final FenceFloors floors;
-    /** Completed once a close has released what it could; set by the first close. */
+    /** Completed by {@link #handle} when the rules enter {@link KeeperState.Closed}, and nowhere else. */
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
     // Scheduler-thread state.
@@ -125,12 +121,18 @@ public final class LeaseKeeper {
         return beginClose(false);
     }
 
+    /**
+     * The close, as an event of the machine; the stage completes when the machine reaches
+     * {@link KeeperState.Closed}. A shut-down scheduler runs no event (the holder shuts it down
+     * only after its keepers closed, or a user shut down the scheduler they gave): the machine can
+     * no longer close, nor release, nor renew, so the close returns an ended stage at once, the
+     * key left to the server's TTL, and the keeper's own closed stage is left as it is.
+     */
     private CompletableFuture<Void> beginClose(boolean release) {
         if (scheduler.isShutdown()) {
-            closed.complete(null);
-        } else {
-            submit(new KeeperEvent.Close(release));
+            return CompletableFuture.completedFuture(null);
         }
+        submit(new KeeperEvent.Close(release));
         return closed;
     }
 
@@ -156,6 +158,9 @@ public final class LeaseKeeper {
         state = step.state();
         memory = step.memory();
         step.effects().forEach(this::perform);
+        if (state instanceof KeeperState.Closed) {
+            closed.complete(null);
+        }
     }
 
     private void perform(KeeperEffect effect) {
@@ -187,10 +192,12 @@ public final class LeaseKeeper {
             ownership.end();
             telemetry.ownershipChanged(rules.key.value(), false);
             tell(target -> target.stoppedOwning(stop.reason()));
-        } else if (effect instanceof KeeperEffect.ReleaseAndFinish release) {
-            releaseAndFinish(release.held());
-        } else if (effect instanceof KeeperEffect.Finish) {
-            closed.complete(null);
+        } else if (effect instanceof KeeperEffect.DrainHandlers drain) {
+            ownership.runsEnded(drain.within()).whenCompleteAsync(
+                    (done, slow) -> handle(new KeeperEvent.Drained(slow == null)), scheduler);
+        } else if (effect instanceof KeeperEffect.SendRelease send) {
+            client.release(rules.key, rules.self, send.held()).whenCompleteAsync(
+                    (answer, failure) -> handle(new KeeperEvent.Released(send.call())), scheduler);
         } else if (effect instanceof KeeperEffect.Log log) {
             LOG.log(log.level(), log.line());
         }
@@ -200,29 +207,10 @@ public final class LeaseKeeper {
         return new KeeperEvent.CallFailed(call, CallFailures.finalError(failure));
     }
 
-    /**
-     * Releases under {@code held} once no forward handler of this key still runs: until then
-     * this process may still be acting on the key, and a release would let another owner in.
-     * A handler that ignores its interrupt for longer than {@link #HANDLER_DRAIN} leaves the
-     * lease to expire by its TTL instead.
-     */
-    private void releaseAndFinish(Fence held) {
-        ownership.runsEnded(HANDLER_DRAIN).whenComplete((done, slow) -> {
-            if (slow != null) {
-                LOG.log(System.Logger.Level.WARNING, "a forward handler of " + rules.key + " still runs "
-                        + HANDLER_DRAIN.toSeconds() + " s after it was interrupted; the lease is not released,"
-                        + " the server's TTL will free it");
-                closed.complete(null);
-                return;
-            }
-            client.release(rules.key, rules.self, held).whenComplete((answer, failure) -> closed.complete(null));
-        });
-    }
-
     /** Releases the record below the floor once no forward handler runs (none if one overruns), then presents the floor. */
     private void reportWentBack(KeeperEffect.ReportWentBack report) {
         Runnable present = () -> client.renew(rules.key, rules.self, report.floor(), Optional.of(rules.ttl));
-        ownership.runsEnded(HANDLER_DRAIN).whenComplete((done, slow) -> {
+        ownership.runsEnded(ClosingRules.HANDLER_DRAIN).whenComplete((done, slow) -> {
             if (slow != null) {
                 present.run();
             } else {
