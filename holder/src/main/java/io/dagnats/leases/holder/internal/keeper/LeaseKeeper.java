@@ -14,6 +14,8 @@ import io.dagnats.leases.holder.internal.HolderTelemetry;
 import io.dagnats.leases.holder.internal.LeaseCalls;
 import io.dagnats.leases.holder.internal.Ownership;
 import io.dagnats.leases.holder.internal.Scheduler;
+import io.dagnats.leases.holder.internal.Step;
+import io.dagnats.leases.holder.internal.StepRunner;
 import io.dagnats.leases.protocol.LeaseChange;
 import java.time.Clock;
 import java.util.Optional;
@@ -22,9 +24,9 @@ import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 /**
- * Keeps one key for a {@link KeptLease}: the runner of {@link KeeperRules}. It holds the
- * {@link KeeperState} and {@link KeeperMemory}, feeds each event through the rules on the
- * holder's scheduler thread, and performs the effects they ask for: calls, timers, the
+ * Keeps one key for a {@link KeptLease}: {@link KeeperRules} run by a {@link StepRunner}, which
+ * holds the {@link KeeperState} and {@link KeeperMemory} and feeds each event through the rules on
+ * the holder's scheduler thread; this class performs the effects they ask for: calls, timers, the
  * published {@link Ownership}, the listener, logs. It decides nothing itself.
  *
  * <p>The listener is told on {@code listenerThread}, never on the scheduler thread, so a slow
@@ -48,13 +50,9 @@ public final class LeaseKeeper {
     private final Ownership ownership;
     /** The holder's highest confirmed fence per key, shared with its other keepers and followings. */
     private final FenceFloors floors;
-    /** Completed by {@link #handle} when the rules enter {@link KeeperState.Closed}, and nowhere else. */
-    private final CompletableFuture<Void> closed = new CompletableFuture<>();
-
-    // Scheduler-thread state.
-    private KeeperState state = new KeeperState.Idle();
-    private KeeperMemory memory = KeeperMemory.FRESH;
-    /** Whether a rule has thrown already: the first is logged with its trace, later ones without. */
+    /** Its state, memory and loop; it ends when the rules enter {@link KeeperState.Closed}, and nowhere else. */
+    private final StepRunner<KeeperState, KeeperMemory, KeeperEffect, KeeperEvent> runner;
+    /** Whether a rule has thrown already: the first is logged with its trace, later ones without; scheduler thread. */
     private boolean ruleFailed;
 
     LeaseKeeper(KeeperRules rules, LeaseCalls client, MonotonicClock clock, Clock wallClock, Scheduler scheduler,
@@ -69,6 +67,10 @@ public final class LeaseKeeper {
         this.telemetry = telemetry;
         this.ownership = new Ownership(clock);
         this.floors = floors;
+        this.runner = new StepRunner<>(scheduler, new KeeperState.Idle(), KeeperMemory.FRESH,
+                (state, memory, event) -> rules.next(state, memory, event,
+                        new EventTime(clock.nanoTime(), wallClock.instant(), floors.floor(rules.key))),
+                this::afterBug, this::perform, KeeperState.Closed.class::isInstance);
     }
 
     /** Starts campaigning. Called once, by the holder, after it has subscribed to the key's changes. */
@@ -99,12 +101,12 @@ public final class LeaseKeeper {
 
     /** Completes once the keeper has closed, whether or not it released in time. */
     CompletableFuture<Void> closedStage() {
-        return closed;
+        return runner.ended();
     }
 
     /** For tests: the phase the keeper is in, read on the scheduler thread. */
     KeeperState state() {
-        return state;
+        return runner.state();
     }
 
     /** Begins closing on the scheduler thread; the stage completes once what was held is released. */
@@ -133,47 +135,36 @@ public final class LeaseKeeper {
             return CompletableFuture.completedFuture(null);
         }
         submit(new KeeperEvent.Close(release));
-        return closed;
+        return runner.ended();
     }
 
     private void submit(KeeperEvent event) {
-        scheduler.execute(() -> handle(event));
+        runner.submit(event);
     }
 
-    /** One transition and its effects; on the scheduler thread only. */
-    private void handle(KeeperEvent event) {
-        KeeperStep step;
-        try {
-            step = rules.next(state, memory, event,
-                    new EventTime(clock.nanoTime(), wallClock.instant(), floors.floor(rules.key)));
-        } catch (RuntimeException bug) {
-            // A bug in a rule must not pass silently, nor stall the keeper: say which state and event
-            // (the trace once), end ownership and campaign again.
-            String line = "lease " + rules.key + ": no rule for " + event + " in " + state
-                    + "; ownership ends and the keeper campaigns again";
-            LOG.log(ruleFailed ? System.Logger.Level.DEBUG : System.Logger.Level.ERROR, line, ruleFailed ? null : bug);
-            ruleFailed = true;
-            step = rules.failSafe(state, memory);
-        }
-        state = step.state();
-        memory = step.memory();
-        step.effects().forEach(this::perform);
-        if (state instanceof KeeperState.Closed) {
-            closed.complete(null);
-        }
+    /**
+     * A bug in a rule must not pass silently, nor stall the keeper: say which state and event
+     * (the trace once), end ownership and campaign again ({@link KeeperRules#failSafe}).
+     */
+    private Optional<Step<KeeperState, KeeperMemory, KeeperEffect>> afterBug(KeeperState state, KeeperMemory memory,
+            KeeperEvent event, RuntimeException bug) {
+        String line = "lease " + rules.key + ": no rule for " + event + " in " + state
+                + "; ownership ends and the keeper campaigns again";
+        LOG.log(ruleFailed ? System.Logger.Level.DEBUG : System.Logger.Level.ERROR, line, ruleFailed ? null : bug);
+        ruleFailed = true;
+        return Optional.of(rules.failSafe(state, memory));
     }
 
     private void perform(KeeperEffect effect) {
         if (effect instanceof KeeperEffect.SendAcquire send) {
-            client.acquire(rules.key, rules.self, rules.ttl).whenCompleteAsync((answer, failure) -> handle(failure == null
-                    ? new KeeperEvent.AcquireAnswered(send.call(), answer) : failed(send.call(), failure)), scheduler);
+            client.acquire(rules.key, rules.self, rules.ttl).whenComplete((answer, failure) -> submit(failure == null
+                    ? new KeeperEvent.AcquireAnswered(send.call(), answer) : failed(send.call(), failure)));
         } else if (effect instanceof KeeperEffect.SendRenew send) {
-            client.renew(rules.key, rules.self, send.fence(), Optional.of(rules.ttl)).whenCompleteAsync(
-                    (answer, failure) -> handle(failure == null
-                            ? new KeeperEvent.RenewAnswered(send.call(), answer) : failed(send.call(), failure)),
-                    scheduler);
+            client.renew(rules.key, rules.self, send.fence(), Optional.of(rules.ttl)).whenComplete(
+                    (answer, failure) -> submit(failure == null
+                            ? new KeeperEvent.RenewAnswered(send.call(), answer) : failed(send.call(), failure)));
         } else if (effect instanceof KeeperEffect.Schedule schedule) {
-            scheduler.schedule(() -> handle(schedule.event()), schedule.delayNanos());
+            runner.submitAfter(schedule.event(), schedule.delayNanos());
         } else if (effect instanceof KeeperEffect.ReportWentBack report) {
             reportWentBack(report);
         } else if (effect instanceof KeeperEffect.BecomeOwner become) {
@@ -193,11 +184,10 @@ public final class LeaseKeeper {
             telemetry.ownershipChanged(rules.key.value(), false);
             tell(target -> target.stoppedOwning(stop.reason()));
         } else if (effect instanceof KeeperEffect.DrainHandlers drain) {
-            ownership.runsEnded(drain.within()).whenCompleteAsync(
-                    (done, slow) -> handle(new KeeperEvent.Drained(slow == null)), scheduler);
+            ownership.runsEnded(drain.within()).whenComplete((done, slow) -> submit(new KeeperEvent.Drained(slow == null)));
         } else if (effect instanceof KeeperEffect.SendRelease send) {
-            client.release(rules.key, rules.self, send.held()).whenCompleteAsync(
-                    (answer, failure) -> handle(new KeeperEvent.Released(send.call())), scheduler);
+            client.release(rules.key, rules.self, send.held()).whenComplete(
+                    (answer, failure) -> submit(new KeeperEvent.Released(send.call())));
         } else if (effect instanceof KeeperEffect.Log log) {
             LOG.log(log.level(), log.line());
         }
