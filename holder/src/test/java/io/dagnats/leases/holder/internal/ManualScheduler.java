@@ -23,6 +23,7 @@ public final class ManualScheduler implements Scheduler, MonotonicClock {
     private final Instant wallAtStart = Instant.now();
     private long now = START;
     private long order;
+    private boolean shutDown;
 
     /** The wall clock as this scheduler moves it: as far from its start as the monotonic clock, never by itself. */
     public Instant wall() {
@@ -62,12 +63,21 @@ public final class ManualScheduler implements Scheduler, MonotonicClock {
 
     @Override
     public void schedule(Runnable task, long delayNanos) {
+        if (shutDown) {
+            return; // as Scheduler.of: a shut-down scheduler runs nothing more
+        }
         tasks.add(new Task(now + Math.max(0, delayNanos), order++, task));
     }
 
     @Override
     public boolean isShutdown() {
-        return false;
+        return shutDown;
+    }
+
+    /** Shuts down as an executor's shutdownNow: what is queued is dropped, and nothing new runs. */
+    public void shutDown() {
+        shutDown = true;
+        tasks.clear();
     }
 
     /** Runs whatever is due now, including what those tasks schedule for now. */

@@ -2,7 +2,8 @@ package io.dagnats.leases.holder.internal.follow;
 
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.holder.KeyOwner;
-import java.util.ArrayList;
+import io.dagnats.leases.holder.internal.Step;
+import io.dagnats.leases.holder.internal.StepBuilder;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -11,7 +12,8 @@ import java.util.Optional;
  * One transition of {@link FollowRules}: the next state, what the follower remembers across
  * states, and the effects to perform, in order.
  */
-record FollowStep(FollowState state, FollowStep.Memory memory, List<FollowEffect> effects) {
+record FollowStep(FollowState state, FollowStep.Memory memory, List<FollowEffect> effects)
+        implements Step<FollowState, FollowStep.Memory, FollowEffect> {
 
     FollowStep {
         Objects.requireNonNull(state, "state");
@@ -35,14 +37,12 @@ record FollowStep(FollowState state, FollowStep.Memory memory, List<FollowEffect
     }
 
     /** Collects one step: ids are drawn from the memory as the effects are added. */
-    static final class Builder {
-        private Memory memory;
+    static final class Builder extends StepBuilder<FollowState, Memory, FollowEffect, FollowStep> {
         private final Optional<Fence> floor;
-        private final List<FollowEffect> effects = new ArrayList<>();
 
         /** @param floor the highest fence this process confirmed for the key, as the event found it */
         Builder(Memory memory, Optional<Fence> floor) {
-            this.memory = memory;
+            super(memory);
             this.floor = Objects.requireNonNull(floor, "floor");
         }
 
@@ -52,13 +52,9 @@ record FollowStep(FollowState state, FollowStep.Memory memory, List<FollowEffect
 
         /** A fresh id for a read or a timer. */
         long id() {
-            long id = memory.nextId();
-            memory = new Memory(id + 1, memory.told(), memory.highest(), memory.highestRevision());
-            return id;
-        }
-
-        Memory memory() {
-            return memory;
+            Memory memory = memory();
+            remember(new Memory(memory.nextId() + 1, memory.told(), memory.highest(), memory.highestRevision()));
+            return memory.nextId();
         }
 
         /**
@@ -66,19 +62,22 @@ record FollowStep(FollowState state, FollowStep.Memory memory, List<FollowEffect
          * told, and, when it is held, as the highest owner and (unsigned) the highest record revision.
          */
         Builder told(KeyOwner owner, long revision) {
+            Memory memory = memory();
             Optional<KeyOwner.Held> highest = owner instanceof KeyOwner.Held held ? Optional.of(held) : memory.highest();
             long highestRevision = owner instanceof KeyOwner.Held && Long.compareUnsigned(revision, memory.highestRevision()) > 0
                     ? revision : memory.highestRevision();
-            memory = new Memory(memory.nextId(), Optional.of(owner), highest, highestRevision);
+            remember(new Memory(memory.nextId(), Optional.of(owner), highest, highestRevision));
             return then(new FollowEffect.Report(owner));
         }
 
-        Builder then(FollowEffect effect) {
-            effects.add(effect);
+        @Override
+        public Builder then(FollowEffect effect) {
+            super.then(effect);
             return this;
         }
 
-        FollowStep into(FollowState state) {
+        @Override
+        protected FollowStep step(FollowState state, Memory memory, List<FollowEffect> effects) {
             return new FollowStep(state, memory, effects);
         }
     }

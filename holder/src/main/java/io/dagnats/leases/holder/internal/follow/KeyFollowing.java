@@ -11,6 +11,8 @@ import io.dagnats.leases.holder.internal.CallFailures;
 import io.dagnats.leases.holder.internal.FenceFloors;
 import io.dagnats.leases.holder.internal.KeyChanges;
 import io.dagnats.leases.holder.internal.Scheduler;
+import io.dagnats.leases.holder.internal.Step;
+import io.dagnats.leases.holder.internal.StepRunner;
 import io.dagnats.leases.protocol.LeaseChange;
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
@@ -32,10 +34,8 @@ public final class KeyFollowing implements Following {
     private final Connection connection;
     private final LeaseClient client;
     private final KeyChanges changes;
-    private final Scheduler scheduler;
     private final Executor listenerThread;
     private final OwnerListener listener;
-    private final MonotonicClock clock;
     private final Consumer<KeyFollowing> onClose;
     /** The holder's highest confirmed fence per key: no owner at or below it is reported ({@link FollowReports}). */
     private final FenceFloors floors;
@@ -48,9 +48,8 @@ public final class KeyFollowing implements Following {
     private volatile KeyOwner current;
     private volatile Subscription subscription;
 
-    // Scheduler-thread state.
-    private FollowState state = new FollowState.Idle();
-    private FollowStep.Memory memory = FollowStep.Memory.FRESH;
+    /** Its state, memory and loop: the same runner as a keeper's. */
+    private final StepRunner<FollowState, FollowStep.Memory, FollowEffect, FollowEvent> runner;
     /** Messages the shared dispatcher had dropped when this following last looked; set before subscribing, then read on the dispatcher thread. */
     private long dropped;
 
@@ -66,11 +65,12 @@ public final class KeyFollowing implements Following {
         this.connection = connection;
         this.client = client;
         this.changes = changes;
-        this.scheduler = scheduler;
         this.listenerThread = listenerThread;
         this.listener = listener;
-        this.clock = clock;
         this.onClose = onClose;
+        this.runner = new StepRunner<>(scheduler, new FollowState.Idle(), FollowStep.Memory.FRESH,
+                (state, memory, event) -> rules.next(state, memory, event, clock.nanoTime(), floors.floor(rules.key)),
+                this::afterBug, this::perform, FollowState.Closed.class::isInstance);
     }
 
     /** Subscribes to the key's change events and to reconnects, then reads the key: in that order, so nothing falls between. */
@@ -116,30 +116,23 @@ public final class KeyFollowing implements Following {
     }
 
     private void submit(FollowEvent event) {
-        scheduler.execute(() -> handle(event));
+        runner.submit(event);
     }
 
-    /** One transition and its effects; on the scheduler thread only. */
-    private void handle(FollowEvent event) {
-        FollowStep step;
-        try {
-            step = rules.next(state, memory, event, clock.nanoTime(), floors.floor(rules.key));
-        } catch (RuntimeException bug) {
-            LOG.log(System.Logger.Level.ERROR, "following " + rules.key + ": no rule for " + event + " in " + state, bug);
-            return;
-        }
-        state = step.state();
-        memory = step.memory();
-        step.effects().forEach(this::perform);
+    /** A bug in a rule is logged, and the event changes nothing: the following goes on as it was. */
+    private Optional<Step<FollowState, FollowStep.Memory, FollowEffect>> afterBug(FollowState state,
+            FollowStep.Memory memory, FollowEvent event, RuntimeException bug) {
+        LOG.log(System.Logger.Level.ERROR, "following " + rules.key + ": no rule for " + event + " in " + state, bug);
+        return Optional.empty();
     }
 
     private void perform(FollowEffect effect) {
         if (effect instanceof FollowEffect.SendRead send) {
-            client.owner(rules.key).whenCompleteAsync((answer, failure) -> handle(failure == null
+            client.owner(rules.key).whenComplete((answer, failure) -> submit(failure == null
                     ? new FollowEvent.Read(send.call(), answer)
-                    : new FollowEvent.ReadFailed(send.call(), CallFailures.finalError(failure))), scheduler);
+                    : new FollowEvent.ReadFailed(send.call(), CallFailures.finalError(failure))));
         } else if (effect instanceof FollowEffect.Schedule schedule) {
-            scheduler.schedule(() -> handle(schedule.event()), schedule.delayNanos());
+            runner.submitAfter(schedule.event(), schedule.delayNanos());
         } else if (effect instanceof FollowEffect.Report report && !closed.get()) {
             current = report.owner();
             tell(report.owner());

@@ -2,26 +2,68 @@ package io.dagnats.leases.holder.internal.keeper;
 
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseView;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The closing of a {@link KeeperRules} keeper: ownership ends at once; what is held is released
- * (or, abandoned, left to the TTL) once no call in flight can still change what that is. A close
- * while a call is in flight waits for it in {@link KeeperState.Closing}.
+ * The closing of a {@link KeeperRules} keeper, to its end: ownership ends at once; a call in
+ * flight is waited for ({@link KeeperState.Closing}), since its answer may change what is held;
+ * what is held is released once no forward handler of the key still runs
+ * ({@link KeeperState.Draining}, then {@link KeeperState.Releasing}), or, abandoned, left to the
+ * TTL. Only these rules enter {@link KeeperState.Closed}; the runner ends the close when they do.
  */
 final class ClosingRules {
 
+    /** How long a close waits for interrupted forward handlers before it gives up releasing. */
+    static final Duration HANDLER_DRAIN = Duration.ofSeconds(5);
+
+    private final LeaseKey key;
     private final Claimant self;
 
-    ClosingRules(Claimant self) {
+    ClosingRules(LeaseKey key, Claimant self) {
+        this.key = key;
         this.self = self;
     }
 
-    KeeperStep closing(KeeperState.Closing closing, KeeperEvent event, KeeperStep.Builder step) {
+    KeeperStep close(KeeperState state, boolean release, KeeperStep.Builder step) {
+        if (state instanceof KeeperState.Ending) {
+            return step.into(state);
+        }
+        Optional<Tenure> tenure = state.tenure();
+        if (tenure.isPresent()) {
+            step.then(new KeeperEffect.StopOwning(release
+                    ? OwnershipListener.StopReason.RELEASED : OwnershipListener.StopReason.ABANDONED));
+        }
+        // What this process last knew it held: the tenure's fence, or the grant its renew is proving.
+        Optional<Fence> held = state instanceof KeeperState.Proving proving
+                ? Optional.of(proving.presented()) : tenure.map(Tenure::fence);
+        if (state instanceof KeeperState.AwaitingCall awaiting) {
+            return step.into(new KeeperState.Closing(awaiting.call(), release, held));
+        }
+        return release(step, release ? held : Optional.empty());
+    }
+
+    /** An event in one of the phases of a close. */
+    KeeperStep ending(KeeperState.Ending ending, KeeperEvent event, KeeperStep.Builder step) {
+        if (ending instanceof KeeperState.Closing closing) {
+            return closing(closing, event, step);
+        }
+        if (ending instanceof KeeperState.Draining draining && event instanceof KeeperEvent.Drained drained) {
+            return drained(draining, drained, step);
+        }
+        if (ending instanceof KeeperState.Releasing releasing && event instanceof KeeperEvent.Released released
+                && released.call() == releasing.call()) {
+            return step.into(new KeeperState.Closed()); // a release that failed is answered lost later, harming nothing
+        }
+        return step.into(ending);
+    }
+
+    private KeeperStep closing(KeeperState.Closing closing, KeeperEvent event, KeeperStep.Builder step) {
         Optional<Fence> held;
         if (event instanceof KeeperEvent.AcquireAnswered answered && answered.call() == closing.call()) {
             LeaseView lease = answered.answer().lease();
@@ -35,35 +77,28 @@ final class ClosingRules {
         } else {
             return step.into(closing);
         }
-        return finish(step, closing.release() ? held : Optional.empty());
+        return release(step, closing.release() ? held : Optional.empty());
     }
 
-    KeeperStep close(KeeperState state, boolean release, KeeperStep.Builder step) {
-        if (state instanceof KeeperState.Closing || state instanceof KeeperState.Closed) {
-            return step.into(state);
+    /**
+     * Released once no forward handler still runs; a handler that ignored its interrupt past
+     * {@link #HANDLER_DRAIN} may still act on the key, so the key is left to the TTL instead.
+     */
+    private KeeperStep drained(KeeperState.Draining draining, KeeperEvent.Drained drained, KeeperStep.Builder step) {
+        if (!drained.inTime()) {
+            return step.then(new KeeperEffect.Log(System.Logger.Level.WARNING, "a forward handler of " + key
+                    + " still runs " + HANDLER_DRAIN.toSeconds() + " s after it was interrupted; the lease is not"
+                    + " released, the server's TTL will free it")).into(new KeeperState.Closed());
         }
-        Optional<Tenure> tenure = state.tenure();
-        if (tenure.isPresent()) {
-            step.then(new KeeperEffect.StopOwning(release
-                    ? OwnershipListener.StopReason.RELEASED : OwnershipListener.StopReason.ABANDONED));
-        }
-        // What this process last knew it held: the tenure's fence, or the grant its renew is proving.
-        Optional<Fence> held = state instanceof KeeperState.Proving proving
-                ? Optional.of(proving.presented()) : tenure.map(Tenure::fence);
-        Optional<Long> inFlight = inFlight(state);
-        if (inFlight.isPresent()) {
-            return step.into(new KeeperState.Closing(inFlight.get(), release, held));
-        }
-        return finish(step, release ? held : Optional.empty());
+        long call = step.id();
+        return step.then(new KeeperEffect.SendRelease(call, draining.held())).into(new KeeperState.Releasing(call));
     }
 
-    /** The call whose answer the state waits for, if any. */
-    private static Optional<Long> inFlight(KeeperState state) {
-        return state instanceof KeeperState.AwaitingCall awaiting ? Optional.of(awaiting.call()) : Optional.empty();
-    }
-
-    private static KeeperStep finish(KeeperStep.Builder step, Optional<Fence> release) {
-        step.then(release.<KeeperEffect>map(KeeperEffect.ReleaseAndFinish::new).orElse(new KeeperEffect.Finish()));
-        return step.into(new KeeperState.Closed());
+    /** Releases {@code held}, once the handlers have drained, or, with nothing to release, closes at once. */
+    private static KeeperStep release(KeeperStep.Builder step, Optional<Fence> held) {
+        if (held.isEmpty()) {
+            return step.into(new KeeperState.Closed());
+        }
+        return step.then(new KeeperEffect.DrainHandlers(HANDLER_DRAIN)).into(new KeeperState.Draining(held.get()));
     }
 }

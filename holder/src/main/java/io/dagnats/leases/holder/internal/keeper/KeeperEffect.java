@@ -3,6 +3,7 @@ package io.dagnats.leases.holder.internal.keeper;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.OwnershipListener;
+import java.time.Duration;
 
 /** What {@link KeeperRules} asks the {@link LeaseKeeper} to do, in order. */
 sealed interface KeeperEffect {
@@ -46,12 +47,15 @@ sealed interface KeeperEffect {
     record ReportWentBack(Fence held, Fence floor) implements KeeperEffect {
     }
 
-    /** Release {@code held} once no forward handler still runs, then end the close. */
-    record ReleaseAndFinish(Fence held) implements KeeperEffect {
+    /**
+     * Wait, at most {@code within}, for the key's forward handlers (told to stop) to end; the
+     * outcome comes back as {@link KeeperEvent.Drained}.
+     */
+    record DrainHandlers(Duration within) implements KeeperEffect {
     }
 
-    /** End the close without releasing. */
-    record Finish() implements KeeperEffect {
+    /** Send a release of {@code held}; its outcome, answered or not, comes back as {@link KeeperEvent.Released} naming {@code call}. */
+    record SendRelease(long call, Fence held) implements KeeperEffect {
     }
 
     /** One line for operators. */

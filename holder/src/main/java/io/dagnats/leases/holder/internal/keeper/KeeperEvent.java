@@ -51,4 +51,12 @@ sealed interface KeeperEvent {
     /** Stop keeping the key: release what is held, or leave it to the TTL ({@code release} false). */
     record Close(boolean release) implements KeeperEvent {
     }
+
+    /** The key's forward handlers have stopped ({@code inTime}), or one still ran when the drain's bound passed. */
+    record Drained(boolean inTime) implements KeeperEvent {
+    }
+
+    /** Release {@code call} came back, answered or not: either way there is nothing more to do for it. */
+    record Released(long call) implements KeeperEvent {
+    }
 }

@@ -41,7 +41,7 @@ public final class KeeperRules {
         this.ttl = ttl;
         this.wentBack = new StoreWentBack(context);
         this.tenancy = new TenancyRules(context, wentBack);
-        this.closings = new ClosingRules(self);
+        this.closings = new ClosingRules(key, self);
     }
 
     public KeeperStep next(KeeperState state, KeeperMemory memory, KeeperEvent event, EventTime now) {
@@ -61,13 +61,10 @@ public final class KeeperRules {
         if (state instanceof KeeperState.Proving proving) {
             return proving(proving, event, step, now);
         }
-        if (state instanceof KeeperState.Closing closing) {
-            return closings.closing(closing, event, step);
+        if (state instanceof KeeperState.Ending ending) {
+            return closings.ending(ending, event, step);
         }
-        if (state instanceof KeeperState.Owner owner) {
-            return tenancy.next(owner, event, step, now);
-        }
-        return step.into(state); // Closed
+        return tenancy.next((KeeperState.Owner) state, event, step, now);
     }
 
     private KeeperStep waiting(KeeperState.Waiting waiting, KeeperEvent event, KeeperStep.Builder step) {
@@ -140,12 +137,12 @@ public final class KeeperRules {
     /**
      * The step after a rule threw, which is a bug: it must not leave the keeper waiting on a call
      * already answered, or with nothing pending. Ownership ends (it cannot be vouched for), and the
-     * keeper campaigns again after the retry delay; a closing keeper finishes, leaving the key to the TTL.
+     * keeper campaigns again after the retry delay; a closing keeper closes, leaving the key to the TTL.
      */
     KeeperStep failSafe(KeeperState state, KeeperMemory memory) {
         KeeperStep.Builder step = new KeeperStep.Builder(memory);
-        if (state instanceof KeeperState.Closing || state instanceof KeeperState.Closed) {
-            return step.then(new KeeperEffect.Finish()).into(new KeeperState.Closed());
+        if (state instanceof KeeperState.Ending) {
+            return step.into(new KeeperState.Closed());
         }
         if (state.tenure().isPresent()) {
             step.then(new KeeperEffect.StopOwning(OwnershipListener.StopReason.LOST));

@@ -13,7 +13,9 @@ import java.util.Optional;
  *
  * <p>Not owner: {@link Waiting}, {@link Acquiring}, {@link Proving}. Owner, each with the
  * tenure whose deadline bounds acting as owner: {@link Owning}, {@link Renewing},
- * {@link Unsure}, {@link Resolving}. Ending: {@link Closing}, {@link Closed}.
+ * {@link Unsure}, {@link Resolving}. Ending ({@link Ending}): {@link Closing}, {@link Draining},
+ * {@link Releasing}, {@link Closed}; only the rules enter {@link Closed}, and the runner ends the
+ * close when they do.
  *
  * <p>Phases that share data share a type, so a rule asks the type and not a ladder of phases:
  * the owner phases are {@link Owner} (a tenure and its timers), the phases that wait for a
@@ -39,8 +41,12 @@ sealed interface KeeperState {
     }
 
     /** The phases that wait for the answer of the call {@code call} names: an answer to another call changes nothing. */
-    sealed interface AwaitingCall extends KeeperState permits Acquiring, Proving, Renewing, Resolving, Closing {
+    sealed interface AwaitingCall extends KeeperState permits Acquiring, Proving, Renewing, Resolving, Closing, Releasing {
         long call();
+    }
+
+    /** The phases of a close: no longer owner, and no close starts again. */
+    sealed interface Ending extends KeeperState permits Closing, Draining, Releasing, Closed {
     }
 
     /** Not started yet. */
@@ -99,13 +105,27 @@ sealed interface KeeperState {
      *
      * @param held the fence this process last knew it held, released if the call tells nothing newer
      */
-    record Closing(long call, boolean release, Optional<Fence> held) implements AwaitingCall {
+    record Closing(long call, boolean release, Optional<Fence> held) implements AwaitingCall, Ending {
         public Closing {
             Objects.requireNonNull(held, "held");
         }
     }
 
+    /**
+     * Closed, waiting for the forward handlers of the key to stop before {@code held} is released:
+     * until then this process may still act on the key, and a release would let another owner in.
+     */
+    record Draining(Fence held) implements Ending {
+        public Draining {
+            Objects.requireNonNull(held, "held");
+        }
+    }
+
+    /** Closed, the release {@code call} in flight: its answer, or its failure, ends the close. */
+    record Releasing(long call) implements AwaitingCall, Ending {
+    }
+
     /** Nothing runs any more; what was held is released, or left to the TTL. */
-    record Closed() implements KeeperState {
+    record Closed() implements Ending {
     }
 }

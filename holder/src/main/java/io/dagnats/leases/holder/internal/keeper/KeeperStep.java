@@ -1,7 +1,8 @@
 package io.dagnats.leases.holder.internal.keeper;
 
 import io.dagnats.leases.domain.Fence;
-import java.util.ArrayList;
+import io.dagnats.leases.holder.internal.Step;
+import io.dagnats.leases.holder.internal.StepBuilder;
 import java.util.List;
 import java.util.Objects;
 
@@ -9,7 +10,8 @@ import java.util.Objects;
  * One transition of {@link KeeperRules}: the next state, what the keeper remembers across
  * states, and the effects to perform, in order.
  */
-record KeeperStep(KeeperState state, KeeperMemory memory, List<KeeperEffect> effects) {
+record KeeperStep(KeeperState state, KeeperMemory memory, List<KeeperEffect> effects)
+        implements Step<KeeperState, KeeperMemory, KeeperEffect> {
 
     KeeperStep {
         Objects.requireNonNull(state, "state");
@@ -18,42 +20,38 @@ record KeeperStep(KeeperState state, KeeperMemory memory, List<KeeperEffect> eff
     }
 
     /** Collects one step: ids are drawn from the memory as the effects are added. */
-    static final class Builder {
-        private KeeperMemory memory;
-        private final List<KeeperEffect> effects = new ArrayList<>();
+    static final class Builder extends StepBuilder<KeeperState, KeeperMemory, KeeperEffect, KeeperStep> {
 
         Builder(KeeperMemory memory) {
-            this.memory = memory;
+            super(memory);
         }
 
         /** A fresh id for a call or a timer. */
         long id() {
-            long id = memory.nextId();
-            memory = memory.withNextId(id + 1);
+            long id = memory().nextId();
+            remember(memory().withNextId(id + 1));
             return id;
         }
 
         Builder learnt(ExpiryFallback fallback) {
-            memory = memory.withFallback(fallback);
+            remember(memory().withFallback(fallback));
             return this;
         }
 
         /** The store was said to have gone back below {@code floor}: not again for the same floor. */
         Builder reported(Fence floor) {
-            memory = memory.withReportedFloor(floor);
+            remember(memory().withReportedFloor(floor));
             return this;
         }
 
-        KeeperMemory memory() {
-            return memory;
-        }
-
-        Builder then(KeeperEffect effect) {
-            effects.add(effect);
+        @Override
+        public Builder then(KeeperEffect effect) {
+            super.then(effect);
             return this;
         }
 
-        KeeperStep into(KeeperState state) {
+        @Override
+        protected KeeperStep step(KeeperState state, KeeperMemory memory, List<KeeperEffect> effects) {
             return new KeeperStep(state, memory, effects);
         }
     }

@@ -1,7 +1,6 @@
 package io.dagnats.leases.holder.internal.keeper;
 
 import io.dagnats.leases.domain.Claimant;
-import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
@@ -15,18 +14,19 @@ import io.dagnats.leases.holder.internal.HolderTelemetry;
 import io.dagnats.leases.holder.internal.LeaseCalls;
 import io.dagnats.leases.holder.internal.Ownership;
 import io.dagnats.leases.holder.internal.Scheduler;
+import io.dagnats.leases.holder.internal.Step;
+import io.dagnats.leases.holder.internal.StepRunner;
 import io.dagnats.leases.protocol.LeaseChange;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 /**
- * Keeps one key for a {@link KeptLease}: the runner of {@link KeeperRules}. It holds the
- * {@link KeeperState} and {@link KeeperMemory}, feeds each event through the rules on the
- * holder's scheduler thread, and performs the effects they ask for: calls, timers, the
+ * Keeps one key for a {@link KeptLease}: {@link KeeperRules} run by a {@link StepRunner}, which
+ * holds the {@link KeeperState} and {@link KeeperMemory} and feeds each event through the rules on
+ * the holder's scheduler thread; this class performs the effects they ask for: calls, timers, the
  * published {@link Ownership}, the listener, logs. It decides nothing itself.
  *
  * <p>The listener is told on {@code listenerThread}, never on the scheduler thread, so a slow
@@ -38,8 +38,6 @@ public final class LeaseKeeper {
 
     /** Logs under the public handle's name, as it always has, so users' logging settings still apply. */
     private static final System.Logger LOG = System.getLogger("io.dagnats.leases.holder.KeptLease");
-    /** How long a close waits for interrupted forward handlers before it gives up releasing. */
-    private static final Duration HANDLER_DRAIN = Duration.ofSeconds(5);
 
     private final KeeperRules rules;
     private final LeaseCalls client;
@@ -52,13 +50,9 @@ public final class LeaseKeeper {
     private final Ownership ownership;
     /** The holder's highest confirmed fence per key, shared with its other keepers and followings. */
     private final FenceFloors floors;
-    /** Completed once a close has released what it could; set by the first close. */
-    private final CompletableFuture<Void> closed = new CompletableFuture<>();
-
-    // Scheduler-thread state.
-    private KeeperState state = new KeeperState.Idle();
-    private KeeperMemory memory = KeeperMemory.FRESH;
-    /** Whether a rule has thrown already: the first is logged with its trace, later ones without. */
+    /** Its state, memory and loop; it ends when the rules enter {@link KeeperState.Closed}, and nowhere else. */
+    private final StepRunner<KeeperState, KeeperMemory, KeeperEffect, KeeperEvent> runner;
+    /** Whether a rule has thrown already: the first is logged with its trace, later ones without; scheduler thread. */
     private boolean ruleFailed;
 
     LeaseKeeper(KeeperRules rules, LeaseCalls client, MonotonicClock clock, Clock wallClock, Scheduler scheduler,
@@ -73,6 +67,10 @@ public final class LeaseKeeper {
         this.telemetry = telemetry;
         this.ownership = new Ownership(clock);
         this.floors = floors;
+        this.runner = new StepRunner<>(scheduler, new KeeperState.Idle(), KeeperMemory.FRESH,
+                (state, memory, event) -> rules.next(state, memory, event,
+                        new EventTime(clock.nanoTime(), wallClock.instant(), floors.floor(rules.key))),
+                this::afterBug, this::perform, KeeperState.Closed.class::isInstance);
     }
 
     /** Starts campaigning. Called once, by the holder, after it has subscribed to the key's changes. */
@@ -103,12 +101,12 @@ public final class LeaseKeeper {
 
     /** Completes once the keeper has closed, whether or not it released in time. */
     CompletableFuture<Void> closedStage() {
-        return closed;
+        return runner.ended();
     }
 
     /** For tests: the phase the keeper is in, read on the scheduler thread. */
     KeeperState state() {
-        return state;
+        return runner.state();
     }
 
     /** Begins closing on the scheduler thread; the stage completes once what was held is released. */
@@ -125,50 +123,48 @@ public final class LeaseKeeper {
         return beginClose(false);
     }
 
+    /**
+     * The close, as an event of the machine; the stage completes when the machine reaches
+     * {@link KeeperState.Closed}. A shut-down scheduler runs no event (the holder shuts it down
+     * only after its keepers closed, or a user shut down the scheduler they gave): the machine can
+     * no longer close, nor release, nor renew, so the close returns an ended stage at once, the
+     * key left to the server's TTL, and the keeper's own closed stage is left as it is.
+     */
     private CompletableFuture<Void> beginClose(boolean release) {
         if (scheduler.isShutdown()) {
-            closed.complete(null);
-        } else {
-            submit(new KeeperEvent.Close(release));
+            return CompletableFuture.completedFuture(null);
         }
-        return closed;
+        submit(new KeeperEvent.Close(release));
+        return runner.ended();
     }
 
     private void submit(KeeperEvent event) {
-        scheduler.execute(() -> handle(event));
+        runner.submit(event);
     }
 
-    /** One transition and its effects; on the scheduler thread only. */
-    private void handle(KeeperEvent event) {
-        KeeperStep step;
-        try {
-            step = rules.next(state, memory, event,
-                    new EventTime(clock.nanoTime(), wallClock.instant(), floors.floor(rules.key)));
-        } catch (RuntimeException bug) {
-            // A bug in a rule must not pass silently, nor stall the keeper: say which state and event
-            // (the trace once), end ownership and campaign again.
-            String line = "lease " + rules.key + ": no rule for " + event + " in " + state
-                    + "; ownership ends and the keeper campaigns again";
-            LOG.log(ruleFailed ? System.Logger.Level.DEBUG : System.Logger.Level.ERROR, line, ruleFailed ? null : bug);
-            ruleFailed = true;
-            step = rules.failSafe(state, memory);
-        }
-        state = step.state();
-        memory = step.memory();
-        step.effects().forEach(this::perform);
+    /**
+     * A bug in a rule must not pass silently, nor stall the keeper: say which state and event
+     * (the trace once), end ownership and campaign again ({@link KeeperRules#failSafe}).
+     */
+    private Optional<Step<KeeperState, KeeperMemory, KeeperEffect>> afterBug(KeeperState state, KeeperMemory memory,
+            KeeperEvent event, RuntimeException bug) {
+        String line = "lease " + rules.key + ": no rule for " + event + " in " + state
+                + "; ownership ends and the keeper campaigns again";
+        LOG.log(ruleFailed ? System.Logger.Level.DEBUG : System.Logger.Level.ERROR, line, ruleFailed ? null : bug);
+        ruleFailed = true;
+        return Optional.of(rules.failSafe(state, memory));
     }
 
     private void perform(KeeperEffect effect) {
         if (effect instanceof KeeperEffect.SendAcquire send) {
-            client.acquire(rules.key, rules.self, rules.ttl).whenCompleteAsync((answer, failure) -> handle(failure == null
-                    ? new KeeperEvent.AcquireAnswered(send.call(), answer) : failed(send.call(), failure)), scheduler);
+            client.acquire(rules.key, rules.self, rules.ttl).whenComplete((answer, failure) -> submit(failure == null
+                    ? new KeeperEvent.AcquireAnswered(send.call(), answer) : failed(send.call(), failure)));
         } else if (effect instanceof KeeperEffect.SendRenew send) {
-            client.renew(rules.key, rules.self, send.fence(), Optional.of(rules.ttl)).whenCompleteAsync(
-                    (answer, failure) -> handle(failure == null
-                            ? new KeeperEvent.RenewAnswered(send.call(), answer) : failed(send.call(), failure)),
-                    scheduler);
+            client.renew(rules.key, rules.self, send.fence(), Optional.of(rules.ttl)).whenComplete(
+                    (answer, failure) -> submit(failure == null
+                            ? new KeeperEvent.RenewAnswered(send.call(), answer) : failed(send.call(), failure)));
         } else if (effect instanceof KeeperEffect.Schedule schedule) {
-            scheduler.schedule(() -> handle(schedule.event()), schedule.delayNanos());
+            runner.submitAfter(schedule.event(), schedule.delayNanos());
         } else if (effect instanceof KeeperEffect.ReportWentBack report) {
             reportWentBack(report);
         } else if (effect instanceof KeeperEffect.BecomeOwner become) {
@@ -187,10 +183,11 @@ public final class LeaseKeeper {
             ownership.end();
             telemetry.ownershipChanged(rules.key.value(), false);
             tell(target -> target.stoppedOwning(stop.reason()));
-        } else if (effect instanceof KeeperEffect.ReleaseAndFinish release) {
-            releaseAndFinish(release.held());
-        } else if (effect instanceof KeeperEffect.Finish) {
-            closed.complete(null);
+        } else if (effect instanceof KeeperEffect.DrainHandlers drain) {
+            ownership.runsEnded(drain.within()).whenComplete((done, slow) -> submit(new KeeperEvent.Drained(slow == null)));
+        } else if (effect instanceof KeeperEffect.SendRelease send) {
+            client.release(rules.key, rules.self, send.held()).whenComplete(
+                    (answer, failure) -> submit(new KeeperEvent.Released(send.call())));
         } else if (effect instanceof KeeperEffect.Log log) {
             LOG.log(log.level(), log.line());
         }
@@ -200,29 +197,10 @@ public final class LeaseKeeper {
         return new KeeperEvent.CallFailed(call, CallFailures.finalError(failure));
     }
 
-    /**
-     * Releases under {@code held} once no forward handler of this key still runs: until then
-     * this process may still be acting on the key, and a release would let another owner in.
-     * A handler that ignores its interrupt for longer than {@link #HANDLER_DRAIN} leaves the
-     * lease to expire by its TTL instead.
-     */
-    private void releaseAndFinish(Fence held) {
-        ownership.runsEnded(HANDLER_DRAIN).whenComplete((done, slow) -> {
-            if (slow != null) {
-                LOG.log(System.Logger.Level.WARNING, "a forward handler of " + rules.key + " still runs "
-                        + HANDLER_DRAIN.toSeconds() + " s after it was interrupted; the lease is not released,"
-                        + " the server's TTL will free it");
-                closed.complete(null);
-                return;
-            }
-            client.release(rules.key, rules.self, held).whenComplete((answer, failure) -> closed.complete(null));
-        });
-    }
-
     /** Releases the record below the floor once no forward handler runs (none if one overruns), then presents the floor. */
     private void reportWentBack(KeeperEffect.ReportWentBack report) {
         Runnable present = () -> client.renew(rules.key, rules.self, report.floor(), Optional.of(rules.ttl));
-        ownership.runsEnded(HANDLER_DRAIN).whenComplete((done, slow) -> {
+        ownership.runsEnded(ClosingRules.HANDLER_DRAIN).whenComplete((done, slow) -> {
             if (slow != null) {
                 present.run();
             } else {

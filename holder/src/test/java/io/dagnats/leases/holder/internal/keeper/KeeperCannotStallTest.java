@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Every kind of event, with the id in flight and a stale one, and answers below, at and above the
  * floor (granted, lost, held by another), fed to every phase of {@link KeeperRules}, with no floor
- * and with one: nothing throws, an answered call is never waited on again, an owner phase that
- * ends says so, and a keeper that is neither owner nor waiting on a call has a wake pending.
+ * and with one: nothing throws, an answered call (a release's outcome included) is never waited on
+ * again, an owner phase that ends says so, a drain or release waited for was asked for, and a
+ * keeper that is neither owner nor waiting on a call or a drain has a wake pending, or is closed.
  */
 class KeeperCannotStallTest {
 
@@ -50,12 +51,14 @@ class KeeperCannotStallTest {
                 new KeeperState.Renewing(TENURE, 1, new Fence(7), 1, NOW - 300 * MILLI),
                 new KeeperState.Unsure(TENURE, 1, 1), new KeeperState.Resolving(TENURE, 1, 1),
                 new KeeperState.Resolving(PAST, 1, 1), new KeeperState.Closing(1, true, Optional.of(new Fence(10))),
-                new KeeperState.Closing(1, false, Optional.empty()), new KeeperState.Closed());
+                new KeeperState.Closing(1, false, Optional.empty()), new KeeperState.Draining(new Fence(10)),
+                new KeeperState.Releasing(1), new KeeperState.Closed());
     }
 
     private static List<KeeperEvent> events() {
         List<KeeperEvent> events = new ArrayList<>(List.of(new KeeperEvent.Start(), new KeeperEvent.Close(true),
-                new KeeperEvent.Close(false), new KeeperEvent.Changed(Optional.empty())));
+                new KeeperEvent.Close(false), new KeeperEvent.Changed(Optional.empty()), new KeeperEvent.Drained(true),
+                new KeeperEvent.Drained(false)));
         for (long id : new long[] {1, 9}) {
             events.addAll(List.of(new KeeperEvent.Wake(id), new KeeperEvent.RenewDue(id),
                     new KeeperEvent.DeadlineDue(id), new KeeperEvent.ResolveDue(id),
@@ -69,6 +72,7 @@ class KeeperCannotStallTest {
                         new KeeperEvent.RenewAnswered(id, new Answers.Renew.Renewed(view(KeeperHarness.SELF, revision, 5)))));
             }
             events.add(new KeeperEvent.RenewAnswered(id, new Answers.Renew.Lost("gone")));
+            events.add(new KeeperEvent.Released(id));
         }
         for (String kind : List.of("released", "revoked", "expired", "renewed", "acquired")) {
             for (long sequence : new long[] {3, 15}) {
@@ -120,12 +124,21 @@ class KeeperCannotStallTest {
                         && schedule.event().equals(new KeeperEvent.Wake(waiting.wake())))) {
             return Optional.of("waits for a wake nobody scheduled: " + step.effects());
         }
+        if (next instanceof KeeperState.Draining && !next.equals(state)
+                && step.effects().stream().noneMatch(KeeperEffect.DrainHandlers.class::isInstance)) {
+            return Optional.of("drains with no drain asked for: " + step.effects());
+        }
+        if (next instanceof KeeperState.Releasing releasing && !next.equals(state) && step.effects().stream()
+                .noneMatch(effect -> effect instanceof KeeperEffect.SendRelease send && send.call() == releasing.call())) {
+            return Optional.of("waits for a release nobody sent: " + step.effects());
+        }
         boolean pending = next instanceof KeeperState.Waiting || next.tenure().isPresent() || inFlight(next).isPresent()
-                || next instanceof KeeperState.Closed || next instanceof KeeperState.Idle;
+                || next instanceof KeeperState.Draining || next instanceof KeeperState.Closed
+                || next instanceof KeeperState.Idle;
         return pending ? Optional.empty() : Optional.of("nothing pending: " + next);
     }
 
-    /** The call an event is the outcome of, when it is of the kind the state sent: an acquire or a renew. */
+    /** The call an event is the outcome of, when it is of the kind the state sent: an acquire, a renew or a release. */
     private static Optional<Long> answers(KeeperState state, KeeperEvent event) {
         boolean acquires = state instanceof KeeperState.Acquiring || state instanceof KeeperState.Resolving
                 || state instanceof KeeperState.Closing;
@@ -137,7 +150,12 @@ class KeeperCannotStallTest {
         if (event instanceof KeeperEvent.RenewAnswered answered && renews) {
             return Optional.of(answered.call());
         }
-        return event instanceof KeeperEvent.CallFailed failed ? Optional.of(failed.call()) : Optional.empty();
+        if (event instanceof KeeperEvent.Released released && state instanceof KeeperState.Releasing) {
+            return Optional.of(released.call());
+        }
+        // A release's failure comes back as Released, as its answer does: the runner sends no CallFailed for it.
+        return event instanceof KeeperEvent.CallFailed failed && !(state instanceof KeeperState.Releasing)
+                ? Optional.of(failed.call()) : Optional.empty();
     }
 
     /** The call a state waits on. */
@@ -154,6 +172,6 @@ class KeeperCannotStallTest {
         if (state instanceof KeeperState.Resolving resolving) {
             return Optional.of(resolving.call());
         }
-        return state instanceof KeeperState.Closing closing ? Optional.of(closing.call()) : Optional.empty();
+        return state instanceof KeeperState.AwaitingCall awaiting ? Optional.of(awaiting.call()) : Optional.empty();
     }
 }

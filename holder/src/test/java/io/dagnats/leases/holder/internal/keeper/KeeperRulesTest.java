@@ -137,24 +137,34 @@ class KeeperRulesTest {
                 row("this process's own renewal leaves it owner", renewing, changed("renewed", 7, KeeperHarness.SELF),
                         "Renewing"),
                 row("an end older than the tenure leaves it owner", owning, changed("released", 4, OTHER), "Owning"),
-                row("close releases what is held", owning, new KeeperEvent.Close(true), "Closed", "StopOwning RELEASED",
-                        "ReleaseAndFinish 6"),
+                row("close releases what is held, once the handlers drained", owning, new KeeperEvent.Close(true),
+                        "Draining 6", "StopOwning RELEASED", "DrainHandlers 5s"),
                 row("abandon leaves it to the TTL", owning, new KeeperEvent.Close(false), "Closed",
-                        "StopOwning ABANDONED", "Finish"),
+                        "StopOwning ABANDONED"),
                 row("close with a renew in flight waits for it", renewing, new KeeperEvent.Close(true), "Closing",
                         "StopOwning RELEASED"),
                 row("close releases what the renew in flight wrote", new KeeperState.Closing(1, true,
-                        Optional.of(new Fence(6))), renewAnswer(new Answers.Renew.Renewed(mine(7, 5))), "Closed",
-                        "ReleaseAndFinish 7"),
+                        Optional.of(new Fence(6))), renewAnswer(new Answers.Renew.Renewed(mine(7, 5))), "Draining 7",
+                        "DrainHandlers 5s"),
                 row("abandon releases nothing a call in flight shows", new KeeperState.Closing(1, false,
-                        Optional.of(new Fence(6))), answered(new Answers.Acquire.Granted(mine(7, 5))), "Closed", "Finish"),
+                        Optional.of(new Fence(6))), answered(new Answers.Acquire.Granted(mine(7, 5))), "Closed"),
                 row("an unanswered call at close releases the fence last known", new KeeperState.Closing(1, true,
-                        Optional.of(new Fence(6))), FAILED, "Closed", "ReleaseAndFinish 6"),
+                        Optional.of(new Fence(6))), FAILED, "Draining 6", "DrainHandlers 5s"),
                 row("close while proving a grant waits for the renew", proving, new KeeperEvent.Close(true), "Closing"),
                 row("close releases the grant a proving renew left unanswered", new KeeperState.Closing(1, true,
-                        Optional.of(new Fence(5))), FAILED, "Closed", "ReleaseAndFinish 5"),
-                row("a waiter closes at once", new KeeperState.Waiting(1), new KeeperEvent.Close(true), "Closed",
-                        "Finish"));
+                        Optional.of(new Fence(5))), FAILED, "Draining 5", "DrainHandlers 5s"),
+                row("a waiter closes at once", new KeeperState.Waiting(1), new KeeperEvent.Close(true), "Closed"),
+                row("drained handlers let the release go", new KeeperState.Draining(new Fence(6)),
+                        new KeeperEvent.Drained(true), "Releasing", "SendRelease 1 6"),
+                row("a handler past the drain's bound leaves the key to the TTL", new KeeperState.Draining(new Fence(6)),
+                        new KeeperEvent.Drained(false), "Closed", "Log"),
+                row("the release's outcome closes", new KeeperState.Releasing(1), new KeeperEvent.Released(1), "Closed"),
+                row("another release's outcome changes nothing", new KeeperState.Releasing(1),
+                        new KeeperEvent.Released(2), "Releasing"),
+                row("a close while releasing changes nothing", new KeeperState.Releasing(1),
+                        new KeeperEvent.Close(true), "Releasing"),
+                row("a close while draining changes nothing", new KeeperState.Draining(new Fence(6)),
+                        new KeeperEvent.Close(false), "Draining 6"));
     }
 
     private static Arguments row(String rule, KeeperState state, KeeperEvent event, String next, String... effects) {
@@ -166,7 +176,9 @@ class KeeperRulesTest {
     void eachTransition(String rule, KeeperState state, KeeperEvent event, String next, List<String> effects) {
         KeeperStep step = RULES.next(state, KeeperMemory.FRESH, event, new EventTime(NOW, WALL));
 
-        assertEquals(next, step.state().getClass().getSimpleName(), rule);
+        String name = step.state().getClass().getSimpleName();
+        assertEquals(next, step.state() instanceof KeeperState.Draining draining ? name + " " + draining.held() : name,
+                rule);
         assertEquals(effects, step.effects().stream().map(KeeperRulesTest::describe).toList(), rule);
     }
 
@@ -187,8 +199,11 @@ class KeeperRulesTest {
         if (effect instanceof KeeperEffect.StopOwning stop) {
             return "StopOwning " + stop.reason();
         }
-        if (effect instanceof KeeperEffect.ReleaseAndFinish release) {
-            return "ReleaseAndFinish " + release.held();
+        if (effect instanceof KeeperEffect.DrainHandlers drain) {
+            return "DrainHandlers " + drain.within().toSeconds() + "s";
+        }
+        if (effect instanceof KeeperEffect.SendRelease release) {
+            return "SendRelease " + release.call() + " " + release.held();
         }
         return effect.getClass().getSimpleName();
     }
