@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.WireClient;
 import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.nats.client.Message;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -126,9 +124,9 @@ class RevokeRacesAndBadRequestsAcceptanceTest {
      */
     @Test
     void aBadRequestCannotHoldUpTheStop() throws Exception {
-        try (NatsServerProcess nats = NatsServerProcess.modern();
-                WireClient caller = new WireClient(nats.url())) {
-            DagnatsServer dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
+        try (ServiceFixture service = ServiceFixture.start()) {
+            WireClient caller = service.client;
+            DagnatsServer dagnats = service.dagnats();
             String body = "{\"key\":\"k\",\"" + "a".repeat(39) + "\uD83D\uDE00\":1}";
             try {
                 caller.connection().request("api.leases.owner", body.getBytes(StandardCharsets.UTF_8),
