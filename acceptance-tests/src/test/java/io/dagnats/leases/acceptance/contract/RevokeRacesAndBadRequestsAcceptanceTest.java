@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.WireClient;
-import io.dagnats.leases.bootstrap.DagnatsServer;
 import io.nats.client.Message;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -126,7 +125,6 @@ class RevokeRacesAndBadRequestsAcceptanceTest {
     void aBadRequestCannotHoldUpTheStop() throws Exception {
         try (ServiceFixture service = ServiceFixture.start()) {
             WireClient caller = service.client;
-            DagnatsServer dagnats = service.dagnats();
             String body = "{\"key\":\"k\",\"" + "a".repeat(39) + "\uD83D\uDE00\":1}";
             try {
                 caller.connection().request("api.leases.owner", body.getBytes(StandardCharsets.UTF_8),
@@ -135,7 +133,7 @@ class RevokeRacesAndBadRequestsAcceptanceTest {
                 // answered or not: the stop is what this test measures
             }
             long started = System.nanoTime();
-            dagnats.close();
+            service.stopDagnats();
             long millis = (System.nanoTime() - started) / 1_000_000;
             assertTrue(millis < 3_000, "the stop took " + millis + " ms with nothing really in flight");
         }

@@ -98,7 +98,7 @@ class NoGrantDuringARecreatedBucketsGraceAcceptanceTest extends BucketRecreation
         assertTrue(recorded != null && Instant.parse(recorded).isAfter(Instant.now().plusSeconds(590)),
                 "grants-from in the metadata: " + recorded);
 
-        service.dagnats().close();
+        service.stopDagnats();
         try (DagnatsServer later = DagnatsServer.start(Settings.forUrl(service.nats.url()))) {
             JsonNode reply = client.acquire("k-" + UUID.randomUUID(), "h2", 30_000);
 
@@ -123,7 +123,7 @@ class NoGrantDuringARecreatedBucketsGraceAcceptanceTest extends BucketRecreation
                 this::recordedGrace, value -> value != null);
 
         assertTrue(!Instant.parse(recorded).isBefore(created.plusMillis(607_100)), recorded + " for a bucket created " + created);
-        service.dagnats().close();
+        service.stopDagnats();
         try (DagnatsServer later = DagnatsServer.start(Settings.forUrl(service.nats.url()))) {
             JsonNode reply = client.acquire("k-" + UUID.randomUUID(), "h2", 30_000);
 

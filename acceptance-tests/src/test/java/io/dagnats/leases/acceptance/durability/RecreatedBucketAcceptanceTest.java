@@ -213,7 +213,7 @@ class RecreatedBucketAcceptanceTest extends BucketRecreation {
         StreamConfiguration copied = Polling.until(Duration.ofSeconds(10), "the creation time in the bucket's metadata",
                 () -> configuration(), configuration -> configuration != null
                         && configuration.getMetadata().containsKey("dagnats.created"));
-        service.dagnats().close();
+        service.stopDagnats();
         recreateByHand(copied);
 
         try (DagnatsServer later = DagnatsServer.start(Settings.forUrl(service.nats.url()))) {

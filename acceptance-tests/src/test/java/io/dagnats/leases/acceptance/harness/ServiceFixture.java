@@ -22,14 +22,16 @@ public final class ServiceFixture implements AutoCloseable {
 
     public final NatsServerProcess nats;
     public final WireClient client;
+    private final Map<String, String> environment;
     private final Settings settings;
     private final Optional<Path> configFile;
     private volatile DagnatsServer dagnats;
 
-    private ServiceFixture(NatsServerProcess nats, Settings settings, DagnatsServer dagnats, WireClient client,
-            Optional<Path> configFile) {
+    private ServiceFixture(NatsServerProcess nats, Map<String, String> environment, DagnatsServer dagnats,
+            WireClient client, Optional<Path> configFile) {
         this.nats = nats;
-        this.settings = settings;
+        this.environment = Map.copyOf(environment);
+        this.settings = Settings.fromEnvironment(environment);
         this.dagnats = dagnats;
         this.client = client;
         this.configFile = configFile;
@@ -47,7 +49,17 @@ public final class ServiceFixture implements AutoCloseable {
 
     /** The dagnats the fixture started (or, after {@link #restartDagnats()}, its replacement). */
     public DagnatsServer dagnats() {
+        if (dagnats == null) {
+            throw new IllegalStateException("the fixture's dagnats was stopped");
+        }
         return dagnats;
+    }
+
+    /** Closes the fixture's dagnats now (a clean stop, draining), so that closing the fixture does not again. */
+    public void stopDagnats() throws InterruptedException {
+        DagnatsServer stopping = dagnats();
+        dagnats = null;
+        stopping.close();
     }
 
     /** The settings every dagnats of this fixture is started with. */
@@ -64,8 +76,18 @@ public final class ServiceFixture implements AutoCloseable {
     }
 
     /**
+     * A second dagnats on the same server whose environment differs from the fixture's own in
+     * {@code variables} (another OTEL_SERVICE_NAME, say). The caller closes it.
+     */
+    public DagnatsServer startAnother(Map<String, String> variables) {
+        Map<String, String> differing = new HashMap<>(environment);
+        differing.putAll(variables);
+        return DagnatsServer.start(Settings.fromEnvironment(differing));
+    }
+
+    /**
      * Starts a fresh dagnats, with the same settings, in place of the fixture's own, which the test
-     * has crashed or closed: the fixture closes the new one.
+     * has crashed or stopped: the fixture closes the new one (and never the one replaced).
      */
     public DagnatsServer restartDagnats() {
         dagnats = DagnatsServer.start(settings);
@@ -76,7 +98,9 @@ public final class ServiceFixture implements AutoCloseable {
     public void close() throws InterruptedException {
         try {
             client.close();
-            dagnats.close();
+            if (dagnats != null) {
+                dagnats.close();
+            }
         } finally {
             nats.close();
             configFile.ifPresent(ServiceFixture::deleteQuietly);
@@ -147,10 +171,9 @@ public final class ServiceFixture implements AutoCloseable {
             try {
                 Map<String, String> variables = new HashMap<>(environment);
                 variables.put("NATS_URL", nats.url());
-                Settings settings = Settings.fromEnvironment(variables);
-                DagnatsServer dagnats = DagnatsServer.start(settings);
+                DagnatsServer dagnats = DagnatsServer.start(Settings.fromEnvironment(variables));
                 try {
-                    return new ServiceFixture(nats, settings, dagnats, new WireClient(nats.url()), configFile);
+                    return new ServiceFixture(nats, variables, dagnats, new WireClient(nats.url()), configFile);
                 } catch (RuntimeException failed) {
                     dagnats.crash();
                     throw failed;
