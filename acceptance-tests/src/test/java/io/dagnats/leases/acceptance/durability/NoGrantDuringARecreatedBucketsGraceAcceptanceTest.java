@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dagnats.leases.acceptance.harness.Polling;
 import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -99,7 +98,7 @@ class NoGrantDuringARecreatedBucketsGraceAcceptanceTest extends BucketRecreation
                 "grants-from in the metadata: " + recorded);
 
         service.stopDagnats();
-        try (DagnatsServer later = DagnatsServer.start(Settings.forUrl(service.nats.url()))) {
+        try (DagnatsServer later = service.startAnother()) {
             JsonNode reply = client.acquire("k-" + UUID.randomUUID(), "h2", 30_000);
 
             assertFalse(reply.path("granted").asBoolean(), reply.toString());
@@ -124,7 +123,7 @@ class NoGrantDuringARecreatedBucketsGraceAcceptanceTest extends BucketRecreation
 
         assertTrue(!Instant.parse(recorded).isBefore(created.plusMillis(607_100)), recorded + " for a bucket created " + created);
         service.stopDagnats();
-        try (DagnatsServer later = DagnatsServer.start(Settings.forUrl(service.nats.url()))) {
+        try (DagnatsServer later = service.startAnother()) {
             JsonNode reply = client.acquire("k-" + UUID.randomUUID(), "h2", 30_000);
 
             assertEquals("unavailable", reply.path("kind").asText(), reply.toString());

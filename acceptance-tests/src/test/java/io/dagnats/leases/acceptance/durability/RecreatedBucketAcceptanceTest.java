@@ -216,7 +216,7 @@ class RecreatedBucketAcceptanceTest extends BucketRecreation {
         service.stopDagnats();
         recreateByHand(copied);
 
-        try (DagnatsServer later = DagnatsServer.start(Settings.forUrl(service.nats.url()))) {
+        try (DagnatsServer later = service.startAnother()) {
             JsonNode reply = client.acquire("k-" + UUID.randomUUID(), "h2", 30_000);
 
             assertEquals("unsupported", reply.path("kind").asText(), reply.toString());

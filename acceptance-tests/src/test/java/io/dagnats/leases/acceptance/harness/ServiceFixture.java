@@ -55,7 +55,7 @@ public final class ServiceFixture implements AutoCloseable {
         return dagnats;
     }
 
-    /** Closes the fixture's dagnats now (a clean stop, draining), so that closing the fixture does not again. */
+    /** Closes the fixture's dagnats now (a clean stop, draining); closing the fixture then leaves it alone. */
     public void stopDagnats() throws InterruptedException {
         DagnatsServer stopping = dagnats();
         dagnats = null;
@@ -68,7 +68,8 @@ public final class ServiceFixture implements AutoCloseable {
     }
 
     /**
-     * A second dagnats on the same server with the same settings, in the same queue group.
+     * Another dagnats on the same server with the same settings: beside the fixture's own (in the
+     * same queue group), or, after {@link #stopDagnats()}, one that never saw what the first saw.
      * The caller closes it (the fixture closes only its own).
      */
     public DagnatsServer startAnother() {
