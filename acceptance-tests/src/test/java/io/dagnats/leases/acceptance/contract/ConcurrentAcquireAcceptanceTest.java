@@ -4,10 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dagnats.leases.acceptance.harness.NatsServerProcess;
+import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.WireClient;
 import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,10 +18,9 @@ class ConcurrentAcquireAcceptanceTest {
 
     @RepeatedTest(3)
     void exactlyOneOfAHundredConcurrentAcquirersIsGranted() throws Exception {
-        try (NatsServerProcess nats = NatsServerProcess.modern();
-                DagnatsServer first = DagnatsServer.start(Settings.forUrl(nats.url()));
-                DagnatsServer second = DagnatsServer.start(Settings.forUrl(nats.url()));
-                WireClient client = new WireClient(nats.url())) {
+        try (ServiceFixture service = ServiceFixture.start();
+                DagnatsServer second = service.startAnother()) {
+            WireClient client = service.client;
             List<CompletableFuture<JsonNode>> calls = new ArrayList<>();
             for (int i = 0; i < 100; i++) {
                 calls.add(client.callAsync("acquire",

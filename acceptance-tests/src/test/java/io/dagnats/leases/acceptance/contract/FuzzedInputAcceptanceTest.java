@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.Reliability;
+import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.WireClient;
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.nats.client.Message;
 import io.nats.client.Subscription;
 import java.nio.charset.StandardCharsets;
@@ -44,9 +42,8 @@ class FuzzedInputAcceptanceTest {
 
     @Test
     void everyGeneratedBodyGetsAJsonAnswerAndInvalidOnesChangeNothing() throws Exception {
-        try (NatsServerProcess nats = NatsServerProcess.modern();
-                DagnatsServer dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
-                WireClient client = new WireClient(nats.url())) {
+        try (ServiceFixture service = ServiceFixture.start()) {
+            WireClient client = service.client;
             // Every stored message is republished: counting events counts writes, expiry markers included.
             Subscription events = client.connection().subscribe("dagnats.lease.changed.>");
             client.connection().flush(Duration.ofSeconds(5));

@@ -5,14 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.WireClient;
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -43,9 +38,8 @@ class ListingAndRevokeAttacksAcceptanceTest {
      */
     @Test
     void oneUnreadableRecordDoesNotBlockTheWholeListing() throws Exception {
-        try (NatsServerProcess nats = NatsServerProcess.modern();
-                DagnatsServer dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
-                WireClient admin = new WireClient(nats.url())) {
+        try (ServiceFixture service = ServiceFixture.start()) {
+            WireClient admin = service.client;
             admin.connection().jetStream().publish("$KV.leases.junk", "not a lease".getBytes(StandardCharsets.UTF_8));
             admin.acquire("after-junk", "h", 60_000);
 
@@ -70,11 +64,8 @@ class ListingAndRevokeAttacksAcceptanceTest {
      */
     @Test
     void pagesCutForMaxPayloadLoseNoLease() throws Exception {
-        Path config = Files.createTempFile("nats-small-payload-", ".conf");
-        Files.writeString(config, "max_payload: 16384\n");
-        try (NatsServerProcess nats = NatsServerProcess.modern("-c", config.toString());
-                DagnatsServer dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
-                WireClient admin = new WireClient(nats.url())) {
+        try (ServiceFixture service = ServiceFixture.with().serverConfig("max_payload: 16384\n").start()) {
+            WireClient admin = service.client;
             Set<String> held = new HashSet<>();
             for (int i = 0; i < 120; i++) {
                 String key = "cut-" + String.format("%03d", i) + "-" + "k".repeat(120);
@@ -85,8 +76,6 @@ class ListingAndRevokeAttacksAcceptanceTest {
             List<JsonNode> pages = OperatorSubjectsAcceptanceTest.walk(admin, "cut-", 1000);
             assertTrue(pages.size() > 3, pages.size() + " pages");
             assertEquals(held, OperatorSubjectsAcceptanceTest.leases(pages).keySet());
-        } finally {
-            Files.deleteIfExists(config);
         }
     }
 

@@ -3,11 +3,9 @@ package io.dagnats.leases.acceptance.contract;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.Polling;
+import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.WireClient;
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.api.Mirror;
 import io.nats.client.api.StorageType;
@@ -38,9 +36,8 @@ class ListingReadsTheBucketNotAMirrorAcceptanceTest {
      */
     @Test
     void aMirrorOfTheBucketDoesNotAnswerTheListing() throws Exception {
-        try (NatsServerProcess nats = NatsServerProcess.modern();
-                DagnatsServer dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
-                WireClient admin = new WireClient(nats.url())) {
+        try (ServiceFixture service = ServiceFixture.start()) {
+            WireClient admin = service.client;
             admin.acquire("audited-first", "h", 60_000);
             JetStreamManagement jsm = admin.connection().jetStreamManagement();
             jsm.addStream(StreamConfiguration.builder().name("LEASES_AUDIT").storageType(StorageType.File)
@@ -83,9 +80,8 @@ class ListingReadsTheBucketNotAMirrorAcceptanceTest {
      */
     @Test
     void aMirrorThatLagsOrTrimsCannotEndAWalkEarly() throws Exception {
-        try (NatsServerProcess nats = NatsServerProcess.modern();
-                DagnatsServer dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
-                WireClient admin = new WireClient(nats.url())) {
+        try (ServiceFixture service = ServiceFixture.start()) {
+            WireClient admin = service.client;
             long held = admin.acquire("trimmed-held", "h", 60_000).path("revision").asLong();
             JetStreamManagement jsm = admin.connection().jetStreamManagement();
             jsm.addStream(StreamConfiguration.builder().name("LEASES_LAST").storageType(StorageType.File)

@@ -2,9 +2,9 @@ package io.dagnats.leases.acceptance.contract;
 
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
-import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.Opened;
 import io.dagnats.leases.acceptance.harness.Polling;
+import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.adapters.nats.BucketStatus;
 import io.dagnats.leases.adapters.nats.LeaseBucket;
 import io.dagnats.leases.adapters.nats.NatsLeaseStore;
@@ -15,7 +15,6 @@ import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.OwnerInbox;
 import io.dagnats.leases.application.SharedReads;
-import io.dagnats.leases.bootstrap.DagnatsServer;
 import io.dagnats.leases.bootstrap.Settings;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
@@ -49,8 +48,7 @@ abstract class RememberedRouteFixture {
     static final Duration TTL = Duration.ofSeconds(9);
     static final Duration WAIT = Duration.ofSeconds(10);
 
-    NatsServerProcess nats;
-    DagnatsServer dagnats;
+    ServiceFixture service;
     Connection instance;
     ForwardToOwner forward;
     final List<String> deliveries = new CopyOnWriteArrayList<>();
@@ -65,7 +63,7 @@ abstract class RememberedRouteFixture {
         KeptLease kept;
 
         Owner(String id) throws Exception {
-            connection = opened.nats(nats.url());
+            connection = opened.nats(service.nats.url());
             holder = opened.add(LeaseHolder.builder(connection).holderId(id).forwardHandler((tenure, payload) -> {
                 String request = new String(payload, StandardCharsets.UTF_8);
                 served.add(request + " under tenure " + tenure.start());
@@ -93,12 +91,11 @@ abstract class RememberedRouteFixture {
 
     @BeforeEach
     void start() throws Exception {
-        nats = NatsServerProcess.modern();
-        Settings settings = Settings.forUrl(nats.url());
-        dagnats = DagnatsServer.start(settings);
+        service = ServiceFixture.start();
+        Settings settings = service.settings();
         // The instance under test: dagnats' own parts, wired as bootstrap does, but never subscribed
         // to the lease subjects.
-        instance = Nats.connect(new Options.Builder().server(nats.url()).reportNoResponders().build());
+        instance = Nats.connect(new Options.Builder().server(service.nats.url()).reportNoResponders().build());
         LeaseBucket bucket = new LeaseBucket(instance, settings.bucket(), Clock.systemUTC());
         assertInstanceOf(BucketStatus.Ready.class, bucket.provision());
         LeaseStore store = new SharedReads(
@@ -113,11 +110,8 @@ abstract class RememberedRouteFixture {
         if (instance != null) {
             instance.close();
         }
-        if (dagnats != null) {
-            dagnats.close();
-        }
-        if (nats != null) {
-            nats.close();
+        if (service != null) {
+            service.close();
         }
     }
 

@@ -28,7 +28,7 @@ class RememberedRouteToARevokedOrGoneOwnerAcceptanceTest extends RememberedRoute
         Owner bob = new Owner("bob-" + UUID.randomUUID());
         alice.own();
         long remembered = forward("one").owner().revision().revision();
-        try (WireClient operator = new WireClient(nats.url())) {
+        try (WireClient operator = new WireClient(service.nats.url())) {
             assertTrue(operator.revoke(key.value(), "moving it").path("revoked").asBoolean());
         }
         Polling.until(WAIT, "alice to learn of the revoke", alice.kept::isOwner, owner -> !owner);

@@ -5,11 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.WireClient;
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.nats.client.Message;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -126,9 +123,8 @@ class RevokeRacesAndBadRequestsAcceptanceTest {
      */
     @Test
     void aBadRequestCannotHoldUpTheStop() throws Exception {
-        try (NatsServerProcess nats = NatsServerProcess.modern();
-                WireClient caller = new WireClient(nats.url())) {
-            DagnatsServer dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
+        try (ServiceFixture service = ServiceFixture.start()) {
+            WireClient caller = service.client;
             String body = "{\"key\":\"k\",\"" + "a".repeat(39) + "\uD83D\uDE00\":1}";
             try {
                 caller.connection().request("api.leases.owner", body.getBytes(StandardCharsets.UTF_8),
@@ -137,7 +133,7 @@ class RevokeRacesAndBadRequestsAcceptanceTest {
                 // answered or not: the stop is what this test measures
             }
             long started = System.nanoTime();
-            dagnats.close();
+            service.stopDagnats();
             long millis = (System.nanoTime() - started) / 1_000_000;
             assertTrue(millis < 3_000, "the stop took " + millis + " ms with nothing really in flight");
         }

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dagnats.leases.acceptance.harness.NatsServerProcess;
+import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.WireClient;
 import io.dagnats.leases.adapters.nats.BucketStatus;
 import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -33,9 +33,9 @@ class UnsupportedServerAcceptanceTest {
 
     @Test
     void aServerOlderThan211AnswersUnsupportedAndGetsNoBucket() throws Exception {
-        try (NatsServerProcess nats = NatsServerProcess.legacy();
-                DagnatsServer dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
-                WireClient client = new WireClient(nats.url())) {
+        try (ServiceFixture service = ServiceFixture.with().server(NatsServerProcess::legacy).start()) {
+            DagnatsServer dagnats = service.dagnats();
+            WireClient client = service.client;
             BucketStatus.Unsupported status = assertInstanceOf(BucketStatus.Unsupported.class, dagnats.status());
             assertTrue(status.reason().contains("2.11"), status.reason());
 
@@ -46,9 +46,9 @@ class UnsupportedServerAcceptanceTest {
 
     @Test
     void aServerWithoutJetStreamAnswersUnsupported() throws Exception {
-        try (NatsServerProcess nats = NatsServerProcess.withoutJetStream();
-                DagnatsServer dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
-                WireClient client = new WireClient(nats.url())) {
+        try (ServiceFixture service = ServiceFixture.with().server(NatsServerProcess::withoutJetStream).start()) {
+            DagnatsServer dagnats = service.dagnats();
+            WireClient client = service.client;
             assertInstanceOf(BucketStatus.Unsupported.class, dagnats.status());
 
             assertEveryCallUnsupported(client, "JetStream");

@@ -7,12 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.Polling;
+import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.WireClient;
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.nats.client.JetStreamApiException;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
@@ -31,10 +29,9 @@ class ExpiredLeaseAfterStoreCrashAcceptanceTest {
 
     @Test
     void aLeaseThatExpiredBeforeTheStoreCrashedIsFreeAfterTheRecovery() throws Exception {
-        try (NatsServerProcess nats = NatsServerProcess.modern();
-                DagnatsServer dagnats = DagnatsServer.start(Settings.fromEnvironment(
-                        Map.of("NATS_URL", nats.url(), "DAGNATS_MARKER_TTL_SECONDS", "1")));
-                WireClient client = new WireClient(nats.url())) {
+        try (ServiceFixture service = ServiceFixture.with().environment("DAGNATS_MARKER_TTL_SECONDS", "1").start()) {
+            NatsServerProcess nats = service.nats;
+            WireClient client = service.client;
             // A live lease in the same store, as in any bucket in use.
             assertTrue(client.acquire("k0", "h0", 600_000).path("granted").asBoolean());
             long h1s = client.acquire("k1", "h1", 1_000).path("revision").asLong();

@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.Polling;
+import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.WireClient;
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.nats.client.Message;
 import io.nats.client.Subscription;
 import io.nats.client.api.StreamInfo;
@@ -17,7 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -44,9 +41,8 @@ class FenceSkipSafetyAcceptanceTest {
      */
     @Test
     void aRenewThatLandsWhileTheSkipScansOutlivesTheGrace() throws Exception {
-        try (NatsServerProcess nats = NatsServerProcess.modern();
-                DagnatsServer dagnats = DagnatsServer.start(settings(nats));
-                WireClient client = new WireClient(nats.url())) {
+        try (ServiceFixture service = ServiceFixture.with().environment("DAGNATS_MARKER_TTL_SECONDS", "1").start()) {
+            WireClient client = service.client;
             // Keys present when the skip starts: 10 s each, and enough of them that the scan takes a while.
             for (int batch = 0; batch < 10; batch++) {
                 List<CompletableFuture<JsonNode>> acquires = new ArrayList<>();
@@ -127,9 +123,8 @@ class FenceSkipSafetyAcceptanceTest {
      */
     @Test
     void theSkipsScanReadsThroughTheStreamLeader() throws Exception {
-        try (NatsServerProcess nats = NatsServerProcess.modern();
-                DagnatsServer dagnats = DagnatsServer.start(settings(nats));
-                WireClient client = new WireClient(nats.url())) {
+        try (ServiceFixture service = ServiceFixture.with().environment("DAGNATS_MARKER_TTL_SECONDS", "1").start()) {
+            WireClient client = service.client;
             acquired(client, "k", "a", 15_000);
             Subscription direct = client.connection().subscribe("$JS.API.DIRECT.GET.KV_leases");
             client.connection().flush(Duration.ofSeconds(5));
@@ -147,9 +142,8 @@ class FenceSkipSafetyAcceptanceTest {
      */
     @Test
     void aForeignRenewAboveTheCurrentFenceChangesNothing() throws Exception {
-        try (NatsServerProcess nats = NatsServerProcess.modern();
-                DagnatsServer dagnats = DagnatsServer.start(settings(nats));
-                WireClient client = new WireClient(nats.url())) {
+        try (ServiceFixture service = ServiceFixture.with().environment("DAGNATS_MARKER_TTL_SECONDS", "1").start()) {
+            WireClient client = service.client;
             long current = acquired(client, "k", "a", 15_000).path("revision").asLong();
             JsonNode foreign = client.renew("k", "b", current + 1000);
             assertEquals("lost", foreign.path("kind").asText(), foreign.toString());
@@ -193,10 +187,6 @@ class FenceSkipSafetyAcceptanceTest {
 
     private static Instant graceEnd(WireClient client) throws Exception {
         return Instant.parse(streamInfo(client).getConfiguration().getMetadata().get("dagnats.grants-from"));
-    }
-
-    private static Settings settings(NatsServerProcess nats) {
-        return Settings.fromEnvironment(Map.of("NATS_URL", nats.url(), "DAGNATS_MARKER_TTL_SECONDS", "1"));
     }
 
     private static JsonNode acquired(WireClient client, String key, String holder, long ttlMillis) {

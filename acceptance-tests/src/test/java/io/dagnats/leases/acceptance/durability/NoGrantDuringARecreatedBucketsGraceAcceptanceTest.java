@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dagnats.leases.acceptance.harness.Polling;
 import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -98,8 +97,8 @@ class NoGrantDuringARecreatedBucketsGraceAcceptanceTest extends BucketRecreation
         assertTrue(recorded != null && Instant.parse(recorded).isAfter(Instant.now().plusSeconds(590)),
                 "grants-from in the metadata: " + recorded);
 
-        service.dagnats.close();
-        try (DagnatsServer later = DagnatsServer.start(Settings.forUrl(service.nats.url()))) {
+        service.stopDagnats();
+        try (DagnatsServer later = service.startAnother()) {
             JsonNode reply = client.acquire("k-" + UUID.randomUUID(), "h2", 30_000);
 
             assertFalse(reply.path("granted").asBoolean(), reply.toString());
@@ -123,8 +122,8 @@ class NoGrantDuringARecreatedBucketsGraceAcceptanceTest extends BucketRecreation
                 this::recordedGrace, value -> value != null);
 
         assertTrue(!Instant.parse(recorded).isBefore(created.plusMillis(607_100)), recorded + " for a bucket created " + created);
-        service.dagnats.close();
-        try (DagnatsServer later = DagnatsServer.start(Settings.forUrl(service.nats.url()))) {
+        service.stopDagnats();
+        try (DagnatsServer later = service.startAnother()) {
             JsonNode reply = client.acquire("k-" + UUID.randomUUID(), "h2", 30_000);
 
             assertEquals("unavailable", reply.path("kind").asText(), reply.toString());

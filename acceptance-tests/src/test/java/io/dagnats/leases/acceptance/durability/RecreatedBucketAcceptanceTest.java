@@ -213,10 +213,10 @@ class RecreatedBucketAcceptanceTest extends BucketRecreation {
         StreamConfiguration copied = Polling.until(Duration.ofSeconds(10), "the creation time in the bucket's metadata",
                 () -> configuration(), configuration -> configuration != null
                         && configuration.getMetadata().containsKey("dagnats.created"));
-        service.dagnats.close();
+        service.stopDagnats();
         recreateByHand(copied);
 
-        try (DagnatsServer later = DagnatsServer.start(Settings.forUrl(service.nats.url()))) {
+        try (DagnatsServer later = service.startAnother()) {
             JsonNode reply = client.acquire("k-" + UUID.randomUUID(), "h2", 30_000);
 
             assertEquals("unsupported", reply.path("kind").asText(), reply.toString());

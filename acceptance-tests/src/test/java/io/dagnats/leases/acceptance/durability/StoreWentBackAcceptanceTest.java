@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dagnats.leases.acceptance.harness.DagnatsWarnings;
 import io.dagnats.leases.acceptance.harness.NatsServerProcess;
+import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.StoreRollback;
 import io.dagnats.leases.acceptance.harness.WireClient;
-import io.dagnats.leases.bootstrap.DagnatsServer;
 import io.dagnats.leases.bootstrap.Settings;
 import io.nats.client.api.StreamInfo;
 import java.util.Map;
@@ -52,9 +52,8 @@ class StoreWentBackAcceptanceTest {
 
     @Test
     void aRevisionFarAboveTheStreamIsLostAndChangesNothing() throws Exception {
-        try (NatsServerProcess nats = NatsServerProcess.modern();
-                DagnatsServer dagnats = DagnatsServer.start(settings(nats));
-                WireClient client = new WireClient(nats.url())) {
+        try (ServiceFixture service = ServiceFixture.with().environment("DAGNATS_MARKER_TTL_SECONDS", "1").start()) {
+            WireClient client = service.client;
             long held = RollbackPlay.acquired(client, "k1", "h1", TTL_MS).path("revision").asLong();
             StreamInfo before = RollbackPlay.streamInfo(client);
             log.clear();

@@ -75,13 +75,12 @@ class HolderLibraryAcceptanceTest extends HolderLibraryReplicas {
     void whenTheServiceStallsTheLeaderStopsByItsDeadlineBeforeTheKeyExpires() throws Exception {
         Replica leader = new Replica("solo", "stall-key", null);
         Polling.until(Duration.ofSeconds(10), "ownership", leader.lease::isOwner, owner -> owner);
-        Connection watcher = Nats.connect(nats.url());
+        Connection watcher = Nats.connect(service.nats.url());
         cleanup.add(watcher::close);
         Subscription changes = watcher.subscribe("dagnats.lease.changed.stall-key");
         watcher.flush(Duration.ofSeconds(5));
 
-        dagnats.close(); // renews now go unanswered
-        dagnats = null;
+        service.stopDagnats(); // renews now go unanswered
 
         Message expiry = null;
         long deadline = System.nanoTime() + TTL.plusSeconds(10).toNanos();

@@ -27,7 +27,7 @@ class HolderLibraryForwardsAndCloseAcceptanceTest extends HolderLibraryReplicas 
         long start = owner.lease.tenure().orElseThrow().start().revision();
         Polling.until(TTL.plusSeconds(2), "a renewal", () -> owner.lease.fence().orElseThrow().revision(),
                 fence -> fence > start);
-        LeaseHolder caller = LeaseHolder.builder(Nats.connect(nats.url())).holderPrefix("caller").build();
+        LeaseHolder caller = LeaseHolder.builder(Nats.connect(service.nats.url())).holderPrefix("caller").build();
         cleanup.add(caller);
 
         Answers.Forward forwarded = caller.client()

@@ -1,11 +1,9 @@
 package io.dagnats.leases.acceptance.holder;
 
-import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.OwnershipHistory;
 import io.dagnats.leases.acceptance.harness.OwnershipLog;
+import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.ToldListener;
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.nats.client.Connection;
@@ -27,8 +25,7 @@ abstract class HolderLibraryReplicas {
 
     static final Duration TTL = Duration.ofSeconds(2);
 
-    NatsServerProcess nats;
-    DagnatsServer dagnats;
+    ServiceFixture service;
     final List<AutoCloseable> cleanup = new ArrayList<>();
     /** Every replica's own record of when it believed it led; checked after each test. */
     final List<String> beliefs = OwnershipLog.lines();
@@ -36,8 +33,7 @@ abstract class HolderLibraryReplicas {
 
     @BeforeEach
     void start() {
-        nats = NatsServerProcess.modern();
-        dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
+        service = ServiceFixture.start();
         ownership = OwnershipLog.inMemory("in-process", beliefs);
     }
 
@@ -54,13 +50,7 @@ abstract class HolderLibraryReplicas {
                 // a replica the test killed may fail to close cleanly
             }
         }
-        try {
-            if (dagnats != null) {
-                dagnats.close();
-            }
-        } finally {
-            nats.close();
-        }
+        service.close();
     }
 
     /** One replica: its own connection, like its own process. */
@@ -72,7 +62,7 @@ abstract class HolderLibraryReplicas {
         final List<String> events = told.events();
 
         Replica(String prefix, String key, ScheduledExecutorService scheduler) throws Exception {
-            connection = Nats.connect(nats.url());
+            connection = Nats.connect(service.nats.url());
             cleanup.add(connection::close);
             LeaseHolder.Builder builder = LeaseHolder.builder(connection).holderPrefix(prefix)
                     .forwardHandler((tenure, payload) ->

@@ -5,14 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.OwnershipHistory;
 import io.dagnats.leases.acceptance.harness.Polling;
 import io.dagnats.leases.acceptance.harness.Reliability;
 import io.dagnats.leases.acceptance.harness.ReplicaProcesses;
+import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.WireClient;
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.nats.client.Dispatcher;
 import io.nats.client.Message;
 import io.nats.client.impl.Headers;
@@ -36,8 +34,7 @@ class HolderProcessFaultsAcceptanceTest {
 
     private static final long TTL_MS = 2_000;
 
-    private NatsServerProcess nats;
-    private DagnatsServer dagnats;
+    private ServiceFixture service;
     private WireClient client;
     private ReplicaProcesses replicas;
     private final FencedSink sink = new FencedSink();
@@ -45,10 +42,9 @@ class HolderProcessFaultsAcceptanceTest {
 
     @BeforeEach
     void start() {
-        nats = NatsServerProcess.modern();
-        dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
-        client = new WireClient(nats.url());
-        replicas = new ReplicaProcesses(nats.url());
+        service = ServiceFixture.start();
+        client = service.client;
+        replicas = new ReplicaProcesses(service.nats.url());
         Dispatcher sinkService = client.connection().createDispatcher(request -> {
             String[] parts = new String(request.getData(), StandardCharsets.UTF_8).split(" ");
             boolean accepted = sink.write(Long.parseLong(parts[0]), parts[1], "work");
@@ -63,9 +59,7 @@ class HolderProcessFaultsAcceptanceTest {
     @AfterEach
     void stop() throws Exception {
         replicas.close();
-        client.close();
-        dagnats.close();
-        nats.close();
+        service.close();
     }
 
     private Process replica(String name, String key) {

@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.Polling;
+import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.WireClient;
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
@@ -38,25 +36,21 @@ class HolderSafetyAcceptanceTest {
 
     private static final Duration TTL = Duration.ofSeconds(2);
 
-    private NatsServerProcess nats;
-    private DagnatsServer dagnats;
+    private ServiceFixture service;
     private WireClient client;
     private Connection connection;
 
     @BeforeEach
     void start() throws Exception {
-        nats = NatsServerProcess.modern();
-        dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
-        client = new WireClient(nats.url());
-        connection = Nats.connect(nats.url());
+        service = ServiceFixture.start();
+        client = service.client;
+        connection = Nats.connect(service.nats.url());
     }
 
     @AfterEach
     void stop() throws Exception {
         connection.close();
-        client.close();
-        dagnats.close();
-        nats.close();
+        service.close();
     }
 
     @Test
@@ -111,7 +105,7 @@ class HolderSafetyAcceptanceTest {
 
             // dagnats dies: no renew can succeed, so ownership ends at the deadline.
             long crashedAt = System.nanoTime();
-            dagnats.crash();
+            service.dagnats().crash();
             Polling.until(TTL.plusSeconds(2), "the handler to be interrupted", interruptedAt::get, at -> at != 0);
 
             assertFalse(lease.isOwner());
@@ -119,7 +113,7 @@ class HolderSafetyAcceptanceTest {
             assertTrue(interruptedAt.get() - crashedAt <= TTL.toNanos() + 1_000_000_000L,
                     "interrupted " + (interruptedAt.get() - crashedAt) / 1_000_000 + " ms after the crash");
         } finally {
-            dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
+            service.restartDagnats();
         }
     }
 
@@ -150,7 +144,7 @@ class HolderSafetyAcceptanceTest {
                 .build();
         KeptLease firstLease = first.keep("released-while-serving", longTtl, OwnershipListener.NONE);
         Polling.until(Duration.ofSeconds(10), "the first to own", firstLease::isOwner, owner -> owner);
-        try (Connection secondConnection = Nats.connect(nats.url());
+        try (Connection secondConnection = Nats.connect(service.nats.url());
                 LeaseHolder second = LeaseHolder.builder(secondConnection).holderPrefix("second").build()) {
             KeptLease secondLease = second.keep("released-while-serving", longTtl, OwnershipListener.NONE);
             client.callAsync("forward", "{\"key\":\"released-while-serving\",\"payload\":\"\",\"timeout_ms\":10000}");
@@ -202,7 +196,7 @@ class HolderSafetyAcceptanceTest {
     void aHolderOfTheLibraryListensOnlyOnItsOwnIncarnationsInboxes() throws Exception {
         try (LeaseHolder holder = LeaseHolder.builder(connection).holderPrefix("inbox")
                 .forwardHandler((tenure, payload) -> new byte[0]).build();
-                Connection asker = Nats.connect(new Options.Builder().server(nats.url()).reportNoResponders().build())) {
+                Connection asker = Nats.connect(new Options.Builder().server(service.nats.url()).reportNoResponders().build())) {
             // The plain inbox of its holder id, and the inboxes of another incarnation under its id.
             for (String subject : List.of("dagnats.lease.inbox." + holder.id().value() + ".some-key",
                     "dagnats.lease.incarnation." + holder.id().value() + ".another-run.some-key")) {

@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.Polling;
+import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.WireClient;
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
@@ -37,8 +35,7 @@ class OwnerFenceAcceptanceTest {
 
     private static final String KEY = "fenced-key";
 
-    private NatsServerProcess nats;
-    private DagnatsServer dagnats;
+    private ServiceFixture service;
     private WireClient client;
     private Connection ownerConnection;
     private LeaseHolder holder;
@@ -47,10 +44,9 @@ class OwnerFenceAcceptanceTest {
 
     @BeforeEach
     void start() throws Exception {
-        nats = NatsServerProcess.modern();
-        dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
-        client = new WireClient(nats.url());
-        ownerConnection = Nats.connect(nats.url());
+        service = ServiceFixture.start();
+        client = service.client;
+        ownerConnection = Nats.connect(service.nats.url());
         holder = LeaseHolder.builder(ownerConnection).holderPrefix("fenced")
                 .forwardHandler((tenure, payload) -> {
                     String seen = "handled@" + tenure.start() + ":" + new String(payload, StandardCharsets.UTF_8);
@@ -69,15 +65,9 @@ class OwnerFenceAcceptanceTest {
             if (ownerConnection != null) {
                 ownerConnection.close();
             }
-            if (client != null) {
-                client.close();
-            }
-            if (dagnats != null) {
-                dagnats.close();
-            }
         } finally {
-            if (nats != null) {
-                nats.close();
+            if (service != null) {
+                service.close();
             }
         }
     }

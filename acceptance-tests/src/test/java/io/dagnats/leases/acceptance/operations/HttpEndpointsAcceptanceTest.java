@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dagnats.leases.acceptance.harness.FatJar;
 import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.Polling;
+import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.WireClient;
 import io.dagnats.leases.bootstrap.DagnatsServer;
 import io.dagnats.leases.bootstrap.Settings;
@@ -134,9 +135,9 @@ public class HttpEndpointsAcceptanceTest {
 
     @Test
     void onAServerOlderThan211TheServiceIsReadyAndSaysWhyLeasesAreUnsupported() throws Exception {
-        try (NatsServerProcess legacy = NatsServerProcess.legacy();
-                DagnatsServer dagnats = DagnatsServer.start(Settings.fromEnvironment(
-                        Map.of("NATS_URL", legacy.url(), "DAGNATS_HTTP_PORT", "0")))) {
+        try (ServiceFixture service = ServiceFixture.with().server(NatsServerProcess::legacy)
+                .environment("DAGNATS_HTTP_PORT", "0").start()) {
+            DagnatsServer dagnats = service.dagnats();
             String base = "http://127.0.0.1:" + dagnats.httpAddress().orElseThrow().getPort();
 
             Answer ready = get(base + "/readyz");

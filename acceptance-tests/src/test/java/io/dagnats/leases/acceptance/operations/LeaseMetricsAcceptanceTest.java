@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dagnats.leases.acceptance.harness.FatJar;
 import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.Polling;
+import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.WireClient;
 import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.nats.client.Message;
 import io.nats.client.Subscription;
 import java.io.IOException;
@@ -79,10 +79,9 @@ class LeaseMetricsAcceptanceTest {
     @Test
     void twoInstancesCountEachExpiryOnceAndAReleasedKeysTombstoneNotAtAll() throws Exception {
         int leases = 6;
-        try (NatsServerProcess nats = NatsServerProcess.modern();
-                DagnatsServer first = DagnatsServer.start(metered(nats, "metrics-a"));
-                DagnatsServer second = DagnatsServer.start(metered(nats, "metrics-b"));
-                WireClient client = new WireClient(nats.url())) {
+        try (ServiceFixture service = ServiceFixture.with().environment(metered("metrics-a")).start();
+                DagnatsServer second = service.startAnother(metered("metrics-b"))) {
+            WireClient client = service.client;
             Subscription changes = client.connection().subscribe("dagnats.lease.changed.>");
             client.connection().flush(Duration.ofSeconds(5));
             for (int i = 0; i < leases; i++) {
@@ -119,10 +118,9 @@ class LeaseMetricsAcceptanceTest {
 
     @Test
     void everyInstanceReportsTheLeasesHeldAndTheirOwnersFromACensusOfTheBucket() throws Exception {
-        try (NatsServerProcess nats = NatsServerProcess.modern();
-                DagnatsServer first = DagnatsServer.start(metered(nats, "census-a"));
-                DagnatsServer second = DagnatsServer.start(metered(nats, "census-b"));
-                WireClient client = new WireClient(nats.url())) {
+        try (ServiceFixture service = ServiceFixture.with().environment(metered("census-a")).start();
+                DagnatsServer second = service.startAnother(metered("census-b"))) {
+            WireClient client = service.client;
             client.acquire("shard-1", "alice", 15_000);
             client.acquire("shard-2", "alice", 15_000);
             client.acquire("shard-3", "bob", 15_000);
@@ -147,10 +145,10 @@ class LeaseMetricsAcceptanceTest {
                 MemoryMetricExporterProvider.value(service, "dagnats.lease.owner.count", null, null));
     }
 
-    private static Settings metered(NatsServerProcess nats, String serviceName) {
-        return Settings.forUrl(nats.url(), Map.of("OTEL_METRICS_EXPORTER", "memory",
+    private static Map<String, String> metered(String serviceName) {
+        return Map.of("OTEL_METRICS_EXPORTER", "memory",
                 "OTEL_METRIC_EXPORT_INTERVAL", "100", "OTEL_SERVICE_NAME", serviceName,
-                "DAGNATS_MARKER_TTL_SECONDS", "1"));
+                "DAGNATS_MARKER_TTL_SECONDS", "1");
     }
 
     /** One lease event summed over both instances, as a dashboard sums a counter. */

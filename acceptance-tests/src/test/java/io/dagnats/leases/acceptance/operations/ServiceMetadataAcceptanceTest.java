@@ -8,8 +8,6 @@ import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.Polling;
 import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.WireClient;
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.Message;
 import io.nats.client.api.StreamConfiguration;
@@ -38,9 +36,8 @@ class ServiceMetadataAcceptanceTest {
 
     @Test
     void onAServerOlderThan211InfoSaysLeasesAreUnsupportedAndWhy() throws Exception {
-        try (NatsServerProcess nats = NatsServerProcess.legacy();
-                DagnatsServer dagnats = DagnatsServer.start(Settings.forUrl(nats.url()));
-                WireClient client = new WireClient(nats.url())) {
+        try (ServiceFixture service = ServiceFixture.with().server(NatsServerProcess::legacy).start()) {
+            WireClient client = service.client;
             Map<String, String> metadata = info(client).getMetadata();
 
             assertEquals("false", metadata.get("leases_supported"), metadata.toString());

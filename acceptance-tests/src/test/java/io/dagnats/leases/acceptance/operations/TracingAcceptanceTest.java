@@ -9,10 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.Polling;
+import io.dagnats.leases.acceptance.harness.ServiceFixture;
 import io.dagnats.leases.acceptance.harness.WireClient;
 import io.dagnats.leases.acceptance.harness.ZipkinServerProcess;
-import io.dagnats.leases.bootstrap.DagnatsServer;
-import io.dagnats.leases.bootstrap.Settings;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseClient;
@@ -61,15 +60,14 @@ class TracingAcceptanceTest {
     @Test
     void aForwardIsOneTraceFromCallerThroughDagnatsToTheOwner() throws Exception {
         try (ZipkinServerProcess zipkin = ZipkinServerProcess.start();
-                NatsServerProcess nats = NatsServerProcess.modern();
-                DagnatsServer dagnats = DagnatsServer.start(Settings.forUrl(nats.url(), Map.of(
+                ServiceFixture service = ServiceFixture.with().environment(Map.of(
                         "OTEL_TRACES_EXPORTER", "zipkin",
                         "OTEL_EXPORTER_ZIPKIN_ENDPOINT", zipkin.spansEndpoint(),
-                        "OTEL_BSP_SCHEDULE_DELAY", "100")));
+                        "OTEL_BSP_SCHEDULE_DELAY", "100")).start();
                 OpenTelemetrySdk ownerTelemetry = sdk("owner-service", zipkin.spansEndpoint());
                 OpenTelemetrySdk callerTelemetry = sdk("caller-service", zipkin.spansEndpoint());
-                Connection ownerConnection = Nats.connect(nats.url());
-                Connection callerConnection = Nats.connect(nats.url());
+                Connection ownerConnection = Nats.connect(service.nats.url());
+                Connection callerConnection = Nats.connect(service.nats.url());
                 LeaseHolder owner = LeaseHolder.builder(ownerConnection).holderPrefix("owner")
                         .openTelemetry(ownerTelemetry)
                         .forwardHandler((tenure, payload) -> "pong".getBytes(StandardCharsets.UTF_8))
@@ -132,7 +130,7 @@ class TracingAcceptanceTest {
             assertEquals(inboxTemplate, sendSpan.path("tags").path("messaging.destination.template").asText());
             assertEquals("dagnats.lease.incarnation." + owner.id().value() + "." + owner.incarnation().value() + ".traced",
                     sendSpan.path("tags").path("messaging.destination.name").asText());
-            assertServer(sendSpan, nats);
+            assertServer(sendSpan, service.nats);
 
             JsonNode ownerSpan = find(spans, "owner-service", "process " + inboxTemplate);
             assertNotNull(ownerSpan, spans.toPrettyString());
@@ -146,7 +144,7 @@ class TracingAcceptanceTest {
             assertEquals("CLIENT", read.path("kind").asText());
             assertTrue(isUnder(read, find(spans, "dagnats", "process api.leases.owner"), byId));
             assertFalse(isUnder(read, forwardSpan, byId), "the forward was routed from memory, without a read");
-            assertServer(read, nats);
+            assertServer(read, service.nats);
 
             for (JsonNode span : spans) {
                 String name = span.path("name").asText();
@@ -169,12 +167,11 @@ class TracingAcceptanceTest {
     @Test
     void anExporterThatCannotReachItsBackendNeverFailsALeaseRequest() throws Exception {
         int nobodyListens = NatsServerProcess.freePort();
-        try (NatsServerProcess nats = NatsServerProcess.modern();
-                DagnatsServer dagnats = DagnatsServer.start(Settings.forUrl(nats.url(), Map.of(
+        try (ServiceFixture service = ServiceFixture.with().environment(Map.of(
                         "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + nobodyListens,
                         "OTEL_BSP_SCHEDULE_DELAY", "50",
-                        "OTEL_METRIC_EXPORT_INTERVAL", "200")));
-                WireClient client = new WireClient(nats.url())) {
+                        "OTEL_METRIC_EXPORT_INTERVAL", "200")).start()) {
+            WireClient client = service.client;
             long revision = client.acquire("untraced", "h", 15_000).path("revision").asLong();
             for (int i = 0; i < 200; i++) {
                 JsonNode renewed = client.renew("untraced", "h", revision);
