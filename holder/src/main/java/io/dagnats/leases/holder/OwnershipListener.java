@@ -16,6 +16,15 @@ public interface OwnershipListener {
          * met an answer it could make no sense of: it cannot vouch for the lease any more.
          */
         LOST,
+        /**
+         * An operator revoked the lease ({@code api.leases.revoke}, or the key removed with NATS' own
+         * tools): the key was taken away on purpose, not lost to a fault of this process or of
+         * dagnats, so it is no alarm about this process's health. The keeper steps back a third of
+         * the TTL before campaigning again, so a replica waiting for the key takes it. Told when the
+         * revoke's change event arrives; a process that misses the event learns it from its next
+         * renew, which dagnats answers {@code lost} without saying why, and is told {@link #LOST}.
+         */
+        REVOKED,
         /** No renew succeeded before the deadline: the key may expire any moment. */
         DEADLINE_PASSED,
         /** The lease was released (on close). */

@@ -1,5 +1,6 @@
 package io.dagnats.leases.acceptance.holder;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.acceptance.harness.Polling;
@@ -11,12 +12,16 @@ import io.nats.client.Connection;
 import io.nats.client.Nats;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
  * The holder library under an operator's revoke: a waiting replica campaigns on
  * the revoked event, like on a release, and the revoked owner stops on the same
- * event (or, were it lost, at its next renew, which answers lost). (Between the two, both believe they own: revoke is
+ * event, told REVOKED (or, were it lost, at its next renew, which answers lost). (Between the two, both believe they own: revoke is
  * an override, and only downstream fencing protects writes. That is why this is
  * not among the holder tests whose ownership logs are checked for overlaps.)
  */
@@ -63,9 +68,10 @@ class RevokedHolderAcceptanceTest extends SharedServiceTest {
             // The event wakes the waiting replica at once: well before the revoked lease's TTL would have.
             Polling.until(Duration.ofSeconds(3), "the waiting replica to own", waiting.lease::isOwner, isOwner -> isOwner);
             assertTrue(waiting.lease.fence().orElseThrow().revision() > revision);
-            // The revoked owner stops on the event, or at its next renew (every ttl/3), never as late as its deadline.
+            // The revoked owner stops on the event (told REVOKED), or at its next renew (every ttl/3), which
+            // answers lost without saying why (told LOST); never as late as its deadline.
             Polling.until(TTL.dividedBy(3).plusSeconds(2), "the revoked owner to stop", () -> owner.events,
-                    events -> events.contains("stopped:LOST"));
+                    events -> events.contains("stopped:REVOKED") || events.contains("stopped:LOST"));
             long stoppedMillis = (System.nanoTime() - revoked) / 1_000_000;
             assertTrue(stoppedMillis < TTL.toMillis() - 1_000, "stopped " + stoppedMillis + " ms after the revoke");
             assertTrue(!owner.lease.isOwner() && ownersFence < revision);
@@ -73,17 +79,61 @@ class RevokedHolderAcceptanceTest extends SharedServiceTest {
     }
 
     @Test
-    void theRevokedOwnerStopsOnTheRevokedEventWithoutWaitingForItsNextRenew() throws Exception {
+    void theRevokedOwnerStopsOnTheRevokedEventToldRevokedAndItsLogNamesTheOperatorAndItself() throws Exception {
         // Renewals every 20 s: stopping within 3 s can only come from the event.
         Duration ttl = Duration.ofSeconds(60);
-        try (Replica owner = new Replica("sole", "revoked-sole", ttl)) {
+        try (HolderLines lines = new HolderLines(); Replica owner = new Replica("sole", "revoked-sole", ttl)) {
             Polling.until(Duration.ofSeconds(10), "the replica to own", owner.lease::isOwner, isOwner -> isOwner);
 
-            client.revoke("revoked-sole", "acceptance test");
+            long revision = client.revoke("revoked-sole", "moving the job to eu-west").path("revision").asLong();
 
             Polling.until(Duration.ofSeconds(3), "the revoked owner to stop on the event", () -> owner.events,
-                    events -> events.contains("stopped:LOST"));
+                    events -> events.contains("stopped:REVOKED"));
             assertTrue(!owner.lease.isOwner());
+            // Before: "lease revoked-sole ended on the server (revoked at revision N by sole-...: ...)", the
+            // revoked holder named as if it revoked.
+            String expected = "lease revoked-sole revoked by an operator at revision " + revision
+                    + ": moving the job to eu-west; this process (holder " + owner.holder.id() + ") stops acting as owner";
+            assertEquals(List.of(expected), lines.containing("lease revoked-sole revoked"), String.join("\n", lines.all()));
+            assertTrue(lines.containing(" by " + owner.holder.id()).isEmpty(), String.join("\n", lines.all()));
+        }
+    }
+
+    /** What the holder library logs at INFO or above while open: the lines an operator reads. */
+    private static final class HolderLines implements AutoCloseable {
+        /** Held here: java.util.logging keeps loggers only weakly. */
+        private static final Logger HOLDER_LOG = Logger.getLogger("io.dagnats.leases.holder");
+        private final List<String> lines = new CopyOnWriteArrayList<>();
+        private final Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord line) {
+                lines.add(line.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+
+        HolderLines() {
+            HOLDER_LOG.addHandler(capture);
+        }
+
+        List<String> all() {
+            return List.copyOf(lines);
+        }
+
+        List<String> containing(String text) {
+            return lines.stream().filter(line -> line.contains(text)).toList();
+        }
+
+        @Override
+        public void close() {
+            HOLDER_LOG.removeHandler(capture);
         }
     }
 }

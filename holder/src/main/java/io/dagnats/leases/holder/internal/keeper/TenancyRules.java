@@ -134,15 +134,31 @@ final class TenancyRules {
     }
 
     private KeeperStep ended(LeaseChange change, KeeperStep.Builder step) {
+        if (change.kind() == LeaseChange.Kind.REVOKED) {
+            step.then(rules.info(revokedLine(change)));
+            step.then(new KeeperEffect.StopOwning(OwnershipListener.StopReason.REVOKED));
+            // Revoked: an operator moved the key away, so step back and let a waiting replica take it.
+            return rules.waitFor(step, rules.ttlNanos() / 3);
+        }
         step.then(rules.info("lease " + rules.key() + " ended on the server (" + change.kind().word() + " at revision "
                 + Long.toUnsignedString(change.sequence())
                 + change.claimant().map(claimant -> " by " + claimant).orElse("")
                 + change.reason().map(reason -> ": " + reason).orElse("") + ")"));
         step.then(new KeeperEffect.StopOwning(OwnershipListener.StopReason.LOST));
-        // Revoked: an operator moved the key away, so step back and let a waiting replica take it.
-        long backOff = change.kind() == LeaseChange.Kind.REVOKED
-                ? rules.ttlNanos() / 3 : rules.jitter().millis(KeeperContext.AGAIN_JITTER_MS) * KeeperContext.MILLI;
-        return rules.waitFor(step, backOff);
+        return rules.waitFor(step, rules.jitter().millis(KeeperContext.AGAIN_JITTER_MS) * KeeperContext.MILLI);
+    }
+
+    /**
+     * The holder a revoke event names is the lease that ended, not who revoked it; the event does
+     * not say who did. A revoke dagnats wrote (it names that holder) came from an operator through
+     * {@code api.leases.revoke}; one naming nobody is the key removed with NATS' own tools, which
+     * its reason says.
+     */
+    private String revokedLine(LeaseChange change) {
+        return "lease " + rules.key() + " revoked" + (change.holder().isPresent() ? " by an operator" : "")
+                + " at revision " + Long.toUnsignedString(change.sequence()) + ": "
+                + change.reason().orElse("no reason given") + "; this process (holder " + rules.self().holder()
+                + ") stops acting as owner";
     }
 
     private KeeperStep renew(KeeperStep.Builder step, Tenure tenure, long timers, Fence presented, EventTime now) {

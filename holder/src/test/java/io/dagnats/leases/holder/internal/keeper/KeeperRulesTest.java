@@ -131,7 +131,7 @@ class KeeperRulesTest {
                         new KeeperState.Resolving(PAST, 1, 1), new KeeperEvent.DeadlineDue(1), "Acquiring",
                         "StopOwning DEADLINE_PASSED"),
                 row("a revoke above the tenure stops and steps back a third of the TTL", owning,
-                        changed("revoked", 7, OTHER), "Waiting", "Log", "StopOwning LOST", "Schedule Wake 5000ms"),
+                        changed("revoked", 7, OTHER), "Waiting", "Log", "StopOwning REVOKED", "Schedule Wake 5000ms"),
                 row("another incarnation's renewal above the tenure: the end was missed", owning,
                         changed("renewed", 8, TWIN), "Waiting", "Log", "StopOwning LOST", "Schedule Wake 0ms"),
                 row("this process's own renewal leaves it owner", renewing, changed("renewed", 7, KeeperHarness.SELF),

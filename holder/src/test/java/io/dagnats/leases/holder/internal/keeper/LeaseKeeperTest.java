@@ -132,7 +132,8 @@ class LeaseKeeperTest extends KeeperHarness {
             fresh.scheduler.runDue();
 
             assertFalse(fresh.lease.isOwner(), ending);
-            assertEquals("stopped LOST", fresh.told.get(fresh.told.size() - 1), ending);
+            assertEquals(ending.equals("revoked") ? "stopped REVOKED" : "stopped LOST",
+                    fresh.told.get(fresh.told.size() - 1), ending);
         }
     }
 
