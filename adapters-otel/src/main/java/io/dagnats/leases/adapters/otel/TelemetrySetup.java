@@ -105,7 +105,7 @@ public final class TelemetrySetup implements AutoCloseable {
                     .addPropertiesSupplier(() -> properties)
                     .addMeterProviderCustomizer((meters, config) -> {
                         scrape.ifPresent(scraping -> meters.registerMetricReader(scraping.reader()));
-                        return meters;
+                        return RuntimeMetricNames.register(meters);
                     })
                     .disableShutdownHook()
                     .build()
