@@ -141,8 +141,8 @@ class LeaseMetricsAcceptanceTest {
 
     /** The lease gauges of one instance: leases held, then owners. */
     private static List<Long> gauges(String service) {
-        return List.of(MemoryMetricExporterProvider.value(service, "dagnats.lease.count", null, null),
-                MemoryMetricExporterProvider.value(service, "dagnats.lease.owner.count", null, null));
+        return List.of(MemoryMetricExporterProvider.value(service, "dagnats.leases.held", null, null),
+                MemoryMetricExporterProvider.value(service, "dagnats.lease.holders", null, null));
     }
 
     private static Map<String, String> metered(String serviceName) {

@@ -7,16 +7,19 @@ import java.util.function.ToLongFunction;
 /**
  * The lease gauges, from the latest census of the bucket: every instance
  * reports the same bucket-wide figures, so they are read with max, not summed.
- * Nothing is reported before the first census.
+ * Nothing is reported before the first census. Their names end in no
+ * {@code .count}: as Prometheus names, a gauge ending in {@code _count} is
+ * refused by Prometheus' own linter ({@code promtool check metrics}), which
+ * reads it as part of a histogram or summary.
  */
 final class CensusGauges {
 
     private volatile LeaseCensus.Count latest;
 
     CensusGauges(Meter meter) {
-        gauge(meter, "dagnats.lease.count", "Leases held, as the latest census of the bucket found them",
+        gauge(meter, "dagnats.leases.held", "Leases held, as the latest census of the bucket found them",
                 "{lease}", LeaseCensus.Count::leases);
-        gauge(meter, "dagnats.lease.owner.count",
+        gauge(meter, "dagnats.lease.holders",
                 "Distinct holders holding one lease or more, as the latest census found them",
                 "{holder}", LeaseCensus.Count::holders);
     }

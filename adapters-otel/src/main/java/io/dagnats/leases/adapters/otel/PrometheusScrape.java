@@ -16,7 +16,12 @@ import java.io.OutputStream;
  */
 public final class PrometheusScrape {
 
-    private final PrometheusMetricReader reader = PrometheusMetricReader.builder().build();
+    /**
+     * No {@code target_info}: the reader writes it without HELP, which promtool refuses, and a
+     * Prometheus server labels every scrape with its own job and instance anyway.
+     */
+    private final PrometheusMetricReader reader = PrometheusMetricReader.builder()
+            .setTargetInfoMetricEnabled(false).build();
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
 
     PrometheusScrape() {

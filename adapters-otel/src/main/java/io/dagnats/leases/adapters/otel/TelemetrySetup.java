@@ -1,6 +1,7 @@
 package io.dagnats.leases.adapters.otel;
 
 import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.instrumentation.runtimetelemetry.RuntimeTelemetry;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
@@ -40,6 +41,8 @@ public final class TelemetrySetup implements AutoCloseable {
     private final boolean metricsExported;
     private final Duration metricInterval;
     private final Optional<PrometheusScrape> scrape;
+    /** JVM metrics (memory, CPU, GC, threads, classes), when metrics go anywhere. */
+    private final Optional<RuntimeTelemetry> runtime;
 
     private TelemetrySetup(OpenTelemetry openTelemetry, OpenTelemetrySdk sdk, String description,
             boolean metricsExported, Duration metricInterval, Optional<PrometheusScrape> scrape) {
@@ -49,6 +52,9 @@ public final class TelemetrySetup implements AutoCloseable {
         this.metricsExported = metricsExported;
         this.metricInterval = metricInterval;
         this.scrape = scrape;
+        // An operator reading dagnats' metrics wants the JVM's beside them (heap, CPU, GC pauses):
+        // OpenTelemetry's own runtime instrumentation, not a hand-made copy of it.
+        this.runtime = metricsExported ? Optional.of(RuntimeTelemetry.create(openTelemetry)) : Optional.empty();
     }
 
     /**
@@ -99,7 +105,7 @@ public final class TelemetrySetup implements AutoCloseable {
                     .addPropertiesSupplier(() -> properties)
                     .addMeterProviderCustomizer((meters, config) -> {
                         scrape.ifPresent(scraping -> meters.registerMetricReader(scraping.reader()));
-                        return meters;
+                        return RuntimeMetricNames.register(meters);
                     })
                     .disableShutdownHook()
                     .build()
@@ -170,6 +176,7 @@ public final class TelemetrySetup implements AutoCloseable {
      */
     @Override
     public void close() {
+        runtime.ifPresent(RuntimeTelemetry::close);
         if (sdk != null) {
             CompletableResultCode stopped = sdk.shutdown().join(3, TimeUnit.SECONDS);
             if (!stopped.isSuccess()) {

@@ -18,6 +18,7 @@ import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.metrics.data.HistogramPointData;
 import io.opentelemetry.sdk.metrics.data.LongPointData;
 import io.opentelemetry.sdk.metrics.data.MetricData;
+import io.opentelemetry.sdk.metrics.data.MetricDataType;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
 import java.util.List;
 import java.util.Map;
@@ -81,17 +82,20 @@ class LeaseMetricsTest {
 
     @Test
     void theGaugesReportTheLatestCensusAndNothingBeforeTheFirst() {
+        // Named so Prometheus' linter accepts them: a gauge must not end in _count (issue 29).
         assertEquals(Map.of(), gauges());
 
         telemetry.census(new LeaseCensus.Count(5, 2));
         telemetry.census(new LeaseCensus.Count(4, 3));
 
-        assertEquals(Map.of("dagnats.lease.count", 4L, "dagnats.lease.owner.count", 3L), gauges());
+        assertEquals(Map.of("dagnats.leases.held", 4L, "dagnats.lease.holders", 3L), gauges());
     }
 
     private Map<String, Long> gauges() {
         return metrics.collectAllMetrics().stream()
-                .filter(metric -> metric.getName().endsWith(".count") && !metric.getLongGaugeData().getPoints().isEmpty())
+                .filter(metric -> metric.getType() == MetricDataType.LONG_GAUGE
+                        && metric.getName().startsWith("dagnats.lease") && !metric.getName().endsWith(".supported")
+                        && !metric.getLongGaugeData().getPoints().isEmpty())
                 .collect(Collectors.toMap(MetricData::getName,
                         metric -> metric.getLongGaugeData().getPoints().iterator().next().getValue()));
     }

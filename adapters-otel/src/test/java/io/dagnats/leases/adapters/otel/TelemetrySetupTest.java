@@ -100,6 +100,18 @@ class TelemetrySetupTest {
     }
 
     @Test
+    void aScrapeHoldsTheJvmsMemoryAndCpuBesideDagnatsOwnMetrics() throws Exception {
+        try (TelemetrySetup setup = TelemetrySetup.fromEnvironment(Map.of(), "dagnats", true)) {
+            ByteArrayOutputStream scraped = new ByteArrayOutputStream();
+            setup.scrape().orElseThrow().writeTo(scraped);
+
+            String text = scraped.toString(StandardCharsets.UTF_8);
+            assertTrue(text.lines().anyMatch(line -> line.startsWith("jvm_memory_used_bytes{")), text);
+            assertTrue(text.lines().anyMatch(line -> line.startsWith("jvm_cpu_time_seconds_total")), text);
+        }
+    }
+
+    @Test
     void aScrapeBesideAnExporterReadsTheSameMeterProvider() {
         try (TelemetrySetup setup = TelemetrySetup.fromEnvironment(Map.of("OTEL_METRICS_EXPORTER", "console"),
                 "dagnats", true)) {
