@@ -201,12 +201,19 @@ public final class DagnatsServer implements AutoCloseable {
         readiness.stopping();
         provisioner.shutdownNow();
         census.ifPresent(PeriodicCensus::stop);
-        boolean drained = api.stop(settings.service().drainTimeout());
-        if (!drained) {
-            LOG.log(System.Logger.Level.WARNING, "dagnats stopped with requests still in flight after "
-                    + settings.service().drainTimeout().toMillis() + " ms");
+        // Disconnected, no reply can leave (there is no reconnect buffer): waiting the drain out would only
+        // keep the operator waiting (issue 29).
+        if (connection.getStatus() == Connection.Status.CONNECTED) {
+            boolean drained = api.stop(settings.service().drainTimeout());
+            if (!drained) {
+                LOG.log(System.Logger.Level.WARNING, "dagnats stopped with requests still in flight after "
+                        + settings.service().drainTimeout().toMillis() + " ms");
+            }
+            flushReplies();
+        } else {
+            LOG.log(System.Logger.Level.WARNING, "dagnats stopping while disconnected from NATS: no reply could be"
+                    + " sent, so it does not wait for requests in flight");
         }
-        flushReplies();
         expiries.ifPresent(ExpiryWatch::close);
         connection.close();
         telemetrySetup.close();

@@ -31,6 +31,7 @@ import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.LongFunction;
 
 /**
  * The NATS side: the connection, the bucket, the store on it, and the micro
@@ -57,6 +58,7 @@ final class NatsModule extends AbstractModule {
     @Provides
     @Singleton
     Connection connection(PublishDenials denials) throws IOException, InterruptedException, GeneralSecurityException {
+        OneLineErrors lines = new OneLineErrors(denials);
         Options.Builder options = NatsOptions.authenticated(
                         settings.connection().natsUrl(), settings.connection(), settings.tls())
                 .connectionName("dagnats-leases")
@@ -71,32 +73,35 @@ final class NatsModule extends AbstractModule {
                 // could otherwise land later, for example in a bucket that replaced the old one
                 // during its grace period (ADR-026). 0 disables it (jnats Options.Builder).
                 .reconnectBufferSize(0)
-                .connectionListener(NatsModule::connectionEvent)
-                .errorListener(new OneLineErrors(denials));
+                .connectionListener(lines)
+                .errorListener(lines);
         return Nats.connect(options.build());
     }
 
-    /** Connection changes as one line each, for operators. */
-    private static void connectionEvent(Connection connection, ConnectionListener.Events event) {
-        switch (event) {
-            case DISCONNECTED -> LOG.log(System.Logger.Level.WARNING, "NATS connection lost; reconnecting");
-            case RECONNECTED -> LOG.log(System.Logger.Level.INFO, "NATS connection back, to " + connection.getConnectedUrl());
-            case CLOSED -> LOG.log(System.Logger.Level.INFO, "NATS connection closed");
-            default -> {
-                // connected, discovered servers, resubscribed: nothing an operator must act on
-            }
-        }
-    }
-
     /**
-     * jnats' errors as one warning line each, without stack traces. A permission violation that a part
-     * of dagnats explains in its own line (and stops causing) is left to that line.
+     * Connection changes and jnats' errors as one warning line each, without stack traces, and an
+     * outage as a few lines ({@link OutageLines}). A permission violation that a part of dagnats
+     * explains in its own line (and stops causing) is left to that line.
      */
-    private static final class OneLineErrors implements ErrorListener {
+    private static final class OneLineErrors implements ErrorListener, ConnectionListener {
         private final PublishDenials denials;
+        private OutageLines.Link link = new OutageLines.Up();
 
         OneLineErrors(PublishDenials denials) {
             this.denials = denials;
+        }
+
+        @Override
+        public void connectionEvent(Connection connection, ConnectionListener.Events event) {
+            switch (event) {
+                case DISCONNECTED -> told(now -> OutageLines.lost(link, now), System.Logger.Level.WARNING);
+                case RECONNECTED -> told(now -> OutageLines.back(link, now, connection.getConnectedUrl()),
+                        System.Logger.Level.INFO);
+                case CLOSED -> LOG.log(System.Logger.Level.INFO, "NATS connection closed");
+                default -> {
+                    // connected, discovered servers, resubscribed: nothing an operator must act on
+                }
+            }
         }
 
         @Override
@@ -108,7 +113,15 @@ final class NatsModule extends AbstractModule {
 
         @Override
         public void exceptionOccurred(Connection connection, Exception exception) {
-            LOG.log(System.Logger.Level.WARNING, "NATS connection problem: " + exception);
+            told(now -> OutageLines.problem(link, now, OutageLines.words(exception)),
+                    System.Logger.Level.WARNING);
+        }
+
+        /** jnats calls the listeners from more than one thread. */
+        private synchronized void told(LongFunction<OutageLines.Next> event, System.Logger.Level level) {
+            OutageLines.Next next = event.apply(System.nanoTime());
+            link = next.link();
+            next.line().ifPresent(line -> LOG.log(level, line));
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.dagnats.leases.bootstrap;
 
 import io.dagnats.leases.adapters.nats.LeaseBucket;
+import io.dagnats.leases.cli.NearestName;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,8 +46,11 @@ public record Settings(
             }
         }
         if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("unknown setting " + String.join(", ", unknown)
-                    + "; dagnats knows " + String.join(", ", KnownSettings.dagnatsNames()));
+            // The guess for the first; several misspelt names at once are rare, and each is listed.
+            String guess = NearestName.of(unknown.iterator().next(), KnownSettings.dagnatsNames(), "DAGNATS_")
+                    .map(nearest -> "; did you mean " + nearest + "?").orElse(";");
+            throw new IllegalArgumentException("unknown setting " + String.join(", ", unknown) + guess
+                    + " dagnats knows " + String.join(", ", KnownSettings.dagnatsNames()));
         }
         EnvironmentReader reader = new EnvironmentReader(environment);
         return new Settings(

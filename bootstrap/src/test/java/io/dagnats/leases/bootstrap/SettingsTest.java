@@ -42,6 +42,24 @@ class SettingsTest {
     }
 
     @Test
+    void aMisspeltDagnatsSettingGetsTheNearestNameAsTheCliDoesForCommands() {
+        IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
+                () -> Settings.fromEnvironment(Map.of("DAGNATS_DRAIN_TIMEOUT", "5000")));
+
+        assertTrue(failure.getMessage().startsWith(
+                "unknown setting DAGNATS_DRAIN_TIMEOUT; did you mean DAGNATS_DRAIN_TIMEOUT_MS?"), failure.getMessage());
+    }
+
+    @Test
+    void aDagnatsNameLikeNoSettingGetsNoGuess() {
+        IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
+                () -> Settings.fromEnvironment(Map.of("DAGNATS_XYZZY", "1")));
+
+        assertFalse(failure.getMessage().contains("did you mean"), failure.getMessage());
+        assertTrue(failure.getMessage().contains("dagnats knows DAGNATS_"), failure.getMessage());
+    }
+
+    @Test
     void numbersAreCheckedAgainstTheirRange() {
         IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
                 () -> Settings.fromEnvironment(Map.of("DAGNATS_LEASE_REPLICAS", "7")));

@@ -32,8 +32,13 @@ public final class DagnatsProcess implements AutoCloseable {
 
     /** Starts dagnats on the server at {@code natsUrl} and returns once it serves. */
     public static DagnatsProcess start(String natsUrl) {
+        return start(Map.of("NATS_URL", natsUrl));
+    }
+
+    /** Starts dagnats with these environment variables (NATS_URL among them) and returns once it serves. */
+    public static DagnatsProcess start(Map<String, String> environment) {
         try {
-            DagnatsProcess dagnats = new DagnatsProcess(Map.of("NATS_URL", natsUrl),
+            DagnatsProcess dagnats = new DagnatsProcess(Map.copyOf(environment),
                     Files.createTempFile("dagnats-process-", ".log"));
             dagnats.startAgain();
             return dagnats;
@@ -75,12 +80,29 @@ public final class DagnatsProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * SIGTERM, as an orchestrator stops it.
+     *
+     * @return how long it took to exit, when it exited within {@code within}; empty when it still runs
+     */
+    public java.util.Optional<Duration> terminate(Duration within) {
+        long start = System.nanoTime();
+        process.destroy();
+        try {
+            return process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS)
+                    ? java.util.Optional.of(Duration.ofNanos(System.nanoTime() - start)) : java.util.Optional.empty();
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(interrupted);
+        }
+    }
+
     private long servingLines() {
         return lines().stream().filter(line -> line.contains(" serving ")).count();
     }
 
     /** Every line dagnats wrote, of every start. */
-    List<String> lines() {
+    public List<String> lines() {
         try {
             return Files.readAllLines(log, StandardCharsets.UTF_8);
         } catch (IOException unreadable) {

@@ -79,7 +79,7 @@ class FatJarAcceptanceTest {
             assertTrue(dagnats.waitFor(30, TimeUnit.SECONDS));
             assertEquals(2, dagnats.exitValue());
             String log = read(output);
-            assertTrue(log.contains("unknown setting DAGNATS_LEASE_REPLICA"), log);
+            assertTrue(log.contains("unknown setting DAGNATS_LEASE_REPLICA; did you mean DAGNATS_LEASE_REPLICAS?"), log);
             assertFalse(log.contains("\tat "), "a stack trace for a configuration mistake: " + log);
         } finally {
             Files.deleteIfExists(output);
