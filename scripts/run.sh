@@ -8,8 +8,8 @@
 #   the server into .tools/ when none is on PATH), and stops it afterwards.
 #   That server runs with `jetstream { sync_interval: always }`: it fsyncs
 #   every write before acknowledging it, so a lease write it acknowledged
-#   survives a power loss or kernel crash too (README, "The local server's
-#   durability"; figures in docs/reliability.md and docs/benchmarks.md).
+#   survives a power loss or kernel crash too (docs/deploying.md, "Every write
+#   synced"; figures in docs/reliability.md and docs/benchmarks.md).
 # - Serves until Ctrl-C or SIGTERM.
 #
 # Stopping. Ctrl-C (SIGINT to the terminal's process group) or SIGTERM to this

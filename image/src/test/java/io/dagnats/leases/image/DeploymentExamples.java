@@ -11,7 +11,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Where docs/examples lives, the settings the README lists, and the drain bound a stop must outlast. */
+/** Where docs/examples lives, the settings docs/configuration.md lists, and the drain bound a stop must outlast. */
 final class DeploymentExamples {
 
     static final Path EXAMPLES = Path.of(System.getProperty("examples.dir", "../docs/examples"));
@@ -22,12 +22,13 @@ final class DeploymentExamples {
     }
 
     /**
-     * The settings the README's Configuration table names ({@code OTEL_*} as a prefix).
+     * The settings the configuration reference's table names ({@code OTEL_*} as a prefix): the guide an
+     * operator configures from, so an example that sets anything else would send them to a setting it never names.
      */
     static Set<String> readmeSettings() throws IOException {
-        List<String> readme = Files.readAllLines(EXAMPLES.resolve("../../README.md").normalize());
-        int start = readme.indexOf("## Configuration");
-        assertTrue(start >= 0, "the README has no Configuration section");
+        List<String> readme = Files.readAllLines(EXAMPLES.resolve("../configuration.md").normalize());
+        int start = readme.indexOf("## Environment variables");
+        assertTrue(start >= 0, "docs/configuration.md has no Environment variables section");
         Set<String> names = new TreeSet<>();
         Pattern name = Pattern.compile("`([A-Z][A-Z0-9_]*\\*?)`");
         for (String line : readme.subList(start + 1, readme.size())) {
@@ -41,7 +42,7 @@ final class DeploymentExamples {
                 }
             }
         }
-        assertTrue(names.contains("NATS_URL"), "no settings read from the README: " + names);
+        assertTrue(names.contains("NATS_URL"), "no settings read from docs/configuration.md: " + names);
         return names;
     }
 

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * docs/examples/kubernetes as an operator takes it: it runs the image this build makes as a
- * non-root user, configured only by settings the README lists, with probes on the port dagnats
- * serves HTTP on, and NATS as the README asks for it (JetStream on three servers, every write synced).
+ * non-root user, configured only by settings docs/configuration.md lists, with probes on the port dagnats
+ * serves HTTP on, and NATS as docs/deploying.md asks for it (JetStream on three servers, every write synced).
  */
 class KubernetesExampleTest {
 
@@ -91,7 +91,7 @@ class KubernetesExampleTest {
     void itIsConfiguredOnlyBySettingsTheReadmeListsWithThePasswordFromASecret() throws IOException {
         Set<String> listed = readmeSettings();
         for (String name : environment.keySet()) {
-            assertTrue(isListed(name, listed), name + " is no setting the README lists: " + listed);
+            assertTrue(isListed(name, listed), name + " is no setting docs/configuration.md lists: " + listed);
         }
         assertEquals("dagnats-nats", environment.get("NATS_PASSWORD").at("/valueFrom/secretKeyRef/name").asText());
         environment.forEach((name, variable) -> assertFalse(
@@ -127,7 +127,7 @@ class KubernetesExampleTest {
         assertTrue(jetStream.at("/fileStore/enabled").asBoolean(), jetStream.toString());
         assertTrue(jetStream.at("/fileStore/pvc/enabled").asBoolean(), jetStream.toString());
         assertFalse(jetStream.at("/memoryStore/enabled").asBoolean(), jetStream.toString());
-        assertEquals("always", jetStream.at("/merge/sync_interval").asText(), "README: why every write is synced");
+        assertEquals("always", jetStream.at("/merge/sync_interval").asText(), "docs/deploying.md: why every write is synced");
         assertEquals(config.at("/cluster/replicas").asText(), value("DAGNATS_LEASE_REPLICAS"),
                 "the bucket has one replica per server");
         assertEquals("nats://nats:4222", value("NATS_URL"), "the chart's Service of the release named nats");

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
-/** docs/examples/systemd as an operator takes it: the fat JAR, hardened, configured only by settings the README lists. */
+/** docs/examples/systemd as an operator takes it: the fat JAR, hardened, configured only by settings docs/configuration.md lists. */
 class SystemdExampleTest {
 
     @Test
@@ -45,7 +45,7 @@ class SystemdExampleTest {
             }
         }
         Set<String> listed = readmeSettings();
-        settings.keySet().forEach(name -> assertTrue(isListed(name, listed), name + " is no setting the README lists"));
+        settings.keySet().forEach(name -> assertTrue(isListed(name, listed), name + " is no setting docs/configuration.md lists"));
         String credential = only(unit, "LoadCredential").split(":")[0];
         assertEquals("/run/credentials/dagnats.service/" + credential, settings.get("NATS_CREDS"));
     }

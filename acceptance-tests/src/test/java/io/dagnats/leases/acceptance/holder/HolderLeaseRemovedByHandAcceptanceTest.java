@@ -21,11 +21,11 @@ import org.junit.jupiter.params.provider.EnumSource;
  * library ignored those change events (no Dagnats-Lease-Event, no MaxAge marker), so the first
  * holder acted until its next renew answered lost, about 1.9 s at a 6 s TTL, while a replica
  * that campaigned in the window owned too. It now reads them as a revoke and stops at once.
- * That is a race with the next owner's acquire and renew, not a guarantee (the README tells
- * operators to revoke through dagnats instead), so the test asserts the stop, and how short
- * the overlap is, rather than none. A purge of the stream's subject publishes nothing and is
- * not covered: the holder still learns of it only at its next renew (README). Judged from both
- * holders' own isOwner() samples.
+ * That is a race with the next owner's acquire and renew, not a guarantee (docs/operating.md
+ * tells operators to revoke through dagnats instead), so the test asserts the stop, and how
+ * short the overlap is, rather than none. A purge of the stream's subject publishes nothing and
+ * is not covered: the holder still learns of it only at its next renew (docs/operating.md).
+ * Judged from both holders' own isOwner() samples.
  */
 class HolderLeaseRemovedByHandAcceptanceTest extends SharedServiceTest {
 

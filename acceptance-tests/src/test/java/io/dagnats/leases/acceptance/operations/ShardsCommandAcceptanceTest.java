@@ -55,7 +55,7 @@ class ShardsCommandAcceptanceTest extends SharedServiceTest {
         CliProcess.Result json = seen.results().get(0);
         CliProcess.Result table = seen.results().get(1);
         CliProcess.Result sets = seen.results().get(2);
-        // What the README shows.
+        // What docs/operating.md shows.
         System.out.println("$ dagnats shards orders\n" + table.out() + "$ dagnats shards\n" + sets.out());
 
         assertEquals(0, json.exitCode(), json.toString());
@@ -108,7 +108,7 @@ class ShardsCommandAcceptanceTest extends SharedServiceTest {
             }
         }
 
-        // What the README shows.
+        // What docs/operating.md shows.
         System.out.println("$ dagnats shards stuck --shards 6\n" + table.out());
 
         JsonNode set = json(json.out()).path("sets").get(0);

@@ -62,7 +62,7 @@ class ContainerImageAcceptanceTest {
         assertEquals("/opt/java/bin/java", entrypoint.get(0), entrypoint.toString());
         assertEquals(List.of("-jar", "/app/dagnats.jar"), entrypoint.subList(entrypoint.size() - 2, entrypoint.size()));
         assertTrue(entrypoint.contains("-XX:MaxRAMPercentage=75"), "the heap follows the container's limit: " + entrypoint);
-        // Its configuration is the environment the README lists, and the image sets none of it.
+        // Its configuration is the environment docs/configuration.md lists, and the image sets none of it.
         assertEquals(Map.of("JAVA_HOME", "/opt/java", "PATH", "/opt/java/bin"), image.environment());
     }
 
