@@ -48,6 +48,26 @@ class FollowAfterRollbackWithoutSkipTest {
         assertEquals(owner(C, 25), told.get(told.size() - 1), "told: " + told);
     }
 
+    /**
+     * Review 2: the rule is "above every record read of an owner reported", but only the record at
+     * which each owner was first reported counts; its renewals read since do not. Here b is reported at
+     * 31 and read renewing to 5 000 (its holder believes it owns); after the store goes back, c at
+     * tenure 25 is reported as soon as its record passes 31, while every record of c is below b's 5 000.
+     */
+    @Test
+    void aRepeatedTenureIsNotReportedWhileItsRecordIsBelowARenewalReadOfTheOwnerReported() {
+        step(new FollowEvent.Start());
+        answer(held(B, 30, 31));
+        for (long revision : new long[] {200, 5_000}) {
+            step(new FollowEvent.Gap("NATS reconnected"));
+            answer(held(B, 30, revision));
+        }
+        step(new FollowEvent.Gap("NATS reconnected"));
+        answer(held(C, 25, 32));
+
+        assertEquals(List.of(owner(B, 30), new KeyOwner.Free(KEY)), told, "told: " + told);
+    }
+
     private void answer(Answers.Owner answer) {
         step(new FollowEvent.Read(read, answer));
     }
