@@ -40,6 +40,9 @@ final class FollowReports {
         Optional<String> wentBack = wentBack(step, known);
         KeyOwner owner = wentBack.isPresent() ? new KeyOwner.Free(key) : known.owner();
         if (step.memory().told().equals(Optional.of(owner))) {
+            if (owner instanceof KeyOwner.Held) {
+                step.readAgain(known.last().orElse(0)); // its renewals are records read of an owner reported
+            }
             return;
         }
         wentBack.ifPresent(why -> step.then(new FollowEffect.Log(System.Logger.Level.WARNING, "following " + key

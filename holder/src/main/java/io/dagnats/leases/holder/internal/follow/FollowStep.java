@@ -57,6 +57,15 @@ record FollowStep(FollowState state, FollowStep.Memory memory, List<FollowEffect
             return memory.nextId();
         }
 
+        /** The owner already reported is read again at {@code revision}: that record counts as read. */
+        Builder readAgain(long revision) {
+            Memory memory = memory();
+            if (Long.compareUnsigned(revision, memory.highestRevision()) > 0) {
+                remember(new Memory(memory.nextId(), memory.told(), memory.highest(), revision));
+            }
+            return this;
+        }
+
         /**
          * {@code owner} is reported, read from a record at {@code revision} (0 for none): remembered as
          * told, and, when it is held, as the highest owner and (unsigned) the highest record revision.

@@ -49,7 +49,7 @@ class FollowAfterRollbackWithoutSkipTest {
     }
 
     /**
-     * Review 2: the rule is "above every record read of an owner reported", but only the record at
+     * The rule is "above every record read of an owner reported": not only the record at
      * which each owner was first reported counts; its renewals read since do not. Here b is reported at
      * 31 and read renewing to 5 000 (its holder believes it owns); after the store goes back, c at
      * tenure 25 is reported as soon as its record passes 31, while every record of c is below b's 5 000.
