@@ -2,6 +2,7 @@ package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.application.LeaseFailure;
 import io.dagnats.leases.domain.ErrorKind;
+import io.dagnats.leases.domain.LeaseWrite;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -33,6 +34,15 @@ final class BucketSession {
 
     BucketStatus.Ready ready() {
         return ready;
+    }
+
+    /**
+     * Why {@code write} is not sent: a put while a replaced bucket's owners may still act, or while
+     * this instance has not looked at the bucket for a while. Empty when it may be sent.
+     */
+    Optional<String> writeWithheld(LeaseWrite write, Instant now) {
+        Optional<String> grace = ready.writeWithheld(write, now);
+        return grace.isPresent() || !(write instanceof LeaseWrite.Put) ? grace : bucket.served().unlooked();
     }
 
     LeaseBucket.Settings settings() {

@@ -40,8 +40,12 @@ import java.util.function.Supplier;
 final class FenceSkip {
 
     private static final System.Logger LOG = System.getLogger(LogNames.BUCKET);
-    /** After the hold is recorded: every instance's next look (2 s apart, each at most a 2 s JetStream request). */
-    static final Duration HONOURED = Duration.ofSeconds(4);
+    /**
+     * After the hold is recorded: every instance has either looked since (and serves the hold) or
+     * withholds puts because it has not looked for {@link ServedBucket#UNLOOKED}, and a write it sent
+     * before that has landed (2 s).
+     */
+    static final Duration HONOURED = ServedBucket.UNLOOKED.plusSeconds(2);
 
     /** A hold recorded for {@code proof}: puts are withheld until {@code until}; scan from {@code scanAt}. */
     private record Holding(RollbackProof proof, Instant until, Instant scanAt) {

@@ -56,17 +56,13 @@ public final class LeaseBucket {
     /** The server's clock as the last look's stream info read it. */
     private final ServerClockWatch serverClock;
     /** The status served, and what requests found of the bucket since the last look. */
-    private final ServedBucket served = new ServedBucket();
+    private final ServedBucket served;
 
     /** Only provision() touches it, one call at a time. */
     private final BucketHistory history = new BucketHistory();
     /** What a look records in the bucket's metadata; only provision() touches it. */
     private final BucketStamps stamps;
-    /**
-     * Whether this instance, with identity mode off, saw the bucket recorded for identity mode: it then
-     * never creates the bucket again (a stray mode-off replica would turn the deployment's checks off).
-     * Only ever set.
-     */
+    /** Only ever set: this mode-off instance saw the bucket recorded for identity mode, and never creates it again. */
     private volatile boolean sawIdentityModeBucket;
     /** This look found the stream missing (set by tryProvision, read by provision). */
     private boolean lookFoundNoStream;
@@ -92,6 +88,7 @@ public final class LeaseBucket {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.serverClock = new ServerClockWatch(Objects.requireNonNull(monotonic, "monotonic"));
+        this.served = new ServedBucket(monotonic);
         this.mode = Objects.requireNonNull(mode, "mode");
         this.metadata = new MetadataRecords(denials);
         this.stamps = new BucketStamps(metadata, history);
@@ -136,8 +133,9 @@ public final class LeaseBucket {
 
     private BucketStatus look() {
         lookFoundNoStream = false;
-        BucketStatus judged = afterLook(tryProvision(), served.status(), lookFoundNoStream);
-        served.set(judged);
+        BucketStatus tried = tryProvision();
+        BucketStatus judged = afterLook(tried, served.status(), lookFoundNoStream);
+        served.set(judged, !(tried instanceof BucketStatus.Pending) || lookFoundNoStream);
         return judged;
     }
 

@@ -97,8 +97,9 @@ public final class NatsLeaseStore implements LeaseStore {
         } catch (LeaseFailure notServing) {
             return CompletableFuture.failedFuture(notServing);
         }
-        // No put (acquire or renew) while a bucket this one replaced may still have owners acting.
-        Optional<String> withheld = session.ready().writeWithheld(write, clock.instant());
+        // No put (acquire or renew) while a bucket this one replaced may still have owners acting,
+        // nor while this instance cannot look at the bucket (it would not learn of a grace end).
+        Optional<String> withheld = session.writeWithheld(write, clock.instant());
         if (withheld.isPresent()) {
             return CompletableFuture.completedFuture(new WriteOutcome.Withheld(withheld.get()));
         }

@@ -1,5 +1,7 @@
 package io.dagnats.leases.adapters.nats;
 
+import io.dagnats.leases.domain.MonotonicClock;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,8 +17,19 @@ final class ServedBucket {
 
     private static final System.Logger LOG = System.getLogger(LogNames.BUCKET);
 
+    /**
+     * A put is withheld once the last look JetStream answered is this old (looks run every 2 s and
+     * take at most a JetStream request or two): an instance that cannot look cannot learn of a grace
+     * end recorded meanwhile (a fence skip's hold, ADR-039), so it grants and renews nothing until it
+     * has looked again.
+     */
+    static final Duration UNLOOKED = Duration.ofSeconds(6);
+
+    private final MonotonicClock monotonic;
     private final AtomicReference<BucketStatus> status =
             new AtomicReference<>(new BucketStatus.Pending("not provisioned yet"));
+    /** When a look JetStream answered last set the status, on {@link #monotonic}. */
+    private volatile long answeredAt;
     private volatile Runnable recheck = () -> { };
     /** Sequences requests saw since the last check: which bucket answered them is not yet confirmed. */
     private final AtomicLong unconfirmedHighest = new AtomicLong();
@@ -28,13 +41,31 @@ final class ServedBucket {
     record Rollback(BucketIdentity identity, String evidence) {
     }
 
+    ServedBucket(MonotonicClock monotonic) {
+        this.monotonic = Objects.requireNonNull(monotonic, "monotonic");
+        this.answeredAt = monotonic.nanoTime();
+    }
+
     BucketStatus status() {
         return status.get();
     }
 
-    /** A look's verdict: served from now on. */
-    void set(BucketStatus judged) {
+    /** A look's verdict, served from now on; {@code answered} when JetStream answered that look. */
+    void set(BucketStatus judged, boolean answered) {
+        if (answered) {
+            answeredAt = monotonic.nanoTime();
+        }
         status.set(judged);
+    }
+
+    /** Why a put is withheld because the bucket has not been looked at for {@link #UNLOOKED}; empty otherwise. */
+    Optional<String> unlooked() {
+        long since = monotonic.nanoTime() - answeredAt;
+        if (since < UNLOOKED.toNanos()) {
+            return Optional.empty();
+        }
+        return Optional.of("the leases bucket has not been looked at for " + since / 1_000_000_000L
+                + " s (JetStream does not answer); no lease is granted or renewed until it is");
     }
 
     void recheckWith(Runnable recheck) {
