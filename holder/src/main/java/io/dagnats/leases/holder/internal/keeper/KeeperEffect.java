@@ -36,15 +36,15 @@ sealed interface KeeperEffect {
     }
 
     /**
-     * Tell dagnats the store went back: release {@code held}, this process's own record below the
-     * floor (once no forward handler still runs), then one renew presenting {@code floor}, the
-     * highest fence this process confirmed for the key. Both answers are ignored (tied to no
-     * state, they stall nothing). A renew presenting a revision above the stream's last sequence,
-     * of a key the caller does not hold at a lower revision, is dagnats' proof that the stream lost
-     * writes, on which it moves the bucket's revisions above every earlier one (ADR-037): while
-     * this process's own older record holds the key, the renew proves nothing.
+     * Tell dagnats the store went back: one renew presenting {@code floor}, the highest fence this
+     * process confirmed for the key, of the key's probe ({@link WentBackProbe}), a key nobody
+     * holds. A renew of a free key presenting a revision above the stream's last sequence is
+     * dagnats' proof that the stream lost writes, on which it moves the bucket's revisions above
+     * every earlier one (ADR-037, ADR-039); the key itself stays held by this process's own older
+     * record, which nobody else can then take at a repeated fence. The answer is ignored (tied to
+     * no state, it stalls nothing).
      */
-    record ReportWentBack(Fence held, Fence floor) implements KeeperEffect {
+    record ReportWentBack(Fence floor) implements KeeperEffect {
     }
 
     /**

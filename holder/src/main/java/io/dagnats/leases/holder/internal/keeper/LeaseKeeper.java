@@ -199,14 +199,7 @@ public final class LeaseKeeper {
 
     /** Releases the record below the floor once no forward handler runs (none if one overruns), then presents the floor. */
     private void reportWentBack(KeeperEffect.ReportWentBack report) {
-        Runnable present = () -> client.renew(rules.key, rules.self, report.floor(), Optional.of(rules.ttl));
-        ownership.runsEnded(ClosingRules.HANDLER_DRAIN).whenComplete((done, slow) -> {
-            if (slow != null) {
-                present.run();
-            } else {
-                client.release(rules.key, rules.self, report.held()).whenComplete((answer, failure) -> present.run());
-            }
-        });
+        client.renew(WentBackProbe.of(rules.key), rules.self, report.floor(), Optional.of(rules.ttl));
     }
 
     /** Tells the user's listener on its own thread; whatever it throws is logged and changes nothing. */

@@ -62,7 +62,7 @@ public final class StoreWentBack {
         }
         // Told at every such answer, not once: a report lost (dagnats restarting) or made while this
         // process's own older record still held the key proves nothing, and the next one may.
-        step.then(new KeeperEffect.ReportWentBack(offered, floor));
+        step.then(new KeeperEffect.ReportWentBack(floor));
         return rules.waitFor(step, rules.retryDelay());
     }
 }

@@ -17,7 +17,7 @@ import java.util.concurrent.CompletableFuture;
 final class ScriptedCalls implements LeaseCalls {
 
     /** One call made: its operation, the fence it presented (if any), and the answer to give. */
-    record Call(String operation, Fence presented, CompletableFuture<Object> answer) {
+    record Call(String operation, Fence presented, CompletableFuture<Object> answer, LeaseKey key) {
     }
 
     private final Deque<Call> pending = new ArrayDeque<>();
@@ -25,21 +25,21 @@ final class ScriptedCalls implements LeaseCalls {
 
     @Override
     public CompletableFuture<Answers.Acquire> acquire(LeaseKey key, Claimant holder, LeaseTtl ttl) {
-        return add("acquire", null).thenApply(Answers.Acquire.class::cast);
+        return add("acquire", null, key).thenApply(Answers.Acquire.class::cast);
     }
 
     @Override
     public CompletableFuture<Answers.Renew> renew(LeaseKey key, Claimant holder, Fence revision, Optional<LeaseTtl> ttl) {
-        return add("renew", revision).thenApply(Answers.Renew.class::cast);
+        return add("renew", revision, key).thenApply(Answers.Renew.class::cast);
     }
 
     @Override
     public CompletableFuture<Answers.Release> release(LeaseKey key, Claimant holder, Fence revision) {
-        return add("release", revision).thenApply(Answers.Release.class::cast);
+        return add("release", revision, key).thenApply(Answers.Release.class::cast);
     }
 
-    private CompletableFuture<Object> add(String operation, Fence presented) {
-        Call call = new Call(operation, presented, new CompletableFuture<>());
+    private CompletableFuture<Object> add(String operation, Fence presented, LeaseKey key) {
+        Call call = new Call(operation, presented, new CompletableFuture<>(), key);
         pending.add(call);
         made.add(call);
         return call.answer();
