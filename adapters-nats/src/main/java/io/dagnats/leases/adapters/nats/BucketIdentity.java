@@ -83,6 +83,16 @@ public record BucketIdentity(Instant created, long firstSequence, boolean fences
         }
     }
 
+    /** The grace end recorded in {@code metadata}, if one is and it reads as an instant. */
+    static Optional<Instant> recordedGrantsFrom(Map<String, String> metadata) {
+        String recorded = metadata == null ? null : metadata.get(GRANTS_FROM_METADATA);
+        try {
+            return recorded == null ? Optional.empty() : Optional.of(Instant.parse(recorded.strip()));
+        } catch (DateTimeParseException unreadable) {
+            return Optional.empty();
+        }
+    }
+
     /** An unreadable grace end is taken as the longest one, counted from the creation. */
     private static Optional<Instant> grantsFrom(Instant created, Map<String, String> metadata) {
         String recorded = metadata == null ? null : metadata.get(GRANTS_FROM_METADATA);

@@ -140,6 +140,9 @@ final class FenceSkip {
             if (!hold.keep()) {
                 return failed(proof, "its hold could not be kept while it scanned", current);
             }
+            if (stillBelow(management, proof) == null) {
+                return current; // another instance skipped while this one scanned
+            }
             Instant scanned = clock.instant();
             Instant graceEnd = scanned.plus(grace(longest, proof.ttl())).truncatedTo(ChronoUnit.MILLIS).plusMillis(1);
             if (graceEnd.isAfter(hold.until())) {

@@ -63,8 +63,14 @@ final class GraceHold {
     /** Records {@code end} as the grace end and looks; the verdict if it serves that end, else null. */
     static BucketStatus record(JetStreamManagement management, MetadataRecords metadata,
             StreamInfo info, Instant end, Supplier<BucketStatus> look) throws IOException, JetStreamApiException {
-        if (!metadata.record(management, info.getConfiguration(), BucketIdentity.GRANTS_FROM_METADATA,
-                end.toString(), "the grace end of a fence skip")) {
+        // Written over the configuration as it is now, and never below a later end recorded meanwhile
+        // (another instance's skip, or ADR-026's grace): a grace end is only ever lengthened.
+        StreamInfo now = BucketStream.find(management);
+        StreamInfo current = now == null ? info : now;
+        Instant later = BucketIdentity.recordedGrantsFrom(current.getConfiguration().getMetadata())
+                .filter(recorded -> recorded.isAfter(end)).orElse(end);
+        if (!metadata.record(management, current.getConfiguration(), BucketIdentity.GRANTS_FROM_METADATA,
+                later.toString(), "the grace end of a fence skip")) {
             return null;
         }
         BucketStatus judged = look.get();
