@@ -55,12 +55,12 @@ class StoreWentBackHolderAcceptanceTest {
     static final int OTHER_KEYS = 5;
     /**
      * From the restarted dagnats serving: the holder learns of the rollback at its next renew
-     * (a third of a TTL at most), dagnats holds every put until every instance has looked
-     * (FenceSkip.HONOURED, 4 s, and up to one look more), then grants nothing for about one TTL
-     * after its scan (old tenures may still be believed), and a few seconds for the campaign,
-     * retries and a slow machine.
+     * (a third of a TTL at most), dagnats holds every put until every instance has looked or
+     * withholds puts itself (FenceSkip.HONOURED, 8 s, and up to one look more), then grants
+     * nothing for about one TTL after its scan (old tenures may still be believed), and a few
+     * seconds for the campaign, retries and a slow machine.
      */
-    static final Duration OWNS_AGAIN_WITHIN = TTL.plus(TTL.dividedBy(3)).plusSeconds(6 + 5);
+    static final Duration OWNS_AGAIN_WITHIN = TTL.plus(TTL.dividedBy(3)).plusSeconds(10 + 5);
     /** dagnats' line about it, matched loosely (the wording is not settled; adjust here): names the key too. */
     static final Pattern ROLLBACK_LOGGED = Pattern.compile("(?i)\\b(went|gone|goes|rolled) back\\b");
 
