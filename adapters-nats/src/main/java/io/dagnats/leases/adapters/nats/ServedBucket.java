@@ -64,6 +64,7 @@ final class ServedBucket {
         if (since < UNLOOKED.toNanos()) {
             return Optional.empty();
         }
+        recheck(); // look now rather than at the next tick: the caller retries
         return Optional.of("the leases bucket has not been looked at for " + since / 1_000_000_000L
                 + " s (JetStream does not answer); no lease is granted or renewed until it is");
     }
