@@ -2,6 +2,7 @@ package io.dagnats.leases.cli;
 
 import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.RevokeReason;
@@ -27,6 +28,13 @@ final class Converters {
         @Override
         public LeaseKey convert(String value) {
             return Converters.convert(value, LeaseKey::new);
+        }
+    }
+
+    static final class Holder implements CommandLine.ITypeConverter<HolderId> {
+        @Override
+        public HolderId convert(String value) {
+            return Converters.convert(value, HolderId::new);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.dagnats.leases.cli;
 
+import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.KeptLease;
@@ -53,8 +54,9 @@ final class HoldLease implements Callable<Integer> {
     @Parameters(index = "1..*", paramLabel = "COMMAND", description = "After --: what to run while owning the key.")
     List<String> command = List.of();
 
-    @Option(names = "--holder", paramLabel = "ID", description = "The holder id (default: HOSTNAME-PID).")
-    String holder;
+    @Option(names = "--holder", paramLabel = "ID", converter = Converters.Holder.class,
+            description = "The holder id (default: HOSTNAME-PID). It must name this process alone.")
+    HolderId holder;
 
     @Option(names = "--ttl", paramLabel = "DURATION", converter = Converters.Span.class, defaultValue = "15s",
             description = "The lease's TTL (default: ${DEFAULT-VALUE}); it is renewed every third of it.")
@@ -129,7 +131,7 @@ final class HoldLease implements Callable<Integer> {
 
     private String holderId() {
         if (holder != null) {
-            return holder;
+            return holder.value();
         }
         String host;
         try {
