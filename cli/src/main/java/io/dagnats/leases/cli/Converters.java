@@ -2,9 +2,11 @@ package io.dagnats.leases.cli;
 
 import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.RevokeReason;
+import java.time.Duration;
 import java.util.function.Function;
 import picocli.CommandLine;
 
@@ -26,6 +28,13 @@ final class Converters {
         @Override
         public LeaseKey convert(String value) {
             return Converters.convert(value, LeaseKey::new);
+        }
+    }
+
+    static final class Holder implements CommandLine.ITypeConverter<HolderId> {
+        @Override
+        public HolderId convert(String value) {
+            return Converters.convert(value, HolderId::new);
         }
     }
 
@@ -61,6 +70,27 @@ final class Converters {
                     throw new IllegalArgumentException("revision must be a whole number of 1 or more, not " + text);
                 }
             });
+        }
+    }
+
+    /** A duration as an operator writes it: {@code 15s}, {@code 500ms}, {@code 2m}. */
+    static final class Span implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            return Converters.convert(value, Span::parse);
+        }
+
+        static Duration parse(String text) {
+            java.util.regex.Matcher parts = java.util.regex.Pattern.compile("(\\d{1,9})(ms|s|m)").matcher(text);
+            if (!parts.matches()) {
+                throw new IllegalArgumentException("a duration is a number and ms, s or m (e.g. 15s), not " + text);
+            }
+            long amount = Long.parseLong(parts.group(1));
+            return switch (parts.group(2)) {
+                case "ms" -> Duration.ofMillis(amount);
+                case "s" -> Duration.ofSeconds(amount);
+                default -> Duration.ofMinutes(amount);
+            };
         }
     }
 }

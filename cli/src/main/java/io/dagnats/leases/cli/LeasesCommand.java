@@ -4,10 +4,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
-/** {@code dagnats leases}: list, show, watch and revoke leases. */
+/** {@code dagnats leases}: list, show, watch, revoke and hold leases. */
 @Command(name = "leases",
-        description = "List, show, watch and revoke leases.",
-        subcommands = {ListLeases.class, GetLease.class, WatchLeases.class, RevokeLease.class})
+        description = "List, show, watch, revoke and hold leases.",
+        subcommands = {ListLeases.class, GetLease.class, WatchLeases.class, RevokeLease.class, HoldLease.class})
 final class LeasesCommand implements Runnable {
 
     @CommandLine.Mixin
@@ -18,6 +18,6 @@ final class LeasesCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: ls, get, watch or revoke");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: ls, get, watch, revoke or hold");
     }
 }

@@ -76,6 +76,10 @@ class DagnatsCliTest {
         assertTrue(err.toString().contains("never contains '-member-' or ends with '-member'"), err.toString());
         assertEquals(2, run(NEVER, "lease"));
         assertEquals(2, run(NEVER, "leases"));
+        assertEquals(2, run(NEVER, "leases", "hold", "k", "--ttl", "PT15S"));
+        assertEquals(2, run(NEVER, "leases", "hold", "k", "--holder", "not an id"));
+        assertTrue(err.toString().contains("'--holder': holder may hold only"), err.toString());
+        assertEquals(2, run(NEVER, "leases", "hold", "k", "--fence-env", "1X"));
     }
 
     @Test

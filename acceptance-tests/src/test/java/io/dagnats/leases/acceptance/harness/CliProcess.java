@@ -79,8 +79,16 @@ public final class CliProcess implements AutoCloseable {
         }
     }
 
-    String out() {
+    public String out() {
         return read(out);
+    }
+
+    /** {@code kill -9}: the process ends without a chance to clean up; what it wrote stays readable. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            throw new AssertionError("dagnats outlived kill -9 for 10 s");
+        }
     }
 
     public String err() {
