@@ -18,6 +18,7 @@ import io.nats.client.Connection;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -88,10 +89,14 @@ public final class DagnatsServer implements AutoCloseable {
         readiness.serving(connection, bucket);
         LOG.log(status instanceof BucketStatus.Ready ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
                 "dagnats " + DagnatsVersion.current().describe() + " serving " + LeaseSubjects.API_PREFIX + "* on "
-                + connection.getConnectedUrl() + ", nats-server " + bucket.serverVersion()
-                + " (" + settings.describeAuthentication() + ", " + telemetrySetup.describe() + ", "
-                + describeHttp() + ", " + settings.identity().identity().describe() + "): "
-                + status.describe());
+                + connection.getConnectedUrl() + ", nats-server " + bucket.serverVersion() + ", identity mode "
+                + settings.identity().identity().mode().name().toLowerCase(Locale.ROOT) + ": " + status.summary()
+                + http.map(endpoints -> "; probes and metrics on " + httpUrl(endpoints)).orElse("")
+                + " (details: the next line, and dagnats status)");
+        // Issue 29: the start line is short (859 characters were more than a glance takes); the details here.
+        LOG.log(System.Logger.Level.INFO, "dagnats: details: " + settings.describeAuthentication() + ", "
+                + telemetrySetup.describe() + ", " + describeHttp() + ", " + settings.identity().identity().describe()
+                + ": " + status.describe());
         settings.identity().identity().warning(bucket.serverVersion())
                 .ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, "dagnats: " + warning));
         this.judged = status;
@@ -150,8 +155,12 @@ public final class DagnatsServer implements AutoCloseable {
     }
 
     private String describeHttp() {
-        return http.map(endpoints -> "probes and metrics on http://" + endpoints.address().getHostString() + ":"
-                + endpoints.address().getPort() + " (/livez, /readyz, /metrics)").orElse("no HTTP");
+        return http.map(endpoints -> "probes and metrics on " + httpUrl(endpoints) + " (/livez, /readyz, /metrics)")
+                .orElse("no HTTP");
+    }
+
+    private static String httpUrl(HttpEndpoints endpoints) {
+        return "http://" + endpoints.address().getHostString() + ":" + endpoints.address().getPort();
     }
 
     public BucketStatus status() {

@@ -45,8 +45,8 @@ final class ServiceReadiness implements ReadinessSource {
                     + "); lease calls cannot reach the service");
         }
         if (bucket instanceof BucketStatus.Pending) {
-            return new Readiness.NotReady(bucket.describe());
+            return new Readiness.NotReady(bucket.summary());
         }
-        return new Readiness.Ready(bucket.describe());
+        return new Readiness.Ready(bucket.summary());
     }
 }

@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code dagnats leases get KEY}: one lease in full (a leader read, {@code api.leases.owner}), or that it is free. */
-@Command(name = "get", description = "Show one lease in full, or that its key is free.")
+@Command(name = "get", description = "Show one lease in full (with its tenure, which renewals keep, for revoke "
+        + "--tenure), or that its key is free.")
 final class GetLease implements Callable<Integer> {
 
     private final Context context;
@@ -52,9 +53,12 @@ final class GetLease implements Callable<Integer> {
                     Json.lease(generator, lease, now);
                 }));
             } else {
-                new Table("key", lease.key().value())
-                        .row("holder", lease.holder().value())
-                        .row("revision", lease.revision().toString())
+                Table table = new Table("key", lease.key().value())
+                        .row("holder", lease.holder().value());
+                // Only when the holder sent one, so a plain holder's table keeps its shape.
+                lease.incarnation().ifPresent(incarnation -> table.row("incarnation", incarnation.value()));
+                table.row("revision", lease.revision().toString())
+                        .row("tenure", Human.tenure(lease))
                         .row("acquired", Human.time(lease.acquiredAt())
                                 + " (" + Human.span(Duration.between(lease.acquiredAt(), now)) + " ago)")
                         .row("expires", Human.time(lease.expiresAt())

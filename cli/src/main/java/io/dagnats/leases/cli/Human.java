@@ -1,6 +1,8 @@
 package io.dagnats.leases.cli;
 
+import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.protocol.LeaseView;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
@@ -61,6 +63,11 @@ final class Human {
             return seconds + "s";
         }
         return seconds % 60 == 0 ? seconds / 60 + "m" : seconds / 60 + "m" + seconds % 60 + "s";
+    }
+
+    /** A lease's tenure, or {@code ?} from a dagnats too old to tell it. */
+    static String tenure(LeaseView lease) {
+        return lease.tenure().map(Fence::toString).orElse("?");
     }
 
     /** {@code 1 lease}, {@code 3 leases}, {@code no leases}. */

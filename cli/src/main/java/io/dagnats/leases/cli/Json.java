@@ -25,7 +25,13 @@ final class Json {
             generator.writeStringField("account", lease.account().get().value());
         }
         generator.writeStringField("holder", lease.holder().value());
+        if (lease.incarnation().isPresent()) {
+            generator.writeStringField("incarnation", lease.incarnation().get().value());
+        }
         JsonObjects.writeFence(generator, "revision", lease.revision());
+        if (lease.tenure().isPresent()) {
+            JsonObjects.writeFence(generator, "tenure", lease.tenure().get());
+        }
         generator.writeStringField("acquired_at", time(lease.acquiredAt()));
         generator.writeStringField("expires_at", time(lease.expiresAt()));
         generator.writeNumberField("ttl_ms", lease.ttl().millis());

@@ -1,5 +1,6 @@
 package io.dagnats.leases.cli;
 
+import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.protocol.JsonObjects;
 import io.dagnats.leases.protocol.LeaseView;
@@ -21,7 +22,7 @@ import picocli.CommandLine;
  * read per key (docs/wire-protocol.md): a lease may have changed since.
  */
 @Command(name = "ls", description = "List the held leases, sorted by key: holder, revision (the fence), "
-        + "when acquired, time left, TTL.")
+        + "tenure (which renewals keep; for revoke --tenure), when acquired, time left, TTL, incarnation (- if none).")
 final class ListLeases implements Callable<Integer> {
 
     private final Context context;
@@ -70,13 +71,14 @@ final class ListLeases implements Callable<Integer> {
             return 0;
         }
         if (!leases.isEmpty()) {
-            Table table = new Table("KEY", "HOLDER", "REVISION", "ACQUIRED", "EXPIRES IN", "TTL");
+            Table table = new Table("KEY", "HOLDER", "REVISION", "TENURE", "ACQUIRED", "EXPIRES IN", "TTL",
+                    "INCARNATION");
             for (LeaseView lease : leases) {
                 // Identity mode: ACCOUNT:KEY, so an operator sees whose each key is (ADR-036).
                 table.row(lease.account().map(account -> account + ":").orElse("") + lease.key().value(),
-                        lease.holder().value(), lease.revision().toString(),
+                        lease.holder().value(), lease.revision().toString(), Human.tenure(lease),
                         Human.time(lease.acquiredAt()), Human.timeLeft(Duration.between(now, lease.expiresAt())),
-                        Human.ttl(lease.ttl()));
+                        Human.ttl(lease.ttl()), lease.incarnation().map(Incarnation::value).orElse("-"));
             }
             table.print(out);
         }

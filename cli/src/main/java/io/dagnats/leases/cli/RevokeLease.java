@@ -14,20 +14,25 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code dagnats leases revoke KEY --reason TEXT [--revision N]}: frees a key
+ * {@code dagnats leases revoke KEY --reason TEXT [--tenure N | --revision N]}: frees a key
  * through the service ({@code api.leases.revoke}), so the holder's next renew
  * answers {@code lost} and the change event names the holder and the reason.
  * A key that is already free is no failure; a {@code --revision} that is no
  * longer the current fence is (nothing was revoked), and so is, without one, a key
- * that changed hands during the revoke. It prints which holder and fence it revoked.
+ * that changed hands during the revoke, and a {@code --tenure} that is not the current
+ * lease's ({@link RevokeByTenure}). It prints which holder and fence it revoked.
  */
 @Command(name = "revoke", description = {
     "Free a key over its holder's head; its next renew answers lost.",
-    "Recommended: pass --revision N from ls or get, so only the lease you looked at is revoked. Without it,"
-            + " the lease held when the service first reads the key is revoked (renewed since or not); if the"
+    "Recommended: pass --tenure N from ls or get, so only the lease you looked at is revoked, renewed since or"
+            + " not. --revision N revokes only while N is the current fence (a holder that renews moves it every"
+            + " few seconds). With neither, the lease held when the service first reads the key is revoked; if the"
             + " key changes hands meanwhile, nothing is revoked."})
 final class RevokeLease implements Callable<Integer> {
 
@@ -44,9 +49,17 @@ final class RevokeLease implements Callable<Integer> {
     RevokeReason reason;
 
     @Option(names = "--revision", paramLabel = "N", converter = Converters.Revision.class,
-            description = "Recommended: revoke only while N is the current fence (from ls or get), so a "
-                    + "lease renewed or granted since is left alone.")
+            description = "Revoke only while N is the current fence (from ls or get), so a lease renewed or "
+                    + "granted since is left alone.")
     Fence revision;
+
+    @Option(names = "--tenure", paramLabel = "N", converter = Converters.Revision.class,
+            description = "Recommended: revoke only the lease of tenure N (from ls or get), which stays the same "
+                    + "while its holder renews; a lease granted since is left alone.")
+    Fence tenure;
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--account", paramLabel = "ACCOUNT", converter = Converters.AccountName.class,
             description = "Identity mode (ADR-036), with an operator account's credentials: the account whose "
@@ -59,10 +72,16 @@ final class RevokeLease implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (tenure != null && revision != null) {
+            throw new ParameterException(spec.commandLine(), "--tenure and --revision cannot be used together");
+        }
         Answers.Revoke answer;
         try (NatsSession session = options.open()) {
-            answer = new DagnatsCalls(session).revoke(new Request.Revoke(key, reason, Optional.ofNullable(revision),
-                    Optional.ofNullable(account)));
+            DagnatsCalls calls = new DagnatsCalls(session);
+            answer = tenure != null
+                    ? RevokeByTenure.revoke(calls, key, tenure, reason, Optional.ofNullable(account))
+                    : calls.revoke(new Request.Revoke(key, reason, Optional.ofNullable(revision),
+                            Optional.ofNullable(account)));
         }
         PrintWriter out = context.out();
         if (options.json()) {
@@ -77,6 +96,15 @@ final class RevokeLease implements Callable<Integer> {
         }
         if (answer instanceof Answers.Revoke.NotCurrent notCurrent) {
             LeaseView lease = notCurrent.lease();
+            if (tenure != null && RevokeByTenure.ofTenure(lease, tenure)) {
+                throw new CliFailure("not revoked: " + lease.key() + " was renewed twice while revoking (now revision "
+                        + lease.revision() + "); try again");
+            }
+            if (tenure != null) {
+                throw new CliFailure("not revoked: " + lease.key() + " is held by " + lease.holder() + " in tenure "
+                        + lease.tenure().map(Fence::toString).orElse("unknown") + " (revision " + lease.revision()
+                        + "), not tenure " + tenure);
+            }
             throw new CliFailure("not revoked: " + lease.key() + " is held by " + lease.holder() + " at revision "
                     + lease.revision() + (revision != null ? ", not " + revision
                             : ", a lease granted while revoking; revoke it with --revision " + lease.revision()));

@@ -25,7 +25,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine;
 
 /**
- * {@code dagnats leases watch [KEY | --prefix PREFIX] [--since REV]}: a line per change as it
+ * {@code dagnats leases watch [KEY | --prefix PREFIX] [--since REV] [--no-renewals]}: a line per change as it
  * happens (acquired, renewed, released, revoked, expired), until Ctrl-C or SIGTERM, which end it
  * with exit code 0. It reads the bucket's stream ({@link BucketStream}) from {@code REV} on, or
  * from the next revision written, and after a reconnect or a nats-server restart goes on from the
@@ -65,6 +65,10 @@ final class WatchLeases implements Callable<Integer> {
                     + " (released, revoked, expired; JSON: sequence). If the bucket no longer holds REV, one line"
                     + " on stderr names the first revision it holds from there.")
     Fence since;
+
+    @Option(names = "--no-renewals", description = "Ownership changes only (acquired, released, revoked, expired):"
+            + " library holders renew every few seconds, and their renewals drown the rest.")
+    boolean noRenewals;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -181,11 +185,16 @@ final class WatchLeases implements Callable<Integer> {
     }
 
     private void begun(String from) {
-        context.err().println("watching " + scope() + " " + from + " (Ctrl-C to stop)");
+        context.err().println("watching " + scope() + " " + from + (noRenewals ? ", renewals hidden" : "")
+                + " (Ctrl-C to stop)");
         context.err().flush();
     }
 
+    /** After {@link KnownHolders#explain}: a hidden renewal still tells whose lease a later expiry ends. */
     private void print(LeaseChange change) {
+        if (noRenewals && change.kind() == LeaseChange.Kind.RENEWED) {
+            return;
+        }
         context.out().println(options.json() ? WatchLines.json(change) : WatchLines.text(change));
         context.out().flush();
     }

@@ -155,7 +155,7 @@ class DagnatsCliTest {
         assertEquals(0, run(NEVER, "shards", "--help"));
         assertTrue(out.toString().contains("stored nowhere"), out.toString());
         assertEquals(0, run(NEVER, "leases", "revoke", "--help"));
-        assertTrue(out.toString().contains("Recommended: pass --revision N"), out.toString());
+        assertTrue(out.toString().contains("Recommended: pass --tenure N"), out.toString());
     }
 
     @Test

@@ -58,12 +58,23 @@ public class HttpEndpointsAcceptanceTest {
                 assertTrue(log.contains("dagnats " + BuildVersion.expected()), "the start line names the version: " + log);
                 Matcher http = HTTP_IN_START_LINE.matcher(log);
                 assertTrue(http.find(), "the start line names where HTTP listens: " + log);
+                // Issue 29: a short start line (version, server, mode, verdict); the details on the next line.
+                String startLine = log.lines().filter(line -> line.contains("serving api.leases.*")).findFirst()
+                        .orElseThrow();
+                String said = startLine.substring(startLine.indexOf("dagnats "));
+                assertTrue(said.length() <= 240, said.length() + " characters: " + said);
+                assertTrue(said.contains("nats-server ") && said.contains("identity mode off")
+                        && said.endsWith("leases supported; probes and metrics on " + http.group(1)
+                                + " (details: the next line, and dagnats status)"), said);
+                String details = Polling.until(Duration.ofSeconds(30), "the details line", () -> read(output),
+                        text -> text.contains("dagnats: details: "));
+                assertTrue(details.contains("(/livez, /readyz, /metrics)") && details.contains("replicas 1"), details);
                 String base = http.group(1);
 
                 assertEquals(new Answer(200, "live\n"), get(base + "/livez"));
                 Answer ready = get(base + "/readyz");
                 assertEquals(200, ready.status(), ready.toString());
-                assertTrue(ready.body().startsWith("ready: leases supported (bucket leases"), ready.body());
+                assertEquals("ready: leases supported\n", ready.body(), "issue 29: a short /readyz body");
 
                 long revision = client.acquire("scraped", "h", 15_000).path("revision").asLong();
                 for (int i = 0; i < 5; i++) {

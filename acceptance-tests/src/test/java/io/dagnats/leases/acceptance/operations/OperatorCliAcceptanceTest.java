@@ -35,7 +35,7 @@ class OperatorCliAcceptanceTest extends OperatorCliService {
         assertEquals(0, listed.exitCode(), listed.toString());
         List<String> lines = listed.outLines();
         assertEquals(5, lines.size(), listed.toString());
-        assertEquals(List.of("KEY", "HOLDER", "REVISION", "ACQUIRED", "EXPIRES", "IN", "TTL"),
+        assertEquals(List.of("KEY", "HOLDER", "REVISION", "TENURE", "ACQUIRED", "EXPIRES", "IN", "TTL", "INCARNATION"),
                 List.of(lines.get(0).split("\\s+")), listed.toString());
         assertRow(lines.get(1), "lsx-a", "holder-a", a);
         assertRow(lines.get(2), "lsx-b", "holder-b", b);
@@ -46,10 +46,10 @@ class OperatorCliAcceptanceTest extends OperatorCliService {
 
     private static void assertRow(String line, String key, String holder, long revision) {
         String[] cells = line.split("\\s+");
-        assertEquals(List.of(key, holder, Long.toString(revision), "1m"),
-                List.of(cells[0], cells[1], cells[2], cells[5]), line);
-        assertTrue(cells[3].matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"), line);
-        assertTrue(cells[4].matches("\\d+\\.\\ds"), "expires in: " + line);
+        assertEquals(List.of(key, holder, Long.toString(revision), Long.toString(revision), "1m", "-"),
+                List.of(cells[0], cells[1], cells[2], cells[3], cells[6], cells[7]), line);
+        assertTrue(cells[4].matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"), line);
+        assertTrue(cells[5].matches("\\d+\\.\\ds"), "expires in: " + line);
     }
 
     @Test

@@ -15,6 +15,15 @@ public sealed interface BucketStatus {
     String describe();
 
     /**
+     * The verdict without the bucket's settings, for the start line and {@code /readyz}
+     * (issue 29: 859 and 470 characters were more than a probe or a glance wants); the
+     * settings are in {@link #describe()} and {@code dagnats status}.
+     */
+    default String summary() {
+        return describe();
+    }
+
+    /**
      * Why a lease call is not served under this status, as the error it is answered
      * with; empty when the bucket is ready. The one place that decides: the service
      * asks it once per request, before reading the request.
@@ -59,6 +68,12 @@ public sealed interface BucketStatus {
             Objects.requireNonNull(settings, "settings");
             Objects.requireNonNull(identity, "identity");
             Objects.requireNonNull(grantsFrom, "grantsFrom");
+        }
+
+        @Override
+        public String summary() {
+            return "leases supported" + grantsFrom.map(from -> "; no free key is granted until " + from
+                    + " (it replaced an earlier bucket)").orElse("");
         }
 
         @Override
