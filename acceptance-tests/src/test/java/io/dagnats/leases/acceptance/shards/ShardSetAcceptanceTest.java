@@ -67,6 +67,8 @@ class ShardSetAcceptanceTest extends SharedServiceTest {
         replicas.add(fourth);
         Map<Integer, String> after = settledAt(set, 4, 3);
         long settleMillis = (System.nanoTime() - joined) / 1_000_000;
+        Polling.until(SETTLE, "every replica's listener to hold its 3 shards", () -> events(replicas),
+                ignored -> replicas.stream().allMatch(replica -> heldByListener(replica) == 3));
 
         int moved = 0;
         for (int shard = 0; shard < SHARDS; shard++) {
