@@ -7,7 +7,8 @@
 # it cannot be, that test says so on one line and skips. The metrics test parses
 # a /metrics scrape with the Prometheus Python client's parser, installed when
 # missing, and Prometheus' linter (promtool, Debian's prometheus package, installed
-# when missing) checks the names in a scrape. The published libraries are deployed to a file repository under
+# when missing) checks the names in a scrape; the same package's Prometheus server
+# (scripts/prometheus.sh) scrapes dagnats and runs the Grafana dashboard's queries. The published libraries are deployed to a file repository under
 # target/, and a user's project built against it and run (acceptance-tests' *IT).
 # The profile image builds the container image (image/target/dagnats-image.tar,
 # its base from Debian's packages: scripts/image-base.sh) and runs its test, in a
@@ -26,7 +27,8 @@ POSTGRESQL_BIN=$(scripts/postgresql.sh)
 LAZYFS_COMMAND=$(scripts/fuse.sh) || LAZYFS_COMMAND=""
 PROMETHEUS_PARSER=$(scripts/prometheus-parser.sh)
 PROMTOOL=$(scripts/promtool.sh)
-export NATS_SERVER_BIN NATS_SERVER_LEGACY_BIN POSTGRESQL_BIN LAZYFS_COMMAND PROMETHEUS_PARSER PROMTOOL
+PROMETHEUS=$(scripts/prometheus.sh)
+export NATS_SERVER_BIN NATS_SERVER_LEGACY_BIN POSTGRESQL_BIN LAZYFS_COMMAND PROMETHEUS_PARSER PROMTOOL PROMETHEUS
 echo "test servers: $("$NATS_SERVER_BIN" --version) and $("$NATS_SERVER_LEGACY_BIN" --version)"
 echo "test database: $("$POSTGRESQL_BIN/postgres" --version)"
 scripts/check-examples.sh

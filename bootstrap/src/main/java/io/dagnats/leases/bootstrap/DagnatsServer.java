@@ -81,6 +81,7 @@ public final class DagnatsServer implements AutoCloseable {
         });
         BucketStatus status = bucket.provision();
         telemetry.leasesSupported(status instanceof BucketStatus.Ready);
+        api.describe(ServiceDetails.of(settings, telemetrySetup, http.map(HttpEndpoints::address)));
         api.start();
         expiries = telemetrySetup.metricsExported()
                 ? Optional.of(ExpiryWatch.start(connection, telemetry)) : Optional.empty();

@@ -6,11 +6,13 @@ import io.dagnats.leases.domain.StoreDurability;
 import io.dagnats.leases.protocol.JsonObjects;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.dagnats.leases.protocol.ListRequest;
+import io.dagnats.leases.protocol.ServiceDescription;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,7 +23,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * {@code dagnats status}: the service instances (micro discovery), the bucket's
+ * {@code dagnats status}: the service instances (micro discovery) and how each is set up
+ * (authentication, TLS, identity mode, telemetry, as its metadata says), the bucket's
  * settings and replicas (stream info), and the number of live leases. What
  * could be read is shown even when a part failed; the failure is then the one
  * line on stderr and the exit code is 1.
@@ -35,6 +38,9 @@ final class ShowStatus implements Callable<Integer> {
     static final String LEASES_SUPPORTED = "leases_supported";
     static final String UNSUPPORTED_REASON = "unsupported_reason";
 
+    /** The instance details the service metadata carries, in the order shown, with their labels. */
+    private static final Map<String, String> DETAILS = details();
+
     private final Context context;
 
     @Mixin
@@ -42,6 +48,17 @@ final class ShowStatus implements Callable<Integer> {
 
     ShowStatus(Context context) {
         this.context = context;
+    }
+
+    private static Map<String, String> details() {
+        Map<String, String> details = new LinkedHashMap<>();
+        details.put(ServiceDescription.AUTHENTICATION, "authentication");
+        details.put(ServiceDescription.TLS, "TLS");
+        details.put(ServiceDescription.IDENTITY_MODE, "identity mode");
+        details.put(ServiceDescription.TELEMETRY, "telemetry");
+        details.put(ServiceDescription.OTLP_ENDPOINT, "OTLP endpoint");
+        details.put(ServiceDescription.METRICS_PORT, "metrics port");
+        return details;
     }
 
     @Override
@@ -98,6 +115,9 @@ final class ShowStatus implements Callable<Integer> {
             instance.metadata(UNSUPPORTED_REASON).ifPresent(reason ->
                     out.println(instance.id() + " serves no leases: " + reason));
         }
+        for (ServiceInstances.Instance instance : instances) {
+            printDetails(out, instance);
+        }
         if (bucket.isPresent()) {
             BucketReport report = bucket.get();
             out.println();
@@ -120,6 +140,27 @@ final class ShowStatus implements Callable<Integer> {
         if (live.isPresent()) {
             out.println();
             out.println("live leases: " + live.getAsLong());
+        }
+    }
+
+    /**
+     * How the instance is set up, as it publishes it: the start line leaves these to its details
+     * line in the log, where an operator at another machine does not look. An instance older than
+     * these keys publishes none of them, and gets no block.
+     */
+    private static void printDetails(PrintWriter out, ServiceInstances.Instance instance) {
+        Table details = new Table("instance", instance.id());
+        boolean any = false;
+        for (Map.Entry<String, String> detail : DETAILS.entrySet()) {
+            Optional<String> value = instance.metadata(detail.getKey());
+            if (value.isPresent()) {
+                details.row(detail.getValue(), value.get());
+                any = true;
+            }
+        }
+        if (any) {
+            out.println();
+            details.print(out);
         }
     }
 

@@ -35,6 +35,22 @@ public final class ServiceDescription {
     public static final String LEASES_SUPPORTED = "leases_supported";
     /** Present only when {@link #LEASES_SUPPORTED} is {@code false}: the sentence lease calls are refused with. */
     public static final String UNSUPPORTED_REASON = "unsupported_reason";
+    /**
+     * How this instance authenticates to NATS: {@code none}, {@code creds}, {@code nkey}, {@code user} or
+     * {@code token}; never a secret or a file name. This and the keys below let {@code dagnats status}
+     * show what the start line's details told only the log.
+     */
+    public static final String AUTHENTICATION = "authentication";
+    /** {@code on} or {@code off}: whether the connection to NATS uses TLS, with the files in use in brackets. */
+    public static final String TLS = "tls";
+    /** {@code off}, or the identity mode's name (ADR-036): whether holder ids are checked against callers. */
+    public static final String IDENTITY_MODE = "identity_mode";
+    /** Where traces and metrics go, as the start line's details say it ({@code telemetry off (...)}...). */
+    public static final String TELEMETRY = "telemetry";
+    /** The OTLP endpoint traces or metrics are pushed to, or {@code none}. */
+    public static final String OTLP_ENDPOINT = "otlp_endpoint";
+    /** The port {@code /metrics} (and the probes) answer on, or {@code none} without HTTP. */
+    public static final String METRICS_PORT = "metrics_port";
 
     // Endpoint metadata.
     /** {@code lease} for an endpoint holders call, {@code admin} for one only operators should. */

@@ -38,6 +38,8 @@ public final class LeaseApi {
     private final InFlight inFlight = new InFlight();
     private final MicroResponder responder;
     private final String version;
+    /** How this instance is set up (authentication, telemetry...), published beside the standard metadata. */
+    private volatile Map<String, String> details = Map.of();
 
     /**
      * @param identity how a request's caller is known: {@link RequestIdentity#OFF}, or identity mode (ADR-036)
@@ -73,6 +75,15 @@ public final class LeaseApi {
                 new Dispatcher.Route<>(Operation.LIST, Requests::list, listed::list),
                 new Dispatcher.Route<>(Operation.REVOKE, Requests::revoke, revoking::revoke));
         this.responder = new MicroResponder(connection, dispatcher, routes, version, this::metadata);
+    }
+
+    /**
+     * Publishes {@code details} in the service metadata from now on, after the standard keys. Given
+     * after construction because part of them (the HTTP port) is known only once the HTTP endpoints
+     * listen, which is after this API is built; call it before {@link #start()}.
+     */
+    public void describe(Map<String, String> details) {
+        this.details = Map.copyOf(details);
     }
 
     /** Subscribes the endpoints and the discovery subjects. */
@@ -113,6 +124,7 @@ public final class LeaseApi {
         Optional<BucketStatus.Refusal> refusal = bucket.status().refusal();
         metadata.put(ServiceDescription.LEASES_SUPPORTED, Boolean.toString(refusal.isEmpty()));
         refusal.ifPresent(refused -> metadata.put(ServiceDescription.UNSUPPORTED_REASON, refused.sentence()));
+        details.forEach(metadata::putIfAbsent);
         return metadata;
     }
 }
