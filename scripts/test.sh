@@ -7,7 +7,10 @@
 # it cannot be, that test says so on one line and skips. The metrics test parses
 # a /metrics scrape with the Prometheus Python client's parser, installed when
 # missing, and Prometheus' linter (promtool, Debian's prometheus package, installed
-# when missing) checks the names in a scrape. The published libraries are deployed to a file repository under
+# when missing) checks the names in a scrape. The Go first-lease example
+# (docs/examples/go/first-lease) is built with Debian's Go toolchain and nats.go
+# packages (scripts/go.sh installs them when missing) and run against a real
+# dagnats. The published libraries are deployed to a file repository under
 # target/, and a user's project built against it and run (acceptance-tests' *IT).
 # The profile image builds the container image (image/target/dagnats-image.tar,
 # its base from Debian's packages: scripts/image-base.sh) and runs its test, in a
@@ -26,7 +29,8 @@ POSTGRESQL_BIN=$(scripts/postgresql.sh)
 LAZYFS_COMMAND=$(scripts/fuse.sh) || LAZYFS_COMMAND=""
 PROMETHEUS_PARSER=$(scripts/prometheus-parser.sh)
 PROMTOOL=$(scripts/promtool.sh)
-export NATS_SERVER_BIN NATS_SERVER_LEGACY_BIN POSTGRESQL_BIN LAZYFS_COMMAND PROMETHEUS_PARSER PROMTOOL
+GO_BIN=$(scripts/go.sh)
+export NATS_SERVER_BIN NATS_SERVER_LEGACY_BIN POSTGRESQL_BIN LAZYFS_COMMAND PROMETHEUS_PARSER PROMTOOL GO_BIN
 echo "test servers: $("$NATS_SERVER_BIN" --version) and $("$NATS_SERVER_LEGACY_BIN" --version)"
 echo "test database: $("$POSTGRESQL_BIN/postgres" --version)"
 scripts/check-examples.sh
