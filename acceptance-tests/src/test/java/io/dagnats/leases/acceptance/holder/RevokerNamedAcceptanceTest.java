@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.acceptance.harness.CliProcess;
+import io.dagnats.leases.acceptance.harness.NatsServerProcess;
 import io.dagnats.leases.acceptance.harness.Polling;
 import io.dagnats.leases.acceptance.harness.SharedServiceTest;
 import io.dagnats.leases.acceptance.harness.ToldListener;
@@ -12,14 +13,17 @@ import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.protocol.LeaseHeaders;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
+import io.nats.client.Dispatcher;
 import io.nats.client.Message;
 import io.nats.client.Nats;
 import io.nats.client.Subscription;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,6 +45,37 @@ class RevokerNamedAcceptanceTest extends SharedServiceTest {
     void withoutByTheCliNamesTheUserAndHostItRunsAs() throws Exception {
         revokeWithTheCliAndExpect("revoker-default", Map.of("USER", "bob", "HOSTNAME", "build-7"), List.of(),
                 "bob@build-7");
+    }
+
+    /**
+     * A service older than ADR-041 refuses {@code by} as an unknown field and writes nothing: the CLI
+     * sends the revoke again without it. Played by a responder on the revoke subject that answers as
+     * that service did.
+     */
+    @Test
+    void againstAServiceThatDoesNotKnowByTheCliRevokesWithoutIt() throws Exception {
+        List<String> bodies = new CopyOnWriteArrayList<>();
+        try (NatsServerProcess nats = NatsServerProcess.modern(); Connection olderService = Nats.connect(nats.url())) {
+            Dispatcher dispatcher = olderService.createDispatcher(request -> {
+                String body = new String(request.getData(), StandardCharsets.UTF_8);
+                bodies.add(body);
+                String reply = body.contains("\"by\"")
+                        ? "{\"error\":\"unknown field \\\"by\\\"\",\"kind\":\"invalid\"}"
+                        : "{\"revoked\":false,\"held\":false,\"key\":\"older\"}";
+                olderService.publish(request.getReplyTo(), reply.getBytes(StandardCharsets.UTF_8));
+            });
+            dispatcher.subscribe("api.leases.revoke");
+            olderService.flush(Duration.ofSeconds(5));
+
+            CliProcess.Result revoked = CliProcess.run(Map.of("NATS_URL", nats.url()), "leases", "revoke", "older",
+                    "--reason", REASON, "--by", "alice@ops-1");
+
+            assertEquals(0, revoked.exitCode(), revoked.toString());
+            assertTrue(revoked.out().contains("older is free"), revoked.toString());
+            assertEquals(2, bodies.size(), bodies.toString());
+            assertTrue(bodies.get(0).contains("\"by\":\"alice@ops-1\"") && !bodies.get(1).contains("\"by\""),
+                    bodies.toString());
+        }
     }
 
     private static void revokeWithTheCliAndExpect(String key, Map<String, String> environment, List<String> options,
