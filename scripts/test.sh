@@ -8,7 +8,10 @@
 # a /metrics scrape with the Prometheus Python client's parser, installed when
 # missing, and Prometheus' linter (promtool, Debian's prometheus package, installed
 # when missing) checks the names in a scrape; the same package's Prometheus server
-# (scripts/prometheus.sh) scrapes dagnats and runs the Grafana dashboard's queries. The published libraries are deployed to a file repository under
+# (scripts/prometheus.sh) scrapes dagnats and runs the Grafana dashboard's queries. The Go first-lease example
+# (docs/examples/go/first-lease) is built with Debian's Go toolchain and nats.go
+# packages (scripts/go.sh installs them when missing) and run against a real
+# dagnats. The published libraries are deployed to a file repository under
 # target/, and a user's project built against it and run (acceptance-tests' *IT).
 # The profile image builds the container image (image/target/dagnats-image.tar,
 # its base from Debian's packages: scripts/image-base.sh) and runs its test, in a
@@ -28,7 +31,8 @@ LAZYFS_COMMAND=$(scripts/fuse.sh) || LAZYFS_COMMAND=""
 PROMETHEUS_PARSER=$(scripts/prometheus-parser.sh)
 PROMTOOL=$(scripts/promtool.sh)
 PROMETHEUS=$(scripts/prometheus.sh)
-export NATS_SERVER_BIN NATS_SERVER_LEGACY_BIN POSTGRESQL_BIN LAZYFS_COMMAND PROMETHEUS_PARSER PROMTOOL PROMETHEUS
+GO_BIN=$(scripts/go.sh)
+export NATS_SERVER_BIN NATS_SERVER_LEGACY_BIN POSTGRESQL_BIN LAZYFS_COMMAND PROMETHEUS_PARSER PROMTOOL PROMETHEUS GO_BIN
 echo "test servers: $("$NATS_SERVER_BIN" --version) and $("$NATS_SERVER_LEGACY_BIN" --version)"
 echo "test database: $("$POSTGRESQL_BIN/postgres" --version)"
 scripts/check-examples.sh

@@ -9,6 +9,7 @@ import io.dagnats.leases.domain.LeaseRules;
 import io.dagnats.leases.domain.LeaseWrite;
 import io.dagnats.leases.domain.Revocation;
 import io.dagnats.leases.domain.RevokeReason;
+import io.dagnats.leases.domain.Revoker;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.Optional;
@@ -22,12 +23,21 @@ import java.util.concurrent.CompletionStage;
  */
 public final class RevokeLease {
 
-    /** @param revision revoke only while this is the current fence; empty for whatever lease is current */
-    public record Command(LeaseKey key, RevokeReason reason, Optional<Fence> revision) {
+    /**
+     * @param revision revoke only while this is the current fence; empty for whatever lease is current
+     * @param by       who revokes, named on the write ({@link Revoker#named}); empty names nobody
+     */
+    public record Command(LeaseKey key, RevokeReason reason, Optional<Fence> revision, Optional<Revoker> by) {
         public Command {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(reason, "reason");
             Objects.requireNonNull(revision, "revision");
+            Objects.requireNonNull(by, "by");
+        }
+
+        /** A revoke that names nobody as its revoker. */
+        public Command(LeaseKey key, RevokeReason reason, Optional<Fence> revision) {
+            this(key, reason, revision, Optional.empty());
         }
     }
 
@@ -63,7 +73,7 @@ public final class RevokeLease {
         return new CallRules<>() {
             @Override
             public Decision<Revocation> decide(KeyState state) {
-                return LeaseRules.revoke(state, command.revision(), command.reason());
+                return LeaseRules.revoke(state, command.revision(), command.reason(), command.by());
             }
 
             @Override
@@ -72,7 +82,7 @@ public final class RevokeLease {
                     return this;
                 }
                 Lease first = ((LeaseWrite.Tombstone) lost).ended();
-                return state -> LeaseRules.revokeAgain(state, first, command.reason());
+                return state -> LeaseRules.revokeAgain(state, first, command.reason(), command.by());
             }
         };
     }

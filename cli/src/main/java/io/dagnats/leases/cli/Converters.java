@@ -6,6 +6,7 @@ import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.RevokeReason;
+import io.dagnats.leases.domain.Revoker;
 import java.time.Duration;
 import java.util.function.Function;
 import picocli.CommandLine;
@@ -49,6 +50,13 @@ final class Converters {
         @Override
         public Account convert(String value) {
             return Converters.convert(value, Account::new);
+        }
+    }
+
+    static final class By implements CommandLine.ITypeConverter<Revoker> {
+        @Override
+        public Revoker convert(String value) {
+            return Converters.convert(value, Revoker::new);
         }
     }
 

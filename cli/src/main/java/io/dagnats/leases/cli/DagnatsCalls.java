@@ -57,9 +57,26 @@ final class DagnatsCalls {
         }
     }
 
+    /**
+     * A service older than ADR-041 refuses {@code by} as an unknown field, writing nothing; the revoke
+     * is then sent again without it, so a newer CLI still revokes there (naming nobody, as it did).
+     */
     Answers.Revoke revoke(Request.Revoke request) {
-        return call(Operation.REVOKE.subject(), Requests.encode(request), Replies::decodeRevoke);
+        byte[] body = Requests.encode(request);
+        try {
+            return call(Operation.REVOKE.subject(), body, Replies::decodeRevoke);
+        } catch (CliFailure refused) {
+            if (request.by().isEmpty() || !refused.getMessage().contains(UNKNOWN_BY)) {
+                throw refused;
+            }
+            Request.Revoke unnamed = new Request.Revoke(request.key(), request.reason(), request.revision(),
+                    request.account());
+            return call(Operation.REVOKE.subject(), Requests.encode(unnamed), Replies::decodeRevoke);
+        }
     }
+
+    /** What a service older than ADR-041 answers a revoke that names its revoker. */
+    private static final String UNKNOWN_BY = "unknown field \"by\"";
 
     /** Sends {@code body} to {@code subject} and decodes the reply. */
     <T> T call(String subject, byte[] body, Function<byte[], T> decode) {

@@ -4,6 +4,7 @@ import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.RevokeReason;
+import io.dagnats.leases.domain.Revoker;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseView;
 import io.dagnats.leases.protocol.Request;
@@ -25,7 +26,7 @@ final class RevokeByTenure {
 
     /** Tries twice at most: a holder renewing more often than a round trip is not a case worth a loop. */
     static Answers.Revoke revoke(DagnatsCalls calls, LeaseKey key, Fence tenure, RevokeReason reason,
-            Optional<Account> account) {
+            Optional<Account> account, Optional<Revoker> by) {
         Answers.Owner owner = calls.owner(key, account);
         if (!(owner instanceof Answers.Owner.Held held)) {
             return new Answers.Revoke.Free(key);
@@ -33,7 +34,7 @@ final class RevokeByTenure {
         LeaseView lease = held.lease();
         for (int attempt = 0; attempt < 2 && ofTenure(lease, tenure); attempt++) {
             Answers.Revoke answer = calls.revoke(new Request.Revoke(key, reason, Optional.of(lease.revision()),
-                    account));
+                    account, by));
             if (!(answer instanceof Answers.Revoke.NotCurrent notCurrent)) {
                 return answer;
             }

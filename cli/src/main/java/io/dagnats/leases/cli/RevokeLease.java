@@ -4,6 +4,7 @@ import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.RevokeReason;
+import io.dagnats.leases.domain.Revoker;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.JsonObjects;
 import io.dagnats.leases.protocol.LeaseView;
@@ -20,9 +21,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code dagnats leases revoke KEY --reason TEXT [--tenure N | --revision N]}: frees a key
- * through the service ({@code api.leases.revoke}), so the holder's next renew
- * answers {@code lost} and the change event names the holder and the reason.
+ * {@code dagnats leases revoke KEY --reason TEXT [--tenure N | --revision N] [--by NAME]}: frees a
+ * key through the service ({@code api.leases.revoke}), so the holder's next renew
+ * answers {@code lost} and the change event names the holder, the reason and who revoked
+ * ({@code --by}, default {@code $USER@hostname}; the caller's principal in identity mode, ADR-041).
  * A key that is already free is no failure; a {@code --revision} that is no
  * longer the current fence is (nothing was revoked), and so is, without one, a key
  * that changed hands during the revoke, and a {@code --tenure} that is not the current
@@ -58,6 +60,11 @@ final class RevokeLease implements Callable<Integer> {
                     + "while its holder renews; a lease granted since is left alone.")
     Fence tenure;
 
+    @Option(names = "--by", paramLabel = "NAME", converter = Converters.By.class,
+            description = "Who revokes, named in the change event and the holder's log (default $USER@hostname)."
+                    + " In identity mode the service names your NATS principal instead.")
+    Revoker by;
+
     @Spec
     CommandSpec spec;
 
@@ -76,12 +83,13 @@ final class RevokeLease implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--tenure and --revision cannot be used together");
         }
         Answers.Revoke answer;
+        Optional<Revoker> revoker = by != null ? Optional.of(by) : RevokerName.ofThisUser();
         try (NatsSession session = options.open()) {
             DagnatsCalls calls = new DagnatsCalls(session);
             answer = tenure != null
-                    ? RevokeByTenure.revoke(calls, key, tenure, reason, Optional.ofNullable(account))
+                    ? RevokeByTenure.revoke(calls, key, tenure, reason, Optional.ofNullable(account), revoker)
                     : calls.revoke(new Request.Revoke(key, reason, Optional.ofNullable(revision),
-                            Optional.ofNullable(account)));
+                            Optional.ofNullable(account), revoker));
         }
         PrintWriter out = context.out();
         if (options.json()) {

@@ -69,6 +69,12 @@ public final class LeaseRules {
      * tombstone a release makes, naming the holder, its fence and the reason.
      */
     public static Decision<Revocation> revoke(KeyState state, Optional<Fence> expected, RevokeReason reason) {
+        return revoke(state, expected, reason, Optional.empty());
+    }
+
+    /** As {@link #revoke(KeyState, Optional, RevokeReason)}, the tombstone naming who revoked (ADR-041). */
+    public static Decision<Revocation> revoke(KeyState state, Optional<Fence> expected, RevokeReason reason,
+            Optional<Revoker> by) {
         if (!(state instanceof KeyState.Held held)) {
             return new Decision.Answer<>(new Revocation.Free(state.key()));
         }
@@ -76,7 +82,7 @@ public final class LeaseRules {
         if (expected.isPresent() && !expected.get().equals(lease.revision())) {
             return new Decision.Answer<>(new Revocation.NotCurrent(lease));
         }
-        return new Decision.Apply<>(new LeaseWrite.Tombstone(lease, Optional.of(reason)));
+        return new Decision.Apply<>(new LeaseWrite.Tombstone(lease, Optional.of(reason), by));
     }
 
     /**
@@ -86,10 +92,16 @@ public final class LeaseRules {
      * the operator looked at: it is answered as not current and nothing is written.
      */
     public static Decision<Revocation> revokeAgain(KeyState state, Lease first, RevokeReason reason) {
+        return revokeAgain(state, first, reason, Optional.empty());
+    }
+
+    /** As {@link #revokeAgain(KeyState, Lease, RevokeReason)}, the tombstone naming who revoked (ADR-041). */
+    public static Decision<Revocation> revokeAgain(KeyState state, Lease first, RevokeReason reason,
+            Optional<Revoker> by) {
         if (state instanceof KeyState.Held held && !held.lease().sameTenureAs(first)) {
             return new Decision.Answer<>(new Revocation.NotCurrent(held.lease()));
         }
-        return revoke(state, Optional.empty(), reason);
+        return revoke(state, Optional.empty(), reason, by);
     }
 
     private static Optional<Lost> checkFence(KeyState state, Claimant caller, Fence presented) {

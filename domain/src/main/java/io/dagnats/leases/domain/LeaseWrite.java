@@ -73,12 +73,23 @@ public sealed interface LeaseWrite {
      * Frees the key: a release by its holder, or an operator's revoke when {@code revokeReason}
      * is present. The tombstone itself expires, so freed keys leave nothing that grows.
      *
-     * @param ended the lease this write ends; the write expects its revision as the key's last sequence
+     * @param ended     the lease this write ends; the write expects its revision as the key's last sequence
+     * @param revokedBy who revoked, when known (ADR-041); only a revoke names one
      */
-    record Tombstone(Lease ended, Optional<RevokeReason> revokeReason) implements LeaseWrite {
+    record Tombstone(Lease ended, Optional<RevokeReason> revokeReason, Optional<Revoker> revokedBy)
+            implements LeaseWrite {
         public Tombstone {
             Objects.requireNonNull(ended, "ended");
             Objects.requireNonNull(revokeReason, "revokeReason");
+            Objects.requireNonNull(revokedBy, "revokedBy");
+            if (revokedBy.isPresent() && revokeReason.isEmpty()) {
+                throw new IllegalArgumentException("a release names no revoker");
+            }
+        }
+
+        /** A release ({@code revokeReason} empty), or a revoke that names nobody. */
+        public Tombstone(Lease ended, Optional<RevokeReason> revokeReason) {
+            this(ended, revokeReason, Optional.empty());
         }
 
         @Override

@@ -15,6 +15,7 @@ final class Fields {
     static final String CURSOR = "cursor";
     static final String REASON = "reason";
     static final String ACCOUNT = "account";
+    static final String BY = "by";
 
     static final String GRANTED = "granted";
     static final String HELD = "held";

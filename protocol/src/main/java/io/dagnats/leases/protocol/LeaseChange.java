@@ -30,10 +30,19 @@ import java.util.function.Function;
  *                 last marker or tombstone expired away, which publishes nothing); empty when the
  *                 event does not say. A subscriber that knows the key's last revision and reads
  *                 another one here has missed an event of the key.
+ * @param revokedBy who revoked, for a revoke whose write names them ({@link LeaseHeaders#REVOKED_BY},
+ *                 ADR-041); empty otherwise
  */
 public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, Optional<HolderId> holder,
         Optional<Incarnation> incarnation, Optional<Fence> fence, Optional<String> reason, Optional<Duration> ttl,
-        OptionalLong previous) {
+        OptionalLong previous, Optional<String> revokedBy) {
+
+    /** A change that names no revoker. */
+    public LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, Optional<HolderId> holder,
+            Optional<Incarnation> incarnation, Optional<Fence> fence, Optional<String> reason, Optional<Duration> ttl,
+            OptionalLong previous) {
+        this(time, key, kind, sequence, holder, incarnation, fence, reason, ttl, previous, Optional.empty());
+    }
 
     /** A change whose event does not say which revision of the key it followed. */
     public LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, Optional<HolderId> holder,
@@ -164,14 +173,16 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
         Optional<Duration> ttl = kind == Kind.ACQUIRED || kind == Kind.RENEWED
                 ? seconds(header.apply(TTL))
                 : Optional.empty();
+        Optional<String> revokedBy = kind == Kind.REVOKED
+                ? Optional.ofNullable(header.apply(LeaseHeaders.REVOKED_BY)) : Optional.empty();
         return Optional.of(new LeaseChange(time, key, kind, sequence, holder, incarnation, fence,
-                Optional.ofNullable(header.apply(LeaseHeaders.REASON)), ttl, previous));
+                Optional.ofNullable(header.apply(LeaseHeaders.REASON)), ttl, previous, revokedBy));
     }
 
     /** The same change with the holder and fence of the lease it ended, as remembered. */
     public LeaseChange whoseLease(HolderId holder, Fence fence) {
         return new LeaseChange(time, key, kind, sequence, Optional.of(holder), incarnation, Optional.of(fence), reason,
-                ttl, previous);
+                ttl, previous, revokedBy);
     }
 
     /** A previous revision: digits only, below this event's own; anything else does not say. */

@@ -37,6 +37,11 @@ public final class LeaseHeaders {
     public static final String INCARNATION = "Dagnats-Lease-Incarnation";
     /** On a revoke write: the operator's reason, as sent ({@link io.dagnats.leases.domain.RevokeReason}). */
     public static final String REASON = "Dagnats-Lease-Reason";
+    /**
+     * On a revoke write, when known: who revoked ({@link io.dagnats.leases.domain.Revoker}, ADR-041),
+     * the caller's principal in identity mode, else the request's {@code by}.
+     */
+    public static final String REVOKED_BY = "Dagnats-Lease-Revoked-By";
 
     /** Digits in 2^64-1; more cannot be a 64-bit value, leading zeros or not. */
     private static final int MAX_DIGITS = 20;

@@ -9,6 +9,7 @@ import io.dagnats.leases.domain.InvalidLeaseInput;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.RevokeReason;
+import io.dagnats.leases.domain.Revoker;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -149,14 +150,22 @@ public sealed interface Request {
      *
      * @param revision revoke only while this is the current fence; empty to revoke whatever lease is current
      * @param account  identity mode (ADR-036): the account whose key it is; empty for the caller's own
+     * @param by       who claims to revoke (ADR-041), named on the write with identity mode off; in
+     *                 identity mode the caller's principal is named instead
      */
-    record Revoke(LeaseKey key, RevokeReason reason, Optional<Fence> revision, Optional<Account> account)
-            implements Request {
+    record Revoke(LeaseKey key, RevokeReason reason, Optional<Fence> revision, Optional<Account> account,
+            Optional<Revoker> by) implements Request {
         public Revoke {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(reason, "reason");
             Objects.requireNonNull(revision, "revision");
             Objects.requireNonNull(account, "account");
+            Objects.requireNonNull(by, "by");
+        }
+
+        /** A revoke that claims no revoker. */
+        public Revoke(LeaseKey key, RevokeReason reason, Optional<Fence> revision, Optional<Account> account) {
+            this(key, reason, revision, account, Optional.empty());
         }
 
         /** A revoke in the caller's own namespace (the only one, with identity mode off). */

@@ -10,6 +10,7 @@ import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.RevokeReason;
+import io.dagnats.leases.domain.Revoker;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Base64;
@@ -104,7 +105,7 @@ public final class Requests {
         RevokeReason reason = new RevokeReason(fields.reason);
         return new Request.Revoke(key, reason,
                 fields.has(WireFields.REVISION) ? Optional.of(revision(fields)) : Optional.empty(),
-                Optional.ofNullable(fields.account).map(Account::new));
+                Optional.ofNullable(fields.account).map(Account::new), Optional.ofNullable(fields.by).map(Revoker::new));
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
@@ -161,6 +162,9 @@ public final class Requests {
                 }
                 if (revoke.revision().isPresent()) {
                     JsonObjects.writeFence(generator, Fields.REVISION, revoke.revision().get());
+                }
+                if (revoke.by().isPresent()) {
+                    generator.writeStringField(Fields.BY, revoke.by().get().value());
                 }
             }
         });

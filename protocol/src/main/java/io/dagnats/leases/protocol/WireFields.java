@@ -44,6 +44,7 @@ final class WireFields implements FlatJson.FieldReader {
     String cursor;
     String reason;
     String account;
+    String by;
     private int present;
 
     String acquiredAt;
@@ -115,6 +116,7 @@ final class WireFields implements FlatJson.FieldReader {
             }
             case Fields.CURSOR -> cursor = FlatJson.string(parser, value, name);
             case Fields.REASON -> reason = FlatJson.string(parser, value, name);
+            case Fields.BY -> by = FlatJson.string(parser, value, name);
             case Fields.ACCOUNT -> {
                 if (request && !operation.takesAccount()) {
                     // Accepted and ignored, it would let a caller that meant another account act in its own.

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.RevokeReason;
+import io.dagnats.leases.domain.Revoker;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -38,7 +39,10 @@ class RequestEncodingTest {
                 Arguments.of(new Request.Revoke(KEY, new RevokeReason("stuck: \"GC\""), Optional.empty()),
                         "{\"key\":\"k\",\"reason\":\"stuck: \\\"GC\\\"\"}"),
                 Arguments.of(new Request.Revoke(KEY, new RevokeReason("r"), Optional.of(new Fence(42))),
-                        "{\"key\":\"k\",\"reason\":\"r\",\"revision\":42}"));
+                        "{\"key\":\"k\",\"reason\":\"r\",\"revision\":42}"),
+                Arguments.of(new Request.Revoke(KEY, new RevokeReason("r"), Optional.empty(), Optional.empty(),
+                        Optional.of(new Revoker("alice@ops-1"))),
+                        "{\"key\":\"k\",\"reason\":\"r\",\"by\":\"alice@ops-1\"}"));
     }
 
     @ParameterizedTest(name = "{1}")

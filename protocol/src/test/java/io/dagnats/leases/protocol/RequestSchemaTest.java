@@ -117,7 +117,17 @@ class RequestSchemaTest {
                 Arguments.of(Operation.REVOKE, "{\"key\":\"k\"}"),
                 Arguments.of(Operation.REVOKE, "{\"reason\":\"r\"}"),
                 Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"revision\":0}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"force\":true}"));
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"force\":true}"),
+                // by: who revokes (ADR-041), a header value like reason; a table field, so ignored elsewhere if typed.
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"by\":\"alice@ops-1\"}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"by\":\"" + "b".repeat(321) + "\"}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"by\":\"" + "b".repeat(322) + "\"}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"by\":\"\"}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"by\":\"alice \"}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"by\":\"caf\u00e9\"}"),
+                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"by\":7}"),
+                Arguments.of(Operation.ACQUIRE, "{\"key\":\"k\",\"holder\":\"h\",\"ttl_ms\":15000,\"by\":\"\"}"),
+                Arguments.of(Operation.OWNER, "{\"key\":\"k\",\"by\":7}"));
     }
 
     @ParameterizedTest(name = "{0} {1}")

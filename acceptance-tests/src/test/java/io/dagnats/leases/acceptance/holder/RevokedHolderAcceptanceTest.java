@@ -12,10 +12,6 @@ import io.nats.client.Connection;
 import io.nats.client.Nats;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -82,7 +78,7 @@ class RevokedHolderAcceptanceTest extends SharedServiceTest {
     void theRevokedOwnerStopsOnTheRevokedEventToldRevokedAndItsLogNamesTheOperatorAndItself() throws Exception {
         // Renewals every 20 s: stopping within 3 s can only come from the event.
         Duration ttl = Duration.ofSeconds(60);
-        try (HolderLines lines = new HolderLines(); Replica owner = new Replica("sole", "revoked-sole", ttl)) {
+        try (HolderLogLines lines = new HolderLogLines(); Replica owner = new Replica("sole", "revoked-sole", ttl)) {
             Polling.until(Duration.ofSeconds(10), "the replica to own", owner.lease::isOwner, isOwner -> isOwner);
 
             long revision = client.revoke("revoked-sole", "moving the job to eu-west").path("revision").asLong();
@@ -96,44 +92,6 @@ class RevokedHolderAcceptanceTest extends SharedServiceTest {
                     + ": moving the job to eu-west; this process (holder " + owner.holder.id() + ") stops acting as owner";
             assertEquals(List.of(expected), lines.containing("lease revoked-sole revoked"), String.join("\n", lines.all()));
             assertTrue(lines.containing(" by " + owner.holder.id()).isEmpty(), String.join("\n", lines.all()));
-        }
-    }
-
-    /** What the holder library logs at INFO or above while open: the lines an operator reads. */
-    private static final class HolderLines implements AutoCloseable {
-        /** Held here: java.util.logging keeps loggers only weakly. */
-        private static final Logger HOLDER_LOG = Logger.getLogger("io.dagnats.leases.holder");
-        private final List<String> lines = new CopyOnWriteArrayList<>();
-        private final Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord line) {
-                lines.add(line.getMessage());
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-
-        HolderLines() {
-            HOLDER_LOG.addHandler(capture);
-        }
-
-        List<String> all() {
-            return List.copyOf(lines);
-        }
-
-        List<String> containing(String text) {
-            return lines.stream().filter(line -> line.contains(text)).toList();
-        }
-
-        @Override
-        public void close() {
-            HOLDER_LOG.removeHandler(capture);
         }
     }
 }

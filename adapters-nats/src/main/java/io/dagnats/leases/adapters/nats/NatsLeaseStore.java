@@ -119,6 +119,7 @@ public final class NatsLeaseStore implements LeaseStore {
             headers.put(Subjects.HEADER_TTL, bucket.settings().markerTtl().toSeconds() + "s");
             headers.put(Subjects.HEADER_FENCE, LeaseHeaders.formatFence(tombstone.endedFence()));
             tombstone.revokeReason().ifPresent(reason -> headers.put(Subjects.HEADER_REASON, reason.value()));
+            tombstone.revokedBy().ifPresent(by -> headers.put(Subjects.HEADER_REVOKED_BY, by.value()));
             body = NO_BODY;
         }
         // The stream had this sequence before the write was sent: its ack must be higher.

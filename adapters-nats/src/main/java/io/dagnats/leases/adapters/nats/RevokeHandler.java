@@ -6,9 +6,11 @@ import io.dagnats.leases.domain.Caller;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Revocation;
+import io.dagnats.leases.domain.Revoker;
 import io.dagnats.leases.protocol.Replies;
 import io.dagnats.leases.protocol.Request;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -38,13 +40,14 @@ final class RevokeHandler {
         }
         // An operator may name any account; the Optional is empty only for a member, refused above.
         LeaseKey key = caller.named(request.key().value(), request.account()).orElseThrow();
-        RevokeLease.Command command = new RevokeLease.Command(key, request.reason(), request.revision());
+        Optional<Revoker> by = Revoker.named(caller, request.by());
+        RevokeLease.Command command = new RevokeLease.Command(key, request.reason(), request.revision(), by);
         return revoke.execute(command).thenApply(revocation -> {
             byte[] body = Replies.revoked(revocation);
             if (revocation instanceof Revocation.Revoked revoked) {
                 LOG.log(System.Logger.Level.INFO, "revoked lease " + revoked.key() + " of holder " + revoked.holder()
-                        + " (fence " + revoked.revokedRevision() + ", tombstone " + revoked.revision() + "): "
-                        + request.reason());
+                        + " (fence " + revoked.revokedRevision() + ", tombstone " + revoked.revision() + ")"
+                        + by.map(revoker -> " by " + revoker).orElse("") + ": " + request.reason());
                 return new Answer(body, new Facts.Answered(
                         Facts.Result.REVOKED, revoked.key(), revoked.holder(), revoked.revokedRevision()));
             }

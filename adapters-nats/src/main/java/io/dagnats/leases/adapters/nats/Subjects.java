@@ -33,6 +33,7 @@ final class Subjects {
     static final String HEADER_INCARNATION = LeaseHeaders.INCARNATION;
     static final String HEADER_FENCE = LeaseHeaders.FENCE;
     static final String HEADER_REASON = LeaseHeaders.REASON;
+    static final String HEADER_REVOKED_BY = LeaseHeaders.REVOKED_BY;
     static final String HEADER_EXPECTED_LAST_SUBJECT_SEQUENCE = "Nats-Expected-Last-Subject-Sequence";
     static final String HEADER_TTL = "Nats-TTL";
     static final String HEADER_MARKER_REASON = "Nats-Marker-Reason";

@@ -149,13 +149,16 @@ final class TenancyRules {
     }
 
     /**
-     * The holder a revoke event names is the lease that ended, not who revoked it; the event does
-     * not say who did. A revoke dagnats wrote (it names that holder) came from an operator through
+     * The holder a revoke event names is the lease that ended, not who revoked it. Who did is the
+     * event's {@code Dagnats-Lease-Revoked-By} when dagnats knew (ADR-041); a revoke dagnats wrote
+     * without it (it names that holder) came from an unnamed operator through
      * {@code api.leases.revoke}; one naming nobody is the key removed with NATS' own tools, which
      * its reason says.
      */
     private String revokedLine(LeaseChange change) {
-        return "lease " + rules.key() + " revoked" + (change.holder().isPresent() ? " by an operator" : "")
+        String by = change.revokedBy().map(revoker -> " by " + revoker)
+                .orElse(change.holder().isPresent() ? " by an operator" : "");
+        return "lease " + rules.key() + " revoked" + by
                 + " at revision " + Long.toUnsignedString(change.sequence()) + ": "
                 + change.reason().orElse("no reason given") + "; this process (holder " + rules.self().holder()
                 + ") stops acting as owner";

@@ -62,6 +62,23 @@ class RevokedOwnerTest {
     }
 
     @Test
+    void aRevokeThatNamesItsRevokerIsLoggedWithTheirName() {
+        Map<String, String> headers = new HashMap<>();
+        headers.put("Nats-Sequence", "7");
+        headers.put(LeaseHeaders.EVENT, "revoked");
+        headers.put(LeaseHeaders.HOLDER, KeeperHarness.ME.value());
+        headers.put(LeaseHeaders.FENCE, "6");
+        headers.put(LeaseHeaders.REASON, "moving the job to eu-west");
+        headers.put(LeaseHeaders.REVOKED_BY, "alice@ops-1");
+
+        List<KeeperEffect> effects = ownerSees(headers);
+
+        assertEquals(StopReason.REVOKED, stopped(effects));
+        assertEquals("lease " + KeeperHarness.KEY + " revoked by alice@ops-1 at revision 7: moving the job to eu-west;"
+                + " this process (holder " + KeeperHarness.ME + ") stops acting as owner", logged(effects));
+    }
+
+    @Test
     void aKeyRemovedWithNatsOwnToolsStopsTheOwnerAsRevokedAndTheLogSaysSo() {
         Map<String, String> headers = new HashMap<>();
         headers.put("Nats-Sequence", "7");
