@@ -10,6 +10,7 @@ import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.holder.internal.CallOutcomes;
 import io.dagnats.leases.holder.internal.HealthWatch;
 import io.dagnats.leases.holder.internal.HolderTelemetry;
+import io.dagnats.leases.holder.internal.HandoverAnswer;
 import io.dagnats.leases.holder.internal.LeaseCalls;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.DagnatsException;
@@ -105,6 +106,27 @@ public final class LeaseClient implements LeaseCalls {
     public CompletableFuture<Answers.Release> release(LeaseKey key, Claimant holder, Fence revision) {
         return call(() -> new Request.Release(key, holder.holder(), holder.incarnation(), revision), requestTimeout,
                 Replies::decodeRelease);
+    }
+
+    /**
+     * Hands {@code holder}'s lease at {@code revision} to {@code successor} (ADR-042). Call it only
+     * once this process has stopped acting as owner: the successor may own the key as soon as the
+     * write lands.
+     */
+    public CompletableFuture<Answers.Handover> handover(LeaseKey key, Claimant holder, Fence revision, Claimant successor,
+            Optional<LeaseTtl> ttl) {
+        return call(() -> new Request.Handover(key, holder.holder(), holder.incarnation(), revision, successor, ttl),
+                requestTimeout, Replies::decodeHandover);
+    }
+
+    @Override
+    public CompletableFuture<HandoverAnswer> handover(LeaseKey key, Claimant holder, Fence revision, Claimant successor) {
+        return handover(key, holder, revision, successor, Optional.empty()).thenApply(answer -> {
+            if (answer instanceof Answers.Handover.HandedOver) {
+                return HandoverAnswer.HANDED_OVER;
+            }
+            return answer instanceof Answers.Handover.NoSuccessor ? HandoverAnswer.NO_SUCCESSOR : HandoverAnswer.LOST;
+        });
     }
 
     public CompletableFuture<Answers.Owner> owner(LeaseKey key) {

@@ -9,6 +9,7 @@ import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.internal.CallFailures;
+import io.dagnats.leases.holder.internal.CandidateCalls;
 import io.dagnats.leases.holder.internal.FenceFloors;
 import io.dagnats.leases.holder.internal.HolderTelemetry;
 import io.dagnats.leases.holder.internal.LeaseCalls;
@@ -16,8 +17,10 @@ import io.dagnats.leases.holder.internal.Ownership;
 import io.dagnats.leases.holder.internal.Scheduler;
 import io.dagnats.leases.holder.internal.Step;
 import io.dagnats.leases.holder.internal.StepRunner;
+import io.dagnats.leases.holder.internal.TenureWorks;
 import io.dagnats.leases.protocol.LeaseChange;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -54,9 +57,15 @@ public final class LeaseKeeper {
     private final StepRunner<KeeperState, KeeperMemory, KeeperEffect, KeeperEvent> runner;
     /** Whether a rule has thrown already: the first is logged with its trace, later ones without; scheduler thread. */
     private boolean ruleFailed;
+    /** Asks the key's candidates, on close and while the strategy yields (ADR-042). */
+    private final CandidateCalls candidates;
+    private final KeeperSight sight;
 
-    LeaseKeeper(KeeperRules rules, LeaseCalls client, MonotonicClock clock, Clock wallClock, Scheduler scheduler,
-            Executor listenerThread, OwnershipListener listener, HolderTelemetry telemetry, FenceFloors floors) {
+    LeaseKeeper(KeeperRules rules, LeaseCalls client, CandidateCalls candidates, MonotonicClock clock, Clock wallClock,
+            Scheduler scheduler, Executor listenerThread, OwnershipListener listener, HolderTelemetry telemetry,
+            FenceFloors floors) {
+        this.candidates = candidates;
+        this.sight = new KeeperSight(rules.key.value());
         this.rules = rules;
         this.client = client;
         this.clock = clock;
@@ -68,8 +77,8 @@ public final class LeaseKeeper {
         this.ownership = new Ownership(clock);
         this.floors = floors;
         this.runner = new StepRunner<>(scheduler, new KeeperState.Idle(), KeeperMemory.FRESH,
-                (state, memory, event) -> rules.next(state, memory, event,
-                        new EventTime(clock.nanoTime(), wallClock.instant(), floors.floor(rules.key))),
+                (state, memory, event) -> sight.observed(rules.next(state, memory, event,
+                        new EventTime(clock.nanoTime(), wallClock.instant(), floors.floor(rules.key)))),
                 this::afterBug, this::perform, KeeperState.Closed.class::isInstance);
     }
 
@@ -81,6 +90,21 @@ public final class LeaseKeeper {
     /** A change event of the key, or empty for a message that is no event of the contract. */
     void keyChanged(Optional<LeaseChange> change) {
         submit(new KeeperEvent.Changed(change));
+    }
+
+    /** This process told an owner's handover check it waits for the key: campaign soon if no event says more. */
+    public void expecting() {
+        submit(new KeeperEvent.Expecting());
+    }
+
+    /** Whether it waits for the key right now, holding nothing of it: what it answers a candidates' ask. */
+    public boolean waiting() {
+        return sight.waiting();
+    }
+
+    /** Why it last stopped owning: what {@link KeptLease#lastStop()} answers. */
+    Optional<OwnershipListener.StopReason> lastStop() {
+        return sight.lastStop();
     }
 
     LeaseKey key() {
@@ -172,7 +196,8 @@ public final class LeaseKeeper {
             ownership.begin(become.tenure(), floors.floor(rules.key));
             floors.raise(rules.key, become.tenure().fence());
             telemetry.ownershipChanged(rules.key.value(), true);
-            tell(target -> target.becameOwner(become.tenure()));
+            TenureWorks tenureWork = sight.began();
+            tell(target -> target.becameOwner(become.tenure(), tenureWork));
         } else if (effect instanceof KeeperEffect.Renew renew) {
             telemetry.renewed(rules.key.value(), renew.previous().nanosLeft(clock.nanoTime()));
             ownership.confirm(renew.tenure());
@@ -181,10 +206,18 @@ public final class LeaseKeeper {
         } else if (effect instanceof KeeperEffect.StopOwning stop) {
             // No forward is admitted from here on, and those still running are told to stop.
             ownership.end();
+            sight.stopped(stop.reason());
             telemetry.ownershipChanged(rules.key.value(), false);
             tell(target -> target.stoppedOwning(stop.reason()));
         } else if (effect instanceof KeeperEffect.DrainHandlers drain) {
-            ownership.runsEnded(drain.within()).whenComplete((done, slow) -> submit(new KeeperEvent.Drained(slow == null)));
+            sight.drained(ownership, drain.within()).whenComplete((done, slow) -> submit(new KeeperEvent.Drained(slow == null)));
+        } else if (effect instanceof KeeperEffect.AskCandidates ask) {
+            candidates.ask(rules.key, ask.window()).whenComplete((answered, failure) -> submit(
+                    new KeeperEvent.CandidatesAnswered(ask.ask(), failure == null ? answered : List.of())));
+        } else if (effect instanceof KeeperEffect.SendHandover send) {
+            Claimant to = Claimant.of(send.to().holder(), send.to().incarnation());
+            client.handover(rules.key, rules.self, send.held(), to).whenComplete((answer, failure) -> submit(
+                    failure == null ? new KeeperEvent.HandoverAnswered(send.call(), answer) : failed(send.call(), failure)));
         } else if (effect instanceof KeeperEffect.SendRelease send) {
             client.release(rules.key, rules.self, send.held()).whenComplete(
                     (answer, failure) -> submit(new KeeperEvent.Released(send.call())));

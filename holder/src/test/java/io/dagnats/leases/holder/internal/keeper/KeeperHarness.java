@@ -8,6 +8,7 @@ import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.OwnershipListener;
+import io.dagnats.leases.holder.internal.CandidateCalls;
 import io.dagnats.leases.holder.internal.FenceFloors;
 import io.dagnats.leases.holder.internal.HolderTelemetry;
 import io.dagnats.leases.holder.internal.Jitter;
@@ -82,8 +83,8 @@ abstract class KeeperHarness {
 
     private static LeaseKeeper keeper(ScriptedCalls calls, ManualScheduler scheduler, Clock wall,
             OwnershipListener listener, Jitter jitter, FenceFloors floors) {
-        return new LeaseKeeper(new KeeperRules(KEY, SELF, TTL, jitter), calls, scheduler, wall, scheduler,
-                Runnable::run, listener, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null), floors);
+        return new LeaseKeeper(new KeeperRules(KEY, SELF, TTL, jitter), calls, CandidateCalls.NOBODY, scheduler, wall,
+                scheduler, Runnable::run, listener, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null), floors);
     }
 
     private void throwIfAsked() {

@@ -4,6 +4,7 @@ import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.holder.internal.HandoverAnswer;
 import io.dagnats.leases.holder.internal.LeaseCalls;
 import io.dagnats.leases.protocol.Answers;
 import java.util.ArrayDeque;
@@ -36,6 +37,11 @@ final class ScriptedCalls implements LeaseCalls {
     @Override
     public CompletableFuture<Answers.Release> release(LeaseKey key, Claimant holder, Fence revision) {
         return add("release", revision, key).thenApply(Answers.Release.class::cast);
+    }
+
+    @Override
+    public CompletableFuture<HandoverAnswer> handover(LeaseKey key, Claimant holder, Fence revision, Claimant successor) {
+        return add("handover", revision, key).thenApply(HandoverAnswer.class::cast);
     }
 
     private CompletableFuture<Object> add(String operation, Fence presented, LeaseKey key) {
