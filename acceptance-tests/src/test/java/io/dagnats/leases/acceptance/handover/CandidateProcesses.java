@@ -60,7 +60,7 @@ final class CandidateProcesses implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public void close() throws Exception {
         replicas.close();
         service.close();
     }

@@ -41,7 +41,7 @@ class PlannedHandoverAcceptanceTest {
     }
 
     @AfterEach
-    void stop() {
+    void stop() throws Exception {
         processes.close();
     }
 

@@ -33,7 +33,7 @@ class RollingRestartAcceptanceTest {
     }
 
     @AfterEach
-    void stop() {
+    void stop() throws Exception {
         processes.close();
     }
 
