@@ -53,6 +53,15 @@ final class CandidateProcesses implements AutoCloseable {
                 reply -> reply.path("held").asBoolean() && reply.path("holder").asText().startsWith(prefix));
     }
 
+    /**
+     * Until a process named {@code name} says it owns the key: dagnats names a successor as soon as
+     * the handover is written, the successor owns only after its own renew.
+     */
+    void believesOwner(String name) {
+        Polling.until(Duration.ofSeconds(30), name + " to believe it owns", () -> count("owner " + name + "-"),
+                owners -> owners > 0);
+    }
+
     /** SIGTERM, as a rolling restart stops a pod: the replica closes its holder and exits. */
     static void terminate(Process process) throws InterruptedException {
         ReplicaProcesses.signal(process, "TERM");

@@ -61,6 +61,7 @@ class RollingRestartAcceptanceTest {
                                 && !reply.path("holder").asText().startsWith(stopped));
             }
             leaders.add(processes.ownerStartingWith(key, "new1-").path("holder").asText());
+            processes.believesOwner("new1");
 
             OwnershipHistory history = processes.replicas.history();
             String summary = history.assertSafe();
@@ -97,6 +98,7 @@ class RollingRestartAcceptanceTest {
             processes.candidate("stayer", key, "9:1.0", "priority", "4000:60000");
             long stood = System.nanoTime(); // it stood just before it said so
             processes.ownerStartingWith(key, "stayer-");
+            processes.believesOwner("stayer");
             long movedAfterMillis = (System.nanoTime() - stood) / 1_000_000;
 
             OwnershipHistory history = processes.replicas.history();
