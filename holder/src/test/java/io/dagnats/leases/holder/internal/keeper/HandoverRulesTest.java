@@ -35,8 +35,9 @@ class HandoverRulesTest {
     private static final KeepOptions OPTIONS = KeepOptions.defaults().candidacy(0, "1.0")
             .succession(Succession.oldestVersionFirst()).minCandidacy(Duration.ofSeconds(10))
             .yieldInterval(Duration.ofSeconds(60)).handoverBound(Duration.ofSeconds(2));
-    private static final KeeperRules RULES = new KeeperRules(KeeperHarness.KEY, KeeperHarness.SELF, KeeperHarness.TTL,
+    static final KeeperRules YIELDING = new KeeperRules(KeeperHarness.KEY, KeeperHarness.SELF, KeeperHarness.TTL,
             bound -> 0, OPTIONS);
+    private static final KeeperRules RULES = YIELDING;
     private static final Tenure TENURE = Tenure.begin(KeeperHarness.KEY, KeeperHarness.ME, new Fence(5),
             NOW - 1_000 * MILLI, KeeperHarness.TTL).renewed(new Fence(6), NOW - 1_000 * MILLI, KeeperHarness.TTL);
 
