@@ -19,6 +19,8 @@ final class KeeperSight {
     private volatile boolean waiting;
     private volatile Optional<OwnershipListener.StopReason> lastStop = Optional.empty();
     private volatile TenureWorks work = TenureWorks.NONE;
+    /** Completes once the listener returned from the last stoppedOwning: a handover waits for it too. */
+    private volatile CompletableFuture<Void> stopTold = CompletableFuture.completedFuture(null);
 
     KeeperSight(String key) {
         this.key = key;
@@ -51,8 +53,18 @@ final class KeeperSight {
         lastStop = Optional.of(why);
     }
 
-    /** Completes once the forward handlers and the ended window's work have returned, or fails after {@code within}. */
+    /** The listener is being told the window ended; {@code returned} completes when it has returned. */
+    void told(CompletableFuture<Void> returned) {
+        stopTold = returned;
+    }
+
+    /**
+     * Completes once the forward handlers, the ended window's work and the listener's
+     * {@code stoppedOwning} have returned (the belief window, as the listener sees it, is over), or
+     * fails after {@code within}.
+     */
     CompletableFuture<Void> drained(Ownership ownership, Duration within) {
-        return CompletableFuture.allOf(ownership.runsEnded(within), work.returned(within.toNanos()));
+        return CompletableFuture.allOf(ownership.runsEnded(within), work.returned(within.toNanos()),
+                stopTold.orTimeout(within.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS));
     }
 }

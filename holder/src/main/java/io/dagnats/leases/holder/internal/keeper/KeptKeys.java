@@ -86,7 +86,7 @@ public final class KeptKeys {
         options.candidacy().ifPresent(priority -> desk.stand(leaseKey, priority, new CandidateDesk.Seat() {
             @Override
             public boolean waiting() {
-                return keeper.waiting();
+                return keeper.sight().waiting();
             }
 
             @Override

@@ -64,7 +64,7 @@ public final class KeptLeaseHandle implements KeptLease {
 
     @Override
     public Optional<OwnershipListener.StopReason> lastStop() {
-        return keeper.lastStop();
+        return keeper.sight().lastStop();
     }
 
     @Override

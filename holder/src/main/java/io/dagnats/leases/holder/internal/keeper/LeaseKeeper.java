@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 
 /**
@@ -32,10 +33,9 @@ import java.util.function.Consumer;
  * the holder's scheduler thread; this class performs the effects they ask for: calls, timers, the
  * published {@link Ownership}, the listener, logs. It decides nothing itself.
  *
- * <p>The listener is told on {@code listenerThread}, never on the scheduler thread, so a slow
- * {@code becameOwner} of one key delays no renewal of any key; what a listener throws is
- * logged and changes nothing here. {@link Ownership} is published on the scheduler thread,
- * before the listener hears of it, and its queries read the clock themselves.
+ * <p>The listener is told on {@code listenerThread}, so a slow {@code becameOwner} delays no renewal;
+ * what it throws is logged. {@link Ownership} is published on the scheduler thread, before the
+ * listener hears of it, and its queries read the clock themselves.
  */
 public final class LeaseKeeper {
 
@@ -45,7 +45,6 @@ public final class LeaseKeeper {
     private final KeeperRules rules;
     private final LeaseCalls client;
     private final MonotonicClock clock;
-    private final Clock wallClock;
     private final Scheduler scheduler;
     private final Executor listenerThread;
     private final OwnershipListener listener;
@@ -55,7 +54,7 @@ public final class LeaseKeeper {
     private final FenceFloors floors;
     /** Its state, memory and loop; it ends when the rules enter {@link KeeperState.Closed}, and nowhere else. */
     private final StepRunner<KeeperState, KeeperMemory, KeeperEffect, KeeperEvent> runner;
-    /** Whether a rule has thrown already: the first is logged with its trace, later ones without; scheduler thread. */
+    /** Whether a rule threw already: the first is logged with its trace, later ones without; scheduler thread. */
     private boolean ruleFailed;
     /** Asks the key's candidates, on close and while the strategy yields (ADR-042). */
     private final CandidateCalls candidates;
@@ -69,7 +68,6 @@ public final class LeaseKeeper {
         this.rules = rules;
         this.client = client;
         this.clock = clock;
-        this.wallClock = wallClock;
         this.scheduler = scheduler;
         this.listenerThread = listenerThread;
         this.listener = listener;
@@ -97,14 +95,9 @@ public final class LeaseKeeper {
         submit(new KeeperEvent.Expecting());
     }
 
-    /** Whether it waits for the key right now, holding nothing of it: what it answers a candidates' ask. */
-    public boolean waiting() {
-        return sight.waiting();
-    }
-
-    /** Why it last stopped owning: what {@link KeptLease#lastStop()} answers. */
-    Optional<OwnershipListener.StopReason> lastStop() {
-        return sight.lastStop();
+    /** What others read of it: whether it waits (its candidacy's answer), why it last stopped owning. */
+    KeeperSight sight() {
+        return sight;
     }
 
     LeaseKey key() {
@@ -113,10 +106,6 @@ public final class LeaseKeeper {
 
     HolderId holder() {
         return rules.self.holder();
-    }
-
-    Claimant claimant() {
-        return rules.self;
     }
 
     Ownership ownership() {
@@ -128,7 +117,7 @@ public final class LeaseKeeper {
         return runner.ended();
     }
 
-    /** For tests: the phase the keeper is in, read on the scheduler thread. */
+    /** For tests: the phase, read on the scheduler thread. */
     KeeperState state() {
         return runner.state();
     }
@@ -139,9 +128,8 @@ public final class LeaseKeeper {
     }
 
     /**
-     * Begins closing without releasing: ownership ends now and nothing is renewed again, so the
-     * server's TTL frees the key, and only after the deadline of every tenure this process was
-     * given. For when this process may still be acting on the key through a tenure it handed out.
+     * Begins closing without releasing: ownership ends now, nothing is renewed, the server's TTL frees
+     * the key. For when this process may still be acting on the key through a tenure it handed out.
      */
     CompletableFuture<Void> beginAbandon() {
         return beginClose(false);
@@ -208,16 +196,17 @@ public final class LeaseKeeper {
             ownership.end();
             sight.stopped(stop.reason());
             telemetry.ownershipChanged(rules.key.value(), false);
-            tell(target -> target.stoppedOwning(stop.reason()));
+            sight.told(tell(target -> target.stoppedOwning(stop.reason())));
         } else if (effect instanceof KeeperEffect.DrainHandlers drain) {
             sight.drained(ownership, drain.within()).whenComplete((done, slow) -> submit(new KeeperEvent.Drained(slow == null)));
         } else if (effect instanceof KeeperEffect.AskCandidates ask) {
             candidates.ask(rules.key, ask.window()).whenComplete((answered, failure) -> submit(
                     new KeeperEvent.CandidatesAnswered(ask.ask(), failure == null ? answered : List.of())));
         } else if (effect instanceof KeeperEffect.SendHandover send) {
-            Claimant to = Claimant.of(send.to().holder(), send.to().incarnation());
-            client.handover(rules.key, rules.self, send.held(), to).whenComplete((answer, failure) -> submit(
-                    failure == null ? new KeeperEvent.HandoverAnswered(send.call(), answer) : failed(send.call(), failure)));
+            client.handover(rules.key, rules.self, send.held(), Claimant.of(send.to().holder(), send.to().incarnation()))
+                    .whenComplete((answer, failure) -> submit(
+                            failure == null ? new KeeperEvent.HandoverAnswered(send.call(), answer)
+                                    : failed(send.call(), failure)));
         } else if (effect instanceof KeeperEffect.SendRelease send) {
             client.release(rules.key, rules.self, send.held()).whenComplete(
                     (answer, failure) -> submit(new KeeperEvent.Released(send.call())));
@@ -235,15 +224,27 @@ public final class LeaseKeeper {
         client.renew(WentBackProbe.of(rules.key), rules.self, report.floor(), Optional.of(rules.ttl));
     }
 
-    /** Tells the user's listener on its own thread; whatever it throws is logged and changes nothing. */
-    private void tell(Consumer<OwnershipListener> call) {
-        listenerThread.execute(() -> {
+    /**
+     * Tells the user's listener on its own thread; whatever it throws is logged and changes nothing.
+     * The stage completes once the listener has returned (a handover waits for its stoppedOwning).
+     */
+    private CompletableFuture<Void> tell(Consumer<OwnershipListener> call) {
+        CompletableFuture<Void> returned = new CompletableFuture<>();
+        Runnable telling = () -> {
             try {
                 call.accept(listener);
             } catch (RuntimeException | Error thrown) {
                 LOG.log(System.Logger.Level.WARNING, "the ownership listener of " + rules.key
                         + " threw; the lease is kept as before", thrown);
+            } finally {
+                returned.complete(null);
             }
-        });
+        };
+        try {
+            listenerThread.execute(telling);
+        } catch (RejectedExecutionException stopped) {
+            returned.complete(null); // the holder's listener thread is gone: nobody is left to tell
+        }
+        return returned;
     }
 }

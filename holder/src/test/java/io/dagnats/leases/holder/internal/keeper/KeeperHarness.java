@@ -7,6 +7,7 @@ import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.KeepOptions;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.internal.CandidateCalls;
 import io.dagnats.leases.holder.internal.FenceFloors;
@@ -27,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 
 /**
  * The one harness of the keeper's tests: a {@link LeaseKeeper} of key {@code k} for holder
@@ -79,6 +81,14 @@ abstract class KeeperHarness {
      */
     static LeaseKeeper keeper(ScriptedCalls calls, ManualScheduler scheduler, OwnershipListener listener, Jitter jitter) {
         return keeper(calls, scheduler, scheduler.wallClock(), listener, jitter, new FenceFloors());
+    }
+
+    /** A keeper with candidacy, strategy and brakes {@code options}, asking {@code candidates}, on the scheduler's clocks. */
+    static LeaseKeeper keeper(ScriptedCalls calls, ManualScheduler scheduler, OwnershipListener listener,
+            KeepOptions options, CandidateCalls candidates, Executor listenerThread) {
+        return new LeaseKeeper(new KeeperRules(KEY, SELF, TTL, bound -> 0, options), calls, candidates, scheduler,
+                scheduler.wallClock(), scheduler, listenerThread, listener,
+                new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null), new FenceFloors());
     }
 
     private static LeaseKeeper keeper(ScriptedCalls calls, ManualScheduler scheduler, Clock wall,
