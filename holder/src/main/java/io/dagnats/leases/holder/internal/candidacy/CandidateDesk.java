@@ -27,8 +27,9 @@ import java.util.concurrent.TimeUnit;
  * One holder's candidacy on the wire (ADR-042): for each key it keeps with candidacy on, it
  * answers {@code dagnats.lease.candidates.<key>} (waiting or owner), and on its one
  * {@code dagnats.lease.candidate.<holder>.>} subscription it says yes to a handover check only
- * while it waits for that key under the incarnation asked for (telling its keeper to expect the
- * key), and {@code Dagnats-Lease-Reject: stale} otherwise. Nothing is stored: a candidate is gone
+ * while it waits for that key (telling its keeper to expect the key), and
+ * {@code Dagnats-Lease-Reject: stale} otherwise; a check for another incarnation it does not answer
+ * at all, since dagnats takes the first answer and a sibling process's yes must not lose to it. Nothing is stored: a candidate is gone
  * the moment it stops answering. It also asks a key's candidates for an owner ({@link CandidateCalls}).
  */
 public final class CandidateDesk implements CandidateCalls {
@@ -98,9 +99,10 @@ public final class CandidateDesk implements CandidateCalls {
             return;
         }
         Optional<Standing> mine = keyOf(ask.getSubject()).map(standing::get);
-        Optional<String> asked = CandidateAnswer.askedIncarnation(ask.getData());
-        boolean yes = mine.isPresent() && mine.get().seat().waiting()
-                && asked.equals(self.incarnation().map(Incarnation::value));
+        if (!CandidateAnswer.askedIncarnation(ask.getData()).equals(self.incarnation().map(Incarnation::value))) {
+            return; // another process under this holder id is asked: its yes must not lose to this one's no
+        }
+        boolean yes = mine.isPresent() && mine.get().seat().waiting();
         if (!yes) {
             Headers reject = new Headers().put(LeaseHeaders.REJECT, LeaseHeaders.REJECT_STALE);
             connection.publish(ask.getReplyTo(), reject, new byte[0]);
@@ -138,7 +140,8 @@ public final class CandidateDesk implements CandidateCalls {
                     subscriptions.unsubscribe(replies);
                 }
             });
-            connection.publish(LeaseSubjects.candidates(key), inbox, new byte[0]);
+            connection.publish(LeaseSubjects.candidates(key), inbox,
+                    ("{\"key\":\"" + key.value() + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
             CompletableFuture.delayedExecutor(window.toNanos(), TimeUnit.NANOSECONDS)
                     .execute(() -> gathered.complete(List.copyOf(answered)));
         } catch (RuntimeException away) {
