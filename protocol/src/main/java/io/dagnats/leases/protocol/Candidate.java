@@ -132,13 +132,20 @@ public record Candidate(LeaseKey key, HolderId holder, Incarnation incarnation, 
         }
 
         Candidate candidate() {
-            return new Candidate(new LeaseKey(WireFields.required(key, Fields.KEY)),
-                    new HolderId(WireFields.required(holder, Fields.HOLDER)),
-                    new Incarnation(WireFields.required(incarnation, Fields.INCARNATION)),
-                    WireFields.required(priority, Fields.PRIORITY),
-                    WireFields.required(version, Fields.VERSION),
-                    Duration.ofMillis(WireFields.required(waited, Fields.WAITED_MS)),
-                    State.fromWireName(WireFields.required(state, Fields.STATE)));
+            return new Candidate(new LeaseKey(required(key, Fields.KEY)),
+                    new HolderId(required(holder, Fields.HOLDER)),
+                    new Incarnation(required(incarnation, Fields.INCARNATION)),
+                    required(priority, Fields.PRIORITY),
+                    required(version, Fields.VERSION),
+                    Duration.ofMillis(required(waited, Fields.WAITED_MS)),
+                    State.fromWireName(required(state, Fields.STATE)));
+        }
+
+        private static <T> T required(T value, String field) {
+            if (value == null) {
+                throw new InvalidLeaseInput(field + " is required");
+            }
+            return value;
         }
     }
 }
