@@ -40,6 +40,7 @@ final class CandidateReplica {
         log.keep(key, id, () -> holder.keep(key, ttl, options, new OwnershipListener() {
             @Override
             public void becameOwner(Tenure tenure, TenureWork work) {
+                log.began(key, id, tenure); // written before the test hears of it, however late the sampler looks
                 work.onCancel(() -> log.ended(key, id));
                 tell(connection, name, "owner " + id + " " + priority[1] + " " + tenure.start());
             }
