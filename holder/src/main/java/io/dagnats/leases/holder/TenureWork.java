@@ -1,6 +1,7 @@
 package io.dagnats.leases.holder;
 
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
@@ -23,4 +24,9 @@ public interface TenureWork {
 
     /** Runs {@code work} on a thread of its own, tracked as {@link #track} does. */
     <T> Future<T> run(Callable<T> work);
+
+    /** As {@link #run(Callable)}, for work that returns nothing (as {@code ExecutorService.submit} has both). */
+    default Future<?> run(Runnable work) {
+        return run(Executors.callable(work));
+    }
 }

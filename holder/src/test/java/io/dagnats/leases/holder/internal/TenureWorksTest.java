@@ -44,6 +44,15 @@ class TenureWorksTest {
     }
 
     @Test
+    void workThatReturnsNothingRunsTrackedToo() throws Exception {
+        CountDownLatch ran = new CountDownLatch(1);
+        Future<?> work = works.run(ran::countDown);
+
+        work.get(10, TimeUnit.SECONDS);
+        assertEquals(0, ran.getCount());
+    }
+
+    @Test
     void aCallbackOrWorkAddedAfterTheEndRunsOrIsCancelledAtOnce() {
         works.cancel();
         List<String> ran = new CopyOnWriteArrayList<>();

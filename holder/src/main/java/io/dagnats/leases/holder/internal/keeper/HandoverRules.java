@@ -1,6 +1,5 @@
 package io.dagnats.leases.holder.internal.keeper;
 
-import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.Candidate;
@@ -187,9 +186,5 @@ final class HandoverRules {
     private boolean handedToMe(KeeperEvent.Changed changed) {
         return changed.change().filter(change -> change.kind() == LeaseChange.Kind.HANDED_OVER)
                 .filter(change -> change.claimant().equals(Optional.of(rules.self()))).isPresent();
-    }
-
-    Claimant self() {
-        return rules.self();
     }
 }
