@@ -10,7 +10,6 @@ import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.holder.internal.CallOutcomes;
 import io.dagnats.leases.holder.internal.HealthWatch;
 import io.dagnats.leases.holder.internal.HolderTelemetry;
-import io.dagnats.leases.holder.internal.HandoverAnswer;
 import io.dagnats.leases.holder.internal.LeaseCalls;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.DagnatsException;
@@ -119,14 +118,10 @@ public final class LeaseClient implements LeaseCalls {
                 requestTimeout, Replies::decodeHandover);
     }
 
+    /** A handover keeping the lease's TTL for the successor. */
     @Override
-    public CompletableFuture<HandoverAnswer> handover(LeaseKey key, Claimant holder, Fence revision, Claimant successor) {
-        return handover(key, holder, revision, successor, Optional.empty()).thenApply(answer -> {
-            if (answer instanceof Answers.Handover.HandedOver) {
-                return HandoverAnswer.HANDED_OVER;
-            }
-            return answer instanceof Answers.Handover.NoSuccessor ? HandoverAnswer.NO_SUCCESSOR : HandoverAnswer.LOST;
-        });
+    public CompletableFuture<Answers.Handover> handover(LeaseKey key, Claimant holder, Fence revision, Claimant successor) {
+        return handover(key, holder, revision, successor, Optional.empty());
     }
 
     public CompletableFuture<Answers.Owner> owner(LeaseKey key) {

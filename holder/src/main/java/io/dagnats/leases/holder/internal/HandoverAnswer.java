@@ -10,5 +10,13 @@ public enum HandoverAnswer {
     /** The successor did not say it waits, right now, under that incarnation: nothing was written. */
     NO_SUCCESSOR,
     /** The lease was no longer the caller's at the revision it sent: nothing was written. */
-    LOST
+    LOST;
+
+    /** The wire's answer, as the keeper's rules take it. */
+    public static HandoverAnswer of(io.dagnats.leases.protocol.Answers.Handover answer) {
+        if (answer instanceof io.dagnats.leases.protocol.Answers.Handover.HandedOver) {
+            return HANDED_OVER;
+        }
+        return answer instanceof io.dagnats.leases.protocol.Answers.Handover.NoSuccessor ? NO_SUCCESSOR : LOST;
+    }
 }

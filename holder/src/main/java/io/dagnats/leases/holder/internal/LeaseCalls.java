@@ -27,7 +27,8 @@ public interface LeaseCalls {
      * Hands {@code holder}'s lease at {@code revision} to {@code successor} (ADR-042): fails, as the
      * others do, when unanswered; by default, for a caller that cannot hand over, it always fails.
      */
-    default CompletableFuture<HandoverAnswer> handover(LeaseKey key, Claimant holder, Fence revision, Claimant successor) {
+    default CompletableFuture<Answers.Handover> handover(LeaseKey key, Claimant holder, Fence revision,
+            Claimant successor) {
         return CompletableFuture.failedFuture(new DagnatsException(io.dagnats.leases.domain.ErrorKind.UNSUPPORTED,
                 "this client cannot hand a lease over"));
     }

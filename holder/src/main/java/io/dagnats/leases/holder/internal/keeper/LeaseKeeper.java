@@ -11,6 +11,7 @@ import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.internal.CallFailures;
 import io.dagnats.leases.holder.internal.CandidateCalls;
 import io.dagnats.leases.holder.internal.FenceFloors;
+import io.dagnats.leases.holder.internal.HandoverAnswer;
 import io.dagnats.leases.holder.internal.HolderTelemetry;
 import io.dagnats.leases.holder.internal.LeaseCalls;
 import io.dagnats.leases.holder.internal.Ownership;
@@ -56,8 +57,7 @@ public final class LeaseKeeper {
     private final StepRunner<KeeperState, KeeperMemory, KeeperEffect, KeeperEvent> runner;
     /** Whether a rule threw already: the first is logged with its trace, later ones without; scheduler thread. */
     private boolean ruleFailed;
-    /** Asks the key's candidates, on close and while the strategy yields (ADR-042). */
-    private final CandidateCalls candidates;
+    private final CandidateCalls candidates; // asked on close, and at each renew while the strategy yields
     private final KeeperSight sight;
 
     LeaseKeeper(KeeperRules rules, LeaseCalls client, CandidateCalls candidates, MonotonicClock clock, Clock wallClock,
@@ -205,7 +205,7 @@ public final class LeaseKeeper {
         } else if (effect instanceof KeeperEffect.SendHandover send) {
             client.handover(rules.key, rules.self, send.held(), Claimant.of(send.to().holder(), send.to().incarnation()))
                     .whenComplete((answer, failure) -> submit(
-                            failure == null ? new KeeperEvent.HandoverAnswered(send.call(), answer)
+                            failure == null ? new KeeperEvent.HandoverAnswered(send.call(), HandoverAnswer.of(answer))
                                     : failed(send.call(), failure)));
         } else if (effect instanceof KeeperEffect.SendRelease send) {
             client.release(rules.key, rules.self, send.held()).whenComplete(

@@ -10,7 +10,7 @@ import io.dagnats.leases.holder.KeepOptions;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.Succession;
 import io.dagnats.leases.holder.TenureWork;
-import io.dagnats.leases.holder.internal.HandoverAnswer;
+import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.holder.internal.ManualScheduler;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -85,7 +85,7 @@ class LeaseKeeperHandoverTest {
         assertEquals(List.of("owner 6", "work cancelled", "stopped HANDED_OVER"), told);
         assertFalse(closed.isDone(), "the close ends with the handover's answer");
 
-        handover.answer().complete(HandoverAnswer.HANDED_OVER);
+        handover.answer().complete(new Answers.Handover.HandedOver(KeeperHarness.others("old", 7, Duration.ofSeconds(15))));
         scheduler.runDue();
         assertTrue(closed.isDone());
         assertTrue(calls.nothingPending(), "no release after a handover: " + calls.made());
@@ -112,7 +112,7 @@ class LeaseKeeperHandoverTest {
         KeptLeaseHandle lease = keep(KeepOptions.defaults().candidacy(0, "1.0")
                 .succession(Succession.oldestVersionFirst()).minCandidacy(Duration.ZERO));
 
-        answer("handover", HandoverAnswer.NO_SUCCESSOR);
+        answer("handover", new Answers.Handover.NoSuccessor("no responders"));
         assertFalse(lease.isOwner(), "no_successor: not owner until the renew answers");
         assertEquals(List.of("owner 6", "work cancelled", "stopped PREFERRED_CANDIDATE"), told);
 

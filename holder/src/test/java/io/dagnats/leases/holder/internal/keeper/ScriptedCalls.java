@@ -4,7 +4,6 @@ import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
-import io.dagnats.leases.holder.internal.HandoverAnswer;
 import io.dagnats.leases.holder.internal.LeaseCalls;
 import io.dagnats.leases.protocol.Answers;
 import java.util.ArrayDeque;
@@ -40,8 +39,9 @@ final class ScriptedCalls implements LeaseCalls {
     }
 
     @Override
-    public CompletableFuture<HandoverAnswer> handover(LeaseKey key, Claimant holder, Fence revision, Claimant successor) {
-        return add("handover", revision, key).thenApply(HandoverAnswer.class::cast);
+    public CompletableFuture<Answers.Handover> handover(LeaseKey key, Claimant holder, Fence revision,
+            Claimant successor) {
+        return add("handover", revision, key).thenApply(Answers.Handover.class::cast);
     }
 
     private CompletableFuture<Object> add(String operation, Fence presented, LeaseKey key) {
