@@ -12,6 +12,8 @@
 #   scripts/bench.sh list                an operator's full listing of 100 000 leases, pages of 1000
 #   scripts/bench.sh wait                waiters of a held key: acquires per waiter per minute, release to next owner
 #                                        (WAIT_WAITERS=1,100 WAIT_TTL_MS=15000 WAIT_WINDOW_MS=60000 WAIT_HANDOVERS=50)
+#   scripts/bench.sh handover            leaderless gap: planned handover, release and reacquire, kill -9 (TTL expiry)
+#                                        (HANDOVER_RUNS=50 HANDOVER_TTL_MS=15000 HANDOVER_KILL_RUNS=10 HANDOVER_KILL_TTL_MS=2000)
 #   scripts/bench.sh profile [dir]       the matrix (BENCH_OPS, BENCH_CLIENTS, ... as above; default renew, acquire and
 #                                        owner at 1 and 64 clients, 10 leases) with a JFR recording of dagnats per
 #                                        service run, <dir>/<op>-<leases>-<clients>.jfr (default benchmarks/target/profile),
@@ -51,6 +53,8 @@ if [ "${1:-}" = soak ]; then
     java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.RenewSoak
 elif [ "${1:-}" = wait ]; then
   java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.WaitingBenchmark
+elif [ "${1:-}" = handover ]; then
+  java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.HandoverGap
 elif [ "${1:-}" = list ]; then
   java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.ListingBenchmark
 elif [ "${1:-}" = profile ]; then

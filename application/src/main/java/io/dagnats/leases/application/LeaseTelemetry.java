@@ -74,7 +74,7 @@ public interface LeaseTelemetry {
     /**
      * Starts the record of one lease request.
      *
-     * @param operation acquire, renew, release, owner, forward, list, revoke
+     * @param operation acquire, renew, release, owner, forward, list, revoke, handover, candidates
      * @param subject   the subject it arrived on
      * @param headers   the request's headers that carry trace context ({@code traceparent},
      *                  {@code tracestate}); empty when it had none
@@ -156,7 +156,7 @@ public interface LeaseTelemetry {
             }
         }
 
-        /** A page of a listing, with {@code leases} in it. */
+        /** A page of a listing, with {@code leases} in it; or a key's candidates, that many of them. */
         record Listed(int leases) implements Facts {
         }
 
@@ -184,7 +184,9 @@ public interface LeaseTelemetry {
         enum Result {
             GRANTED, HELD, RENEWED, RELEASED, DELIVERED,
             /** An operator's revoke ended the lease the facts name (its holder and fence). */
-            REVOKED
+            REVOKED,
+            /** The owner handed the lease to the successor the facts name, at its new fence (ADR-042). */
+            HANDED_OVER
         }
     }
 }

@@ -5,6 +5,7 @@ import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import io.dagnats.leases.application.AcquireLease;
 import io.dagnats.leases.application.ForwardToOwner;
+import io.dagnats.leases.application.HandOverLease;
 import io.dagnats.leases.application.KnownLeases;
 import io.dagnats.leases.application.LeaseCensus;
 import io.dagnats.leases.application.LeaseListing;
@@ -15,6 +16,7 @@ import io.dagnats.leases.application.ReadLease;
 import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
 import io.dagnats.leases.application.RevokeLease;
+import io.dagnats.leases.application.SuccessorCheck;
 import io.dagnats.leases.domain.MonotonicClock;
 import java.time.Clock;
 
@@ -81,6 +83,13 @@ final class LeasesModule extends AbstractModule {
     @Singleton
     RevokeLease revoke(LeaseWriter writer) {
         return new RevokeLease(writer);
+    }
+
+    /** A handover writes through the same writer; its successor is asked through the port (ADR-042). */
+    @Provides
+    @Singleton
+    HandOverLease handover(LeaseWriter writer, SuccessorCheck successors) {
+        return new HandOverLease(writer, successors);
     }
 
     /** For the lease gauges: built only when metrics are exported. */

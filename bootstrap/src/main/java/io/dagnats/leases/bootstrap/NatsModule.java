@@ -8,9 +8,11 @@ import io.dagnats.leases.adapters.nats.LeaseBucket;
 import io.dagnats.leases.adapters.nats.NatsLeaseListing;
 import io.dagnats.leases.adapters.nats.NatsLeaseStore;
 import io.dagnats.leases.adapters.nats.NatsOwnerInbox;
+import io.dagnats.leases.adapters.nats.NatsSuccessorCheck;
 import io.dagnats.leases.adapters.nats.PublishDenials;
 import io.dagnats.leases.application.AcquireLease;
 import io.dagnats.leases.application.ForwardToOwner;
+import io.dagnats.leases.application.HandOverLease;
 import io.dagnats.leases.application.LeaseListing;
 import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.application.LeaseTelemetry;
@@ -19,6 +21,7 @@ import io.dagnats.leases.application.ReadLease;
 import io.dagnats.leases.application.ReleaseLease;
 import io.dagnats.leases.application.RenewLease;
 import io.dagnats.leases.application.RevokeLease;
+import io.dagnats.leases.application.SuccessorCheck;
 import io.dagnats.leases.application.SharedReads;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.nats.client.Connection;
@@ -155,8 +158,9 @@ final class NatsModule extends AbstractModule {
     @Singleton
     LeaseApi api(Connection connection, LeaseBucket bucket, ReadLease owner, AcquireLease acquire,
             RenewLease renew, ReleaseLease release, ForwardToOwner forward, LeaseListing listing,
-            RevokeLease revoke, LeaseTelemetry telemetry) {
-        return new LeaseApi(connection, bucket, owner, acquire, renew, release, forward, listing, revoke, telemetry,
+            RevokeLease revoke, HandOverLease handover, LeaseTelemetry telemetry) {
+        return new LeaseApi(connection, bucket, owner, acquire, renew, release, forward, listing, revoke, handover,
+                telemetry,
                 settings.identity().identity(), DagnatsVersion.current().version());
     }
 
@@ -164,5 +168,11 @@ final class NatsModule extends AbstractModule {
     @Singleton
     OwnerInbox ownerInbox(Connection connection, LeaseTelemetry telemetry) {
         return telemetry.observe(new NatsOwnerInbox(connection, telemetry));
+    }
+
+    @Provides
+    @Singleton
+    SuccessorCheck successorCheck(Connection connection, LeaseTelemetry telemetry) {
+        return new NatsSuccessorCheck(connection, telemetry);
     }
 }

@@ -14,6 +14,7 @@ import io.dagnats.leases.protocol.Request;
 import io.dagnats.leases.protocol.Requests;
 import io.nats.client.JetStreamStatusException;
 import io.nats.client.Message;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
@@ -78,13 +79,23 @@ final class DagnatsCalls {
     /** What a service older than ADR-041 answers a revoke that names its revoker. */
     private static final String UNKNOWN_BY = "unknown field \"by\"";
 
+    Answers.Candidates candidates(Request.Candidates request) {
+        // dagnats answers once the window has closed: the usual wait comes on top of it.
+        return call(Operation.CANDIDATES.subject(), Requests.encode(request), Replies::decodeCandidates,
+                NatsSession.TIMEOUT.plus(request.window()));
+    }
+
     /** Sends {@code body} to {@code subject} and decodes the reply. */
     <T> T call(String subject, byte[] body, Function<byte[], T> decode) {
-        CompletableFuture<Message> pending = session.connection().requestWithTimeout(subject, body, NatsSession.TIMEOUT);
+        return call(subject, body, decode, NatsSession.TIMEOUT);
+    }
+
+    private <T> T call(String subject, byte[] body, Function<byte[], T> decode, Duration timeout) {
+        CompletableFuture<Message> pending = session.connection().requestWithTimeout(subject, body, timeout);
         session.confirmPermitted();
         Message reply;
         try {
-            reply = pending.get(NatsSession.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            reply = pending.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException failed) {
             // With reportNoResponders, jnats fails the request with the server's 503 status.
             if (failed.getCause() instanceof JetStreamStatusException status && status.getStatus().isNoResponders()) {
@@ -93,7 +104,7 @@ final class DagnatsCalls {
             }
             throw new CliFailure("no answer from dagnats to " + subject + ": " + failed.getCause().getMessage());
         } catch (TimeoutException | CancellationException noReply) {
-            throw new CliFailure("dagnats did not answer " + subject + " within " + NatsSession.TIMEOUT.toSeconds() + " s");
+            throw new CliFailure("dagnats did not answer " + subject + " within " + timeout.toSeconds() + " s");
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             throw new CliFailure("interrupted while waiting for dagnats");

@@ -46,7 +46,7 @@ final class KnownHolders {
     Optional<LeaseChange> explain(LeaseChange change) {
         Last before = byKey.get(change.key());
         switch (change.kind()) {
-            case ACQUIRED, RENEWED -> remember(change.key(), new Last(change.sequence(), change.holder(), change.fence()));
+            case ACQUIRED, RENEWED, HANDED_OVER -> remember(change.key(), new Last(change.sequence(), change.holder(), change.fence()));
             case RELEASED, REVOKED, EXPIRED -> remember(change.key(), new Last(change.sequence(), Optional.empty(),
                     Optional.empty()));
         }

@@ -22,6 +22,7 @@ final class WatchLines {
                 .append("  ").append(change.key());
         String whose = switch (change.kind()) {
             case ACQUIRED, RENEWED, RELEASED -> "by ";
+            case HANDED_OVER -> "to ";
             case REVOKED -> "from ";
             case EXPIRED -> "lease of ";
         };

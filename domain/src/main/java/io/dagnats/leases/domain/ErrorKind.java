@@ -31,7 +31,13 @@ public enum ErrorKind {
     /** forward: the owner did not answer in time; it may have processed the request. */
     OWNER_TIMEOUT(false),
     /** forward: the owner's reply, base64 in the reply JSON, exceeds the server's max_payload. */
-    REPLY_TOO_LARGE(false);
+    REPLY_TOO_LARGE(false),
+    /**
+     * handover: the named successor did not say, right now, that it waits for the key under the
+     * incarnation named (nobody listens, no answer in time, a refusal, another incarnation or state);
+     * nothing was written and the lease is still the caller's at the revision it sent.
+     */
+    NO_SUCCESSOR(true);
 
     private final boolean retryable;
 

@@ -13,7 +13,12 @@ public enum LeaseEvent {
      * The service removed a lease its store still showed long after the store's own expiry on the
      * server's clock ({@link StoreExpiry}): the key is free, as after the server's expiry marker.
      */
-    EXPIRED("expired");
+    EXPIRED("expired"),
+    /**
+     * The owner handed the lease to a named successor in one compare-and-set ({@code api.leases.handover},
+     * ADR-042): a new tenure of the successor, at a higher fence, that it owns only after its own renew.
+     */
+    HANDED_OVER("handed-over");
 
     private final String wireName;
 

@@ -54,6 +54,39 @@ public final class LeaseRules {
                 Optional.of(lease.tenure())));
     }
 
+    /**
+     * Hands the caller's lease to {@code successor} in one write, provided the caller holds it under
+     * exactly {@code presented} (the same check as {@link #renew}, so the same {@code lost} answers).
+     * The write begins the successor's tenure at its own, higher fence (nobody can take the key in
+     * between: it is a compare-and-set on {@code presented}); the successor is bound to the caller's
+     * principal, the namespace the key is in (ADR-036). Whether the successor waits for the key is
+     * asked before, outside these rules; it owns the key only after a renew of its own (ADR-042).
+     *
+     * @param ttl the successor's TTL; empty keeps the lease's current one
+     * @throws IllegalArgumentException when {@code successor} is the caller's own holder id
+     */
+    public static Decision<Handover> handover(KeyState state, Claimant caller, Fence presented, Claimant successor,
+            Optional<LeaseTtl> ttl, Instant now) {
+        if (successor.holder().equals(caller.holder())) {
+            throw new IllegalArgumentException("a holder hands a lease to another holder id, not to its own");
+        }
+        Optional<Lost> lost = checkFence(state, caller, presented);
+        if (lost.isPresent()) {
+            return new Decision.Answer<>(lost.get());
+        }
+        Lease lease = ((KeyState.Held) state).lease();
+        return new Decision.Apply<>(new LeaseWrite.Put(
+                lease.key(),
+                lease.revision().revision(),
+                LeaseEvent.HANDED_OVER,
+                new Claimant(successor.holder(), successor.incarnation(), caller.principal()),
+                now,
+                now,
+                ttl.orElse(lease.ttl()),
+                Optional.empty(),
+                Optional.of(lease.holder())));
+    }
+
     /** Frees the key under the same fence check as {@link #renew}. An expired lease is lost. */
     public static Decision<Release> release(KeyState state, Claimant caller, Fence presented) {
         Optional<Lost> lost = checkFence(state, caller, presented);

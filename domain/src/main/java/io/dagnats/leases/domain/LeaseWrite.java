@@ -27,6 +27,9 @@ public sealed interface LeaseWrite {
      * Makes or extends a holder's lease; the server frees the key {@code ttl} after the write.
      * {@code writtenAt} is the writer's clock when it decided, at or before the server's
      * own stamp, so the advisory expiry derived from it errs early, never late.
+     *
+     * @param handedOverBy for a handover ({@link LeaseEvent#HANDED_OVER}, and only then): the holder
+     *                     whose lease it replaces, which the record names in its event (ADR-042)
      */
     record Put(
             LeaseKey key,
@@ -36,7 +39,15 @@ public sealed interface LeaseWrite {
             Instant acquiredAt,
             Instant writtenAt,
             LeaseTtl ttl,
-            Optional<Fence> continuedTenure) implements LeaseWrite {
+            Optional<Fence> continuedTenure,
+            Optional<HolderId> handedOverBy) implements LeaseWrite {
+
+        /** An acquire or renew: no handover. */
+        public Put(LeaseKey key, long expectedSequence, LeaseEvent event, Claimant claimant, Instant acquiredAt,
+                Instant writtenAt, LeaseTtl ttl, Optional<Fence> continuedTenure) {
+            this(key, expectedSequence, event, claimant, acquiredAt, writtenAt, ttl, continuedTenure,
+                    Optional.empty());
+        }
 
         public Put {
             Objects.requireNonNull(key, "key");
@@ -46,6 +57,13 @@ public sealed interface LeaseWrite {
             Objects.requireNonNull(writtenAt, "writtenAt");
             Objects.requireNonNull(ttl, "ttl");
             Objects.requireNonNull(continuedTenure, "continuedTenure");
+            Objects.requireNonNull(handedOverBy, "handedOverBy");
+            if ((event == LeaseEvent.HANDED_OVER) != handedOverBy.isPresent()) {
+                throw new IllegalArgumentException("a handover, and only a handover, names the holder it replaces");
+            }
+            if (event == LeaseEvent.HANDED_OVER && continuedTenure.isPresent()) {
+                throw new IllegalArgumentException("a handover begins the successor's tenure; it continues none");
+            }
             if (event == LeaseEvent.RELEASED || event == LeaseEvent.REVOKED) {
                 throw new IllegalArgumentException("a release or revoke is a Tombstone, not a Put");
             }

@@ -4,7 +4,7 @@ package io.dagnats.leases.domain;
  * The caller no longer owns the lease (or never did) and must stop acting as
  * owner now. Retrying the same call cannot change that.
  */
-public record Lost(LeaseKey key, Reason reason, String detail) implements Renewal, Release {
+public record Lost(LeaseKey key, Reason reason, String detail) implements Renewal, Release, Handover {
 
     public enum Reason {
         /** Never acquired, released, or expired by the server's TTL. */

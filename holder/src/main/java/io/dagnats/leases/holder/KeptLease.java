@@ -65,6 +65,18 @@ public interface KeptLease extends AutoCloseable {
      */
     Optional<Tenure> awaitOwnership(Duration timeout) throws InterruptedException;
 
-    /** Stops keeping the key: stops acting as owner, and releases the lease if it is held. */
+    /**
+     * Why this process last stopped owning the key ({@link OwnershipListener.StopReason#HANDED_OVER},
+     * {@code PREFERRED_CANDIDATE}, {@code RELEASED}, {@code LOST}, ...): empty while it has never stopped.
+     */
+    default Optional<OwnershipListener.StopReason> lastStop() {
+        return Optional.empty();
+    }
+
+    /**
+     * Stops keeping the key: stops acting as owner, then hands the lease to the best waiting
+     * candidate that answers within a short window (by the key's {@link Succession}), or else
+     * releases it.
+     */
     void close();
 }

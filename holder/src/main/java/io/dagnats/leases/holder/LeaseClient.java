@@ -107,6 +107,23 @@ public final class LeaseClient implements LeaseCalls {
                 Replies::decodeRelease);
     }
 
+    /**
+     * Hands {@code holder}'s lease at {@code revision} to {@code successor} (ADR-042). Call it only
+     * once this process has stopped acting as owner: the successor may own the key as soon as the
+     * write lands.
+     */
+    public CompletableFuture<Answers.Handover> handover(LeaseKey key, Claimant holder, Fence revision, Claimant successor,
+            Optional<LeaseTtl> ttl) {
+        return call(() -> new Request.Handover(key, holder.holder(), holder.incarnation(), revision, successor, ttl),
+                requestTimeout, Replies::decodeHandover);
+    }
+
+    /** A handover keeping the lease's TTL for the successor. */
+    @Override
+    public CompletableFuture<Answers.Handover> handover(LeaseKey key, Claimant holder, Fence revision, Claimant successor) {
+        return handover(key, holder, revision, successor, Optional.empty());
+    }
+
     public CompletableFuture<Answers.Owner> owner(LeaseKey key) {
         return call(() -> new Request.Owner(key), requestTimeout, Replies::decodeOwner);
     }

@@ -11,6 +11,7 @@ import io.dagnats.leases.holder.internal.HealthWatch;
 import io.dagnats.leases.holder.internal.HolderTelemetry;
 import io.dagnats.leases.holder.internal.KeyChanges;
 import io.dagnats.leases.holder.internal.RandomIds;
+import io.dagnats.leases.holder.internal.candidacy.CandidateDesk;
 import io.dagnats.leases.holder.internal.follow.Followings;
 import io.dagnats.leases.holder.internal.forward.ForwardInbox;
 import io.dagnats.leases.holder.internal.keeper.KeptKeys;
@@ -29,8 +30,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * This process as a lease holder: one holder id (unique per process), the keys
  * it keeps, and, when given a {@link ForwardHandler}, its forward inbox
- * ({@link LeaseSubjects#inboxes}). Uses a NATS connection you own;
- * closing the holder releases its leases but leaves the connection open.
+ * ({@link LeaseSubjects#inboxes}). Uses a NATS connection you own; closing the holder hands
+ * over or releases its leases but leaves the connection open.
  *
  * <pre>{@code
  * LeaseHolder holder = LeaseHolder.builder(connection).holderPrefix("notify").build();
@@ -38,9 +39,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * if (leader.isOwner()) { store.write(record, leader.fence().orElseThrow()); }
  * }</pre>
  *
- * <p>Its own job is the order of start and close: the kept keys, the forward inbox, the shard
- * sets and the followings are each a class of the library's internal packages; its public
- * {@link Builder} is nested here, where users name it.
+ * <p>Its own job is the order of start and close; the parts are classes of the internal packages.
  */
 public final class LeaseHolder implements AutoCloseable {
 
@@ -61,6 +60,8 @@ public final class LeaseHolder implements AutoCloseable {
     private final Followings followings;
     /** Hears every call's outcome; behind {@link #health()} and the stuck and recovered log lines. */
     private final HealthWatch health;
+    /** This holder's candidacy on the wire (ADR-042); closed after the kept keys, which hand over through it. */
+    private final CandidateDesk desk;
 
     private LeaseHolder(Builder builder) {
         Connection connection = builder.connection;
@@ -71,8 +72,9 @@ public final class LeaseHolder implements AutoCloseable {
         this.client = new LeaseClient(connection, builder.requestTimeout, telemetry, health);
         this.threads = new HolderThreads(id, builder.scheduler);
         this.changes = new KeyChanges(connection);
+        this.desk = new CandidateDesk(connection, self, builder.clock);
         this.kept = new KeptKeys(self, client, builder.clock, threads.scheduler(), threads.listeners(), changes, telemetry,
-                health);
+                health, desk);
         this.shardSets = new ShardSets(new ShardHolder(id, client, kept::keep), connection, builder.clock);
         this.followings = new Followings(self, connection, client, threads.scheduler(), threads.listeners(), builder.clock,
                 kept.floors());
@@ -119,6 +121,11 @@ public final class LeaseHolder implements AutoCloseable {
         return kept.keep(key, ttl, listener);
     }
 
+    /** As {@link #keep(String, Duration, OwnershipListener)}: a candidate with a strategy and brakes ({@link KeepOptions}). */
+    public KeptLease keep(String key, Duration ttl, KeepOptions options, OwnershipListener listener) {
+        return kept.keep(key, ttl, options, listener);
+    }
+
     /**
      * Joins the shard set {@code setName}: its {@code shardCount} shards are spread over the
      * replicas that joined it, each owning ⌈M/N⌉ or ⌊M/N⌋ of them, and {@code listener} hears
@@ -138,9 +145,8 @@ public final class LeaseHolder implements AutoCloseable {
     }
 
     /**
-     * Follows who owns {@code key} without campaigning for it: {@code listener} hears the owner
-     * dagnats names now, then each change, on this holder's listener thread. See {@link Following}.
-     * Close it (or the holder) to stop; a closed holder follows nothing ({@link IllegalStateException}).
+     * Follows who owns {@code key} without campaigning: {@code listener} hears the owner now, then each
+     * change, on the listener thread ({@link Following}); a closed holder follows nothing (ISE).
      */
     public Following follow(LeaseKey key, OwnerListener listener) {
         return followings.follow(key, listener);
@@ -156,11 +162,7 @@ public final class LeaseHolder implements AutoCloseable {
         kept.get(new LeaseKey(key)).ifPresent(KeptLease::close);
     }
 
-    /**
-     * Releases every kept lease, stops serving forwards; the connection stays open.
-     * Closing after the connection was closed releases nothing and does not throw;
-     * closing twice does nothing the second time.
-     */
+    /** Hands over or releases every kept lease, stops serving forwards; the connection stays open. Idempotent. */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
@@ -170,6 +172,7 @@ public final class LeaseHolder implements AutoCloseable {
         shardSets.closeAll();
         followings.closeAll();
         kept.closeAll();
+        desk.close();
         changes.close();
         threads.stop(); // what the closes told the listeners still reaches them
         inbox.ifPresent(ForwardInbox::stopHandlers);
@@ -223,19 +226,13 @@ public final class LeaseHolder implements AutoCloseable {
             return this;
         }
 
-        /**
-         * The thread that campaigns and renews; it must run one task at a time. The holder
-         * shuts it down on close. By default a daemon thread of its own.
-         */
+        /** The thread that campaigns and renews, one task at a time; shut down on close. A daemon of its own by default. */
         public Builder scheduler(ScheduledExecutorService singleThreaded) {
             this.scheduler = Objects.requireNonNull(singleThreaded, "scheduler");
             return this;
         }
 
-        /**
-         * Where this holder's traces and metrics go: client spans for its calls, a server
-         * span (continuing dagnats' trace) for each forward it serves. No-op by default.
-         */
+        /** Where traces and metrics go: a client span per call, a server span per forward served. No-op by default. */
         public Builder openTelemetry(OpenTelemetry telemetry) {
             this.openTelemetry = Objects.requireNonNull(telemetry, "openTelemetry");
             return this;

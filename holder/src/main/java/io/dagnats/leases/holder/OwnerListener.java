@@ -14,4 +14,14 @@ public interface OwnerListener {
      * {@link KeyOwner.Held} already told.
      */
     void ownerChanged(KeyOwner owner);
+
+    /**
+     * The owner handed the key to {@code successor} (ADR-042): a planned move, not a release and a
+     * race nor an expiry; the successor owns it once its own renew confirms it. Told instead of
+     * {@link #ownerChanged}, which it calls by default. Told only when the follower heard the
+     * handed-over event; a read after a missed one tells {@link #ownerChanged}.
+     */
+    default void handedOver(KeyOwner.Held successor) {
+        ownerChanged(successor);
+    }
 }

@@ -44,7 +44,20 @@ public interface OwnershipListener {
          * the key's revisions above every earlier one), and campaigns again: it owns the key next
          * under a fence above every one it had.
          */
-        STORE_WENT_BACK
+        STORE_WENT_BACK,
+        /**
+         * This process handed the lease to a successor it named (on close, or for issue 31 a shard
+         * moved): it stopped acting as owner, and its tenure's work returned or its bound passed,
+         * before the handover was sent. If the successor cannot take it, this process owns the key
+         * again after a renew of its own, told {@link OwnershipListener#becameOwner} anew.
+         */
+        HANDED_OVER,
+        /**
+         * A strictly better candidate (by the key's {@link Succession}) had waited long enough, and
+         * this process had not yielded within the yield interval: it stepped down to hand the lease
+         * over, as {@link #HANDED_OVER} does.
+         */
+        PREFERRED_CANDIDATE
     }
 
     /** Ignores both. */
@@ -62,7 +75,18 @@ public interface OwnershipListener {
      * This process owns the key from now, under {@code tenure} (its start is the acquire's
      * fence; its fence is that of the renew that confirmed it, the one to send downstream).
      */
-    void becameOwner(Tenure tenure);
+    default void becameOwner(Tenure tenure) {
+    }
+
+    /**
+     * As {@link #becameOwner(Tenure)}, with the handle of the work this tenure starts: it is
+     * cancelled the moment ownership ends, and a handover or close waits for it (up to
+     * {@link KeepOptions#handoverBound()}) before the lease moves. By default calls
+     * {@link #becameOwner(Tenure)}.
+     */
+    default void becameOwner(Tenure tenure, TenureWork work) {
+        becameOwner(tenure);
+    }
 
     /** A renew raised the fence and moved the deadline; send {@code tenure.fence()} downstream from now. */
     default void renewed(Tenure tenure) {

@@ -96,6 +96,28 @@ final class AnswerDecoder {
         });
     }
 
+    /** @throws DagnatsException for an error reply but {@code lost} and {@code no_successor}, or one that breaks the contract */
+    static Answers.Handover decodeHandover(byte[] body) {
+        return decode(Operation.HANDOVER, body, (fields, kind) -> {
+            if (kind == ErrorKind.LOST) {
+                return new Answers.Handover.Lost(sentence(fields));
+            }
+            if (kind == ErrorKind.NO_SUCCESSOR) {
+                return new Answers.Handover.NoSuccessor(sentence(fields));
+            }
+            if (!WireFields.required(fields.handedOver, Fields.HANDED_OVER)) {
+                throw new InvalidLeaseInput(Fields.HANDED_OVER + " is false");
+            }
+            return new Answers.Handover.HandedOver(view(fields));
+        });
+    }
+
+    /** @throws DagnatsException for an error reply, or one that breaks the contract */
+    static Answers.Candidates decodeCandidates(byte[] body) {
+        return decode(Operation.CANDIDATES, body, (fields, kind) -> new Answers.Candidates(
+                new LeaseKey(fields.key), WireFields.required(fields.candidates, Fields.CANDIDATES)));
+    }
+
     /** Builds one operation's answer from a reply that is one: an error reply or not, {@code kind} says. */
     @FunctionalInterface
     private interface Answer<A> {
@@ -125,10 +147,11 @@ final class AnswerDecoder {
     private static boolean isAnswer(Operation operation, ErrorKind kind) {
         return switch (operation) {
             case RENEW, RELEASE -> kind == ErrorKind.LOST;
+            case HANDOVER -> kind == ErrorKind.LOST || kind == ErrorKind.NO_SUCCESSOR;
             case FORWARD -> kind == ErrorKind.NO_OWNER || kind == ErrorKind.OWNER_UNAVAILABLE
                     || kind == ErrorKind.OWNER_REJECTED || kind == ErrorKind.OWNER_TIMEOUT
                     || kind == ErrorKind.REPLY_TOO_LARGE;
-            case ACQUIRE, OWNER, LIST, REVOKE -> false;
+            case ACQUIRE, OWNER, LIST, REVOKE, CANDIDATES -> false;
         };
     }
 

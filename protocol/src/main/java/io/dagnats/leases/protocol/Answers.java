@@ -111,4 +111,28 @@ public final class Answers {
             }
         }
     }
+
+    /**
+     * handover (ADR-042): handed over (the successor's new lease; it owns only after its own renew),
+     * lost (as a renew at the same revision), or no successor (nothing written; the caller's lease
+     * is unchanged, and the caller may renew it).
+     */
+    public sealed interface Handover {
+        record HandedOver(LeaseView lease) implements Handover {
+        }
+
+        record Lost(String reason) implements Handover {
+        }
+
+        record NoSuccessor(String reason) implements Handover {
+        }
+    }
+
+    /** candidates: who answered for the key within the window, sorted by holder id. */
+    public record Candidates(LeaseKey key, List<Candidate> candidates) {
+        public Candidates {
+            Objects.requireNonNull(key, "key");
+            candidates = List.copyOf(candidates);
+        }
+    }
 }

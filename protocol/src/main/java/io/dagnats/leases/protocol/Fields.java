@@ -16,6 +16,14 @@ final class Fields {
     static final String REASON = "reason";
     static final String ACCOUNT = "account";
     static final String BY = "by";
+    static final String TO_HOLDER = "to_holder";
+    static final String TO_INCARNATION = "to_incarnation";
+    static final String PRIORITY = "priority";
+    static final String VERSION = "version";
+    static final String WAITED_MS = "waited_ms";
+    static final String STATE = "state";
+    static final String CANDIDATES = "candidates";
+    static final String HANDED_OVER = "handed_over";
 
     static final String GRANTED = "granted";
     static final String HELD = "held";

@@ -23,6 +23,7 @@ public final class Kinds {
             case OWNER_REJECTED -> "owner_rejected";
             case OWNER_TIMEOUT -> "owner_timeout";
             case REPLY_TOO_LARGE -> "reply_too_large";
+            case NO_SUCCESSOR -> "no_successor";
         };
     }
 

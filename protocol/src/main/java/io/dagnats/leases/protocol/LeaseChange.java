@@ -23,8 +23,8 @@ import java.util.function.Function;
  * operator CLI's watch and by the holder library.
  *
  * @param sequence the event's own revision ({@code Nats-Sequence})
- * @param fence    the fence of the lease concerned: the write's own revision for acquired and
- *                 renewed, the lease that ended for released and revoked (and expired, once known)
+ * @param fence    the fence of the lease concerned: the write's own revision for acquired,
+ *                 renewed and handed-over, the lease that ended for released and revoked (and expired, once known)
  * @param previous the revision of the key's message this one followed ({@code Nats-Last-Sequence},
  *                 the server's own count per key): 0 when the key had none (never written, or its
  *                 last marker or tombstone expired away, which publishes nothing); empty when the
@@ -65,10 +65,16 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
     }
 
     public enum Kind {
-        ACQUIRED, RENEWED, RELEASED, REVOKED, EXPIRED;
+        ACQUIRED, RENEWED, RELEASED, REVOKED, EXPIRED,
+        /**
+         * The owner handed the lease to the holder (and incarnation) this change names, whose new
+         * tenure begins at this change's revision (ADR-042); it owns only after its own renew.
+         */
+        HANDED_OVER;
 
+        /** The event's wire name: {@code acquired}, ..., {@code handed-over}. */
         public String word() {
-            return name().toLowerCase(Locale.ROOT);
+            return this == HANDED_OVER ? LeaseEvent.HANDED_OVER.wireName() : name().toLowerCase(Locale.ROOT);
         }
 
         /** The key is free after this change: released, revoked or expired. */
@@ -163,14 +169,16 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
             case REVOKED -> Kind.REVOKED;
             // dagnats removed a lease the store forgot to expire (ADR-035): an expiry like the server's.
             case EXPIRED -> Kind.EXPIRED;
+            case HANDED_OVER -> Kind.HANDED_OVER;
         };
         Optional<HolderId> holder = Optional.ofNullable(header.apply(LeaseHeaders.HOLDER)).map(HolderId::new);
         Optional<Incarnation> incarnation =
                 Optional.ofNullable(header.apply(LeaseHeaders.INCARNATION)).map(Incarnation::new);
-        Optional<Fence> fence = kind == Kind.ACQUIRED || kind == Kind.RENEWED
+        boolean makesLease = kind == Kind.ACQUIRED || kind == Kind.RENEWED || kind == Kind.HANDED_OVER;
+        Optional<Fence> fence = makesLease
                 ? Optional.of(new Fence(sequence))
                 : LeaseHeaders.parseFence(header.apply(LeaseHeaders.FENCE));
-        Optional<Duration> ttl = kind == Kind.ACQUIRED || kind == Kind.RENEWED
+        Optional<Duration> ttl = makesLease
                 ? seconds(header.apply(TTL))
                 : Optional.empty();
         Optional<String> revokedBy = kind == Kind.REVOKED

@@ -22,7 +22,7 @@ public final class LeaseHeaders {
     public static final String REJECT_STALE = "stale";
     /**
      * On every write dagnats makes, and so on every change event but an expiry:
-     * {@code acquired}, {@code renewed}, {@code released} or {@code revoked}
+     * {@code acquired}, {@code renewed}, {@code released}, {@code revoked} or {@code handed-over}
      * ({@link io.dagnats.leases.domain.LeaseEvent#fromWireName}).
      */
     public static final String EVENT = "Dagnats-Lease-Event";
@@ -35,6 +35,11 @@ public final class LeaseHeaders {
      * forward at all.
      */
     public static final String INCARNATION = "Dagnats-Lease-Incarnation";
+    /**
+     * On a handover write (and its change event, {@code handed-over}): the holder id whose lease it
+     * replaced; {@link #HOLDER} and {@link #INCARNATION} name the successor (ADR-042).
+     */
+    public static final String FROM = "Dagnats-Lease-From";
     /** On a revoke write: the operator's reason, as sent ({@link io.dagnats.leases.domain.RevokeReason}). */
     public static final String REASON = "Dagnats-Lease-Reason";
     /**

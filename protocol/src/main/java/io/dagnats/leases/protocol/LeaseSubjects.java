@@ -36,6 +36,18 @@ public final class LeaseSubjects {
     public static final String INCARNATION_TEMPLATE = INCARNATION_PREFIX + "{holder}.{incarnation}.{key}";
 
     /**
+     * Candidates (ADR-042): every process waiting for a key (and its owner) answers a request on this
+     * and the key with what makes it preferable; nothing is stored, so a candidate is gone the moment
+     * its process stops waiting.
+     */
+    public static final String CANDIDATES_PREFIX = "dagnats.lease.candidates.";
+    /**
+     * The targeted check before a handover (ADR-042): this, the holder id, a dot, and the key. A
+     * holder process answers here only while it waits for the key under the incarnation asked for.
+     */
+    public static final String CANDIDATE_PREFIX = "dagnats.lease.candidate.";
+
+    /**
      * Identity mode (ADR-036): dagnats' account reaches an application account's inboxes under
      * this, the account, a dot and the inbox subject the owner subscribes to; each application
      * account exports its inboxes to dagnats' account, which imports them under this prefix.
@@ -51,6 +63,35 @@ public final class LeaseSubjects {
      */
     public static String route(LeaseKey key, String inbox) {
         return key.account().map(account -> ROUTE_PREFIX + account.value() + "." + inbox).orElse(inbox);
+    }
+
+    /** Where every candidate for {@code key} answers a gathering request ({@code api.leases.candidates}). */
+    public static String candidates(LeaseKey key) {
+        return CANDIDATES_PREFIX + key.value();
+    }
+
+    /** Where {@code holder} answers whether it waits for {@code key}, asked before a handover to it. */
+    public static String candidate(HolderId holder, LeaseKey key) {
+        return CANDIDATE_PREFIX + holder.value() + "." + key.value();
+    }
+
+    /** Every targeted check of one holder: what a holder process with candidacy subscribes to. */
+    public static String candidateChecks(HolderId holder) {
+        return CANDIDATE_PREFIX + holder.value() + ".>";
+    }
+
+    /**
+     * What follows {@code holder}'s candidate prefix in {@code subject}: the key's token on a subject
+     * {@link #candidateChecks} matched (which may still not be a valid key).
+     *
+     * @throws IllegalArgumentException when {@code subject} is not one of the holder's candidate checks
+     */
+    public static String candidateTail(HolderId holder, String subject) {
+        String prefix = CANDIDATE_PREFIX + holder.value() + ".";
+        if (!subject.startsWith(prefix)) {
+            throw new IllegalArgumentException(subject + " is not a candidate check of " + holder);
+        }
+        return subject.substring(prefix.length());
     }
 
     /** Where the changes of one key are published. */

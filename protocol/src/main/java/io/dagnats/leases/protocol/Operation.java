@@ -1,7 +1,7 @@
 package io.dagnats.leases.protocol;
 
 /**
- * The endpoints of the {@code dagnats-api} service: the five lease operations a
+ * The endpoints of the {@code dagnats-api} service: the lease operations a
  * holder or caller uses, and the two an operator uses ({@link #isOperator()}).
  */
 public enum Operation {
@@ -13,7 +13,11 @@ public enum Operation {
     /** A page of the held leases ({@link ListRequest}); the one operation about no single key. */
     LIST("list"),
     /** Frees a key over its holder's head ({@link Request.Revoke}). */
-    REVOKE("revoke");
+    REVOKE("revoke"),
+    /** The owner hands its lease to a named, waiting successor in one compare-and-set ({@link Request.Handover}). */
+    HANDOVER("handover"),
+    /** Who waits for a key right now, asked live ({@link Request.Candidates}). */
+    CANDIDATES("candidates");
 
     private final String endpointName;
     private final String subject;
@@ -42,11 +46,11 @@ public enum Operation {
     }
 
     /**
-     * Whether its request may carry {@code account}, the namespace of the key it names: only owner
-     * and revoke, and only in identity mode (ADR-036). Elsewhere the field names nothing and is
+     * Whether its request may carry {@code account}, the namespace of the key it names: only owner,
+     * revoke and candidates, and only in identity mode (ADR-036). Elsewhere the field names nothing and is
      * refused as unknown. (Designed, not built: {@code account} on list.)
      */
     public boolean takesAccount() {
-        return this == OWNER || this == REVOKE;
+        return this == OWNER || this == REVOKE || this == CANDIDATES;
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.Lease;
+import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Release;
 import io.dagnats.leases.domain.Revocation;
 import java.io.IOException;
@@ -102,6 +103,34 @@ public final class Replies {
         });
     }
 
+    /**
+     * A handover answer (ADR-042): {@code handed_over: true} with the successor's new lease as a
+     * granted acquire shows it (without {@code granted}); the successor owns it only after its own renew.
+     */
+    public static byte[] handedOver(Lease successors) {
+        return JsonObjects.bytes(generator -> {
+            generator.writeBooleanField(Fields.HANDED_OVER, true);
+            leaseView(generator, successors);
+        });
+    }
+
+    /** A candidates answer: the key and every well-formed answer gathered, sorted by holder id, then incarnation. */
+    public static byte[] candidates(LeaseKey key, List<Candidate> candidates) {
+        List<Candidate> sorted = new java.util.ArrayList<>(candidates);
+        sorted.sort(java.util.Comparator.comparing((Candidate candidate) -> candidate.holder().value())
+                .thenComparing(candidate -> candidate.incarnation().value()));
+        return JsonObjects.bytes(generator -> {
+            generator.writeStringField(Fields.KEY, key.value());
+            generator.writeArrayFieldStart(Fields.CANDIDATES);
+            for (Candidate candidate : sorted) {
+                generator.writeStartObject();
+                candidate.write(generator);
+                generator.writeEndObject();
+            }
+            generator.writeEndArray();
+        });
+    }
+
     /** A forward answer: the owner that answered, the fence it was sent, and its reply in base64. */
     public static byte[] forwarded(Lease owner, byte[] reply) {
         return JsonObjects.bytes(generator -> {
@@ -184,6 +213,16 @@ public final class Replies {
     /** @throws DagnatsException for an error reply, or one that breaks the contract */
     public static Answers.Listing decodeList(byte[] body) {
         return AnswerDecoder.decodeList(body);
+    }
+
+    /** @throws DagnatsException for an error reply but {@code lost} and {@code no_successor}, or one that breaks the contract */
+    public static Answers.Handover decodeHandover(byte[] body) {
+        return AnswerDecoder.decodeHandover(body);
+    }
+
+    /** @throws DagnatsException for an error reply, or one that breaks the contract */
+    public static Answers.Candidates decodeCandidates(byte[] body) {
+        return AnswerDecoder.decodeCandidates(body);
     }
 
     /** @throws DagnatsException for an error reply, or one that breaks the contract */

@@ -26,7 +26,7 @@ public sealed interface Request {
 
     LeaseKey key();
 
-    /** A request a holder makes about its own lease: acquire, renew, release. */
+    /** A request a holder makes about its own lease: acquire, renew, release, handover. */
     sealed interface ByHolder extends Request {
 
         HolderId holder();
@@ -98,6 +98,72 @@ public sealed interface Request {
         @Override
         public Operation operation() {
             return Operation.RELEASE;
+        }
+    }
+
+    /**
+     * The owner hands its lease to a named successor (ADR-042): checked as a renew at {@code revision}
+     * would be, then the successor is asked whether it waits, then one compare-and-set.
+     *
+     * @param successor the holder id and incarnation the new lease names; never the caller's holder id
+     * @param ttl       the successor's TTL, or empty to keep the lease's current one
+     */
+    record Handover(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, Fence revision,
+            Claimant successor, Optional<LeaseTtl> ttl) implements ByHolder {
+        public Handover {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(holder, "holder");
+            Objects.requireNonNull(incarnation, "incarnation");
+            Objects.requireNonNull(revision, "revision");
+            Objects.requireNonNull(successor, "successor");
+            Objects.requireNonNull(ttl, "ttl");
+            if (successor.incarnation().isEmpty()) {
+                throw new InvalidLeaseInput("to_incarnation is required: a handover names the one process it goes to");
+            }
+            if (successor.holder().equals(holder)) {
+                throw new InvalidLeaseInput("to_holder must differ from holder: a lease is handed to another holder");
+            }
+            if (successor.principal().isPresent()) {
+                throw new IllegalArgumentException("a successor on the wire names no principal; the service binds it");
+            }
+        }
+
+        @Override
+        public Operation operation() {
+            return Operation.HANDOVER;
+        }
+    }
+
+    /**
+     * Who waits for a key right now: dagnats asks every candidate on the key's candidates subject and
+     * gathers what answers within {@code window} (ADR-042).
+     *
+     * @param account identity mode (ADR-036), operators: the account whose key it is; empty for the caller's own
+     */
+    record Candidates(LeaseKey key, Duration window, Optional<Account> account) implements Request {
+        public static final Duration MIN_WINDOW = Duration.ofMillis(10);
+        public static final Duration MAX_WINDOW = Duration.ofMillis(5_000);
+        /** What dagnats waits for answers when the request leaves {@code timeout_ms} out. */
+        public static final Duration DEFAULT_WINDOW = Duration.ofMillis(250);
+
+        public Candidates {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(window, "window");
+            Objects.requireNonNull(account, "account");
+            if (window.compareTo(MIN_WINDOW) < 0 || window.compareTo(MAX_WINDOW) > 0) {
+                throw new InvalidLeaseInput("timeout_ms must be from " + MIN_WINDOW.toMillis()
+                        + " to " + MAX_WINDOW.toMillis());
+            }
+        }
+
+        /** The default window, in the caller's own namespace. */
+        public Candidates(LeaseKey key) {
+            this(key, DEFAULT_WINDOW, Optional.empty());
+        }
+
+        @Override
+        public Operation operation() {
+            return Operation.CANDIDATES;
         }
     }
 

@@ -2,6 +2,7 @@ package io.dagnats.leases.protocol;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.dagnats.leases.domain.Account;
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Incarnation;
@@ -47,6 +48,8 @@ public final class Requests {
             case OWNER -> owner(body);
             case FORWARD -> forward(body);
             case REVOKE -> revoke(body);
+            case HANDOVER -> handover(body);
+            case CANDIDATES -> candidates(body);
             case LIST -> throw new IllegalArgumentException("a list request is about no key: decode it with list()");
         };
     }
@@ -109,6 +112,31 @@ public final class Requests {
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
+    public static Request.Handover handover(byte[] body) {
+        WireFields fields = WireFields.request(body, Operation.HANDOVER);
+        LeaseKey key = new LeaseKey(fields.key);
+        HolderId holder = new HolderId(fields.holder);
+        Optional<Incarnation> incarnation = incarnation(fields);
+        Fence revision = revision(fields);
+        HolderId successor = new HolderId(WireFields.required(fields.toHolder, Fields.TO_HOLDER));
+        Incarnation successorIncarnation = new Incarnation(
+                WireFields.required(fields.toIncarnation, Fields.TO_INCARNATION));
+        return new Request.Handover(key, holder, incarnation, revision,
+                Claimant.of(successor, successorIncarnation),
+                fields.has(WireFields.TTL) ? Optional.of(new LeaseTtl(fields.ttlMillis)) : Optional.empty());
+    }
+
+    /** @throws InvalidLeaseInput with a sentence naming what is wrong */
+    public static Request.Candidates candidates(byte[] body) {
+        WireFields fields = WireFields.request(body, Operation.CANDIDATES);
+        LeaseKey key = new LeaseKey(fields.key);
+        Duration window = fields.has(WireFields.TIMEOUT)
+                ? Duration.ofMillis(fields.timeoutMillis)
+                : Request.Candidates.DEFAULT_WINDOW;
+        return new Request.Candidates(key, window, Optional.ofNullable(fields.account).map(Account::new));
+    }
+
+    /** @throws InvalidLeaseInput with a sentence naming what is wrong */
     public static ListRequest list(byte[] body) {
         WireFields fields = WireFields.request(body, Operation.LIST);
         KeyPrefix prefix = fields.prefix == null ? KeyPrefix.ALL : new KeyPrefix(fields.prefix);
@@ -151,6 +179,19 @@ public final class Requests {
             } else if (request instanceof Request.Release release) {
                 writeHolder(generator, release);
                 JsonObjects.writeFence(generator, Fields.REVISION, release.revision());
+            } else if (request instanceof Request.Handover handover) {
+                writeHolder(generator, handover);
+                JsonObjects.writeFence(generator, Fields.REVISION, handover.revision());
+                generator.writeStringField(Fields.TO_HOLDER, handover.successor().holder().value());
+                generator.writeStringField(Fields.TO_INCARNATION, handover.successor().incarnation().get().value());
+                if (handover.ttl().isPresent()) {
+                    generator.writeNumberField(Fields.TTL_MS, handover.ttl().get().millis());
+                }
+            } else if (request instanceof Request.Candidates candidates) {
+                if (candidates.account().isPresent()) {
+                    generator.writeStringField(Fields.ACCOUNT, candidates.account().get().value());
+                }
+                generator.writeNumberField(Fields.TIMEOUT_MS, candidates.window().toMillis());
             } else if (request instanceof Request.Forward forward) {
                 writeForward(generator, forward);
             } else if (request instanceof Request.Owner owner && owner.account().isPresent()) {
@@ -177,7 +218,7 @@ public final class Requests {
         }
     }
 
-    /** Optional on acquire, renew and release; accepted and ignored elsewhere, like every field of the table. */
+    /** Optional on acquire, renew, release and handover; accepted and ignored elsewhere, like every field of the table. */
     private static Optional<Incarnation> incarnation(WireFields fields) {
         return fields.incarnation == null ? Optional.empty() : Optional.of(new Incarnation(fields.incarnation));
     }

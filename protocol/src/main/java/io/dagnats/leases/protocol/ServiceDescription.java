@@ -88,7 +88,7 @@ public final class ServiceDescription {
     /** Who {@code operation} is for; a switch without default, so a new operation does not compile until it says. */
     public static EndpointKind kind(Operation operation) {
         return switch (operation) {
-            case ACQUIRE, RENEW, RELEASE, OWNER, FORWARD -> EndpointKind.LEASE;
+            case ACQUIRE, RENEW, RELEASE, OWNER, FORWARD, HANDOVER, CANDIDATES -> EndpointKind.LEASE;
             case LIST, REVOKE -> EndpointKind.ADMIN;
         };
     }
@@ -103,6 +103,8 @@ public final class ServiceDescription {
             case FORWARD -> "hand a request to whoever holds a key, fenced with its revision";
             case LIST -> "a page of the held leases, with a cursor for the next (not a snapshot)";
             case REVOKE -> "free a key over its holder's head, saying why (operators only)";
+            case HANDOVER -> "hand your lease to a named, waiting successor in one fenced write";
+            case CANDIDATES -> "who waits for a key right now, asked live (nothing is stored)";
         };
     }
 

@@ -45,6 +45,8 @@ final class WireFields implements FlatJson.FieldReader {
     String reason;
     String account;
     String by;
+    String toHolder;
+    String toIncarnation;
     private int present;
 
     String acquiredAt;
@@ -54,6 +56,9 @@ final class WireFields implements FlatJson.FieldReader {
     Boolean granted;
     Boolean held;
     Boolean revoked;
+    Boolean handedOver;
+    /** A candidates reply's candidates; null when the reply has none. */
+    List<Candidate> candidates;
     long revokedRevision;
     long tenure;
     String nextCursor;
@@ -125,6 +130,18 @@ final class WireFields implements FlatJson.FieldReader {
                 }
                 account = FlatJson.string(parser, value, name);
             }
+            case Fields.TO_HOLDER, Fields.TO_INCARNATION -> {
+                if (request && operation != Operation.HANDOVER) {
+                    // Only a handover names a successor; elsewhere the field is unknown, as it always was.
+                    throw FlatJson.unknownField(name);
+                }
+                String text = FlatJson.string(parser, value, name);
+                if (name.equals(Fields.TO_HOLDER)) {
+                    toHolder = text;
+                } else {
+                    toIncarnation = text;
+                }
+            }
             default -> {
                 if (request) {
                     throw FlatJson.unknownField(name);
@@ -153,6 +170,8 @@ final class WireFields implements FlatJson.FieldReader {
             }
             case Fields.NEXT_CURSOR -> nextCursor = FlatJson.string(parser, value, name);
             case Fields.LEASES -> leases = leases(parser, value);
+            case Fields.HANDED_OVER -> handedOver = FlatJson.bool(value, name);
+            case Fields.CANDIDATES -> candidates = candidates(parser, value);
             default -> parser.skipChildren();
         }
     }
@@ -168,6 +187,17 @@ final class WireFields implements FlatJson.FieldReader {
             leases.add(lease);
         }
         return leases;
+    }
+
+    private static List<Candidate> candidates(JsonParser parser, JsonToken value) throws IOException {
+        if (value != JsonToken.START_ARRAY) {
+            throw new InvalidLeaseInput(Fields.CANDIDATES + " must be an array of candidates");
+        }
+        List<Candidate> candidates = new ArrayList<>();
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+            candidates.add(Candidate.read(parser));
+        }
+        return candidates;
     }
 
     boolean has(int field) {

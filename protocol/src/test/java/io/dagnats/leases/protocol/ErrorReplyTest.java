@@ -106,6 +106,8 @@ class ErrorReplyTest {
             case FORWARD -> Replies::decodeForward;
             case LIST -> Replies::decodeList;
             case REVOKE -> Replies::decodeRevoke;
+            case HANDOVER -> Replies::decodeHandover;
+            case CANDIDATES -> Replies::decodeCandidates;
         };
     }
 }

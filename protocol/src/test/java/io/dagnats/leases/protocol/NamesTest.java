@@ -31,6 +31,7 @@ class NamesTest {
             OWNER_REJECTED,    owner_rejected,    true
             OWNER_TIMEOUT,     owner_timeout,     false
             REPLY_TOO_LARGE,   reply_too_large,   false
+            NO_SUCCESSOR,      no_successor,      true
             """)
     void eachErrorKindHasOneWireName(ErrorKind kind, String wireName, boolean retryable) {
         assertEquals(wireName, Kinds.wireName(kind));
@@ -41,7 +42,7 @@ class NamesTest {
     @Test
     void anUnknownWireNameIsNoKind() {
         assertEquals(Optional.empty(), Kinds.fromWireName("Lost"));
-        assertEquals(11, Arrays.stream(ErrorKind.values()).map(Kinds::wireName).distinct().count());
+        assertEquals(12, Arrays.stream(ErrorKind.values()).map(Kinds::wireName).distinct().count());
     }
 
     @ParameterizedTest(name = "{0} on {1}")
@@ -53,6 +54,8 @@ class NamesTest {
             FORWARD, forward, api.leases.forward
             LIST,    list,    api.leases.list
             REVOKE,  revoke,  api.leases.revoke
+            HANDOVER,   handover,   api.leases.handover
+            CANDIDATES, candidates, api.leases.candidates
             """)
     void eachOperationHasItsEndpointAndSubject(Operation operation, String endpoint, String subject) {
         assertEquals(endpoint, operation.endpointName());
@@ -75,6 +78,11 @@ class NamesTest {
         assertEquals("dagnats.lease.changed.>", LeaseSubjects.CHANGED_WILDCARD);
         assertEquals("dagnats.lease.inbox.worker-1a2b.shard-7", LeaseSubjects.inbox(holder, key));
         assertEquals("dagnats.lease.inbox.worker-1a2b.>", LeaseSubjects.inboxes(holder));
+        assertEquals("dagnats.lease.candidates.shard-7", LeaseSubjects.candidates(key));
+        assertEquals("dagnats.lease.candidate.worker-1a2b.shard-7", LeaseSubjects.candidate(holder, key));
+        assertEquals("dagnats.lease.candidate.worker-1a2b.>", LeaseSubjects.candidateChecks(holder));
+        assertEquals("shard-7", LeaseSubjects.candidateTail(holder, LeaseSubjects.candidate(holder, key)));
+        assertEquals("Dagnats-Lease-From", LeaseHeaders.FROM);
         assertEquals("shard-7", LeaseSubjects.inboxTail(holder, LeaseSubjects.inbox(holder, key)));
         assertThrows(IllegalArgumentException.class,
                 () -> LeaseSubjects.inboxTail(holder, "dagnats.lease.inbox.worker-1a2c.shard-7"));

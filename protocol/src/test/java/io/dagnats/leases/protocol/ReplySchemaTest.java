@@ -61,7 +61,13 @@ class ReplySchemaTest {
                 Arguments.of(Operation.LIST, Replies.list(List.of(), Optional.empty())),
                 Arguments.of(Operation.REVOKE, Replies.revoked(new Revocation.Revoked(KEY, HOLDER, new Fence(44), new Fence(42)))),
                 Arguments.of(Operation.REVOKE, Replies.revoked(new Revocation.Free(KEY))),
-                Arguments.of(Operation.REVOKE, Replies.revoked(new Revocation.NotCurrent(HIGH_LEASE))));
+                Arguments.of(Operation.REVOKE, Replies.revoked(new Revocation.NotCurrent(HIGH_LEASE))),
+                Arguments.of(Operation.HANDOVER, Replies.handedOver(LEASE)),
+                Arguments.of(Operation.HANDOVER, Replies.handedOver(HIGH_LEASE)),
+                Arguments.of(Operation.CANDIDATES, Replies.candidates(KEY, List.of())),
+                Arguments.of(Operation.CANDIDATES, Replies.candidates(KEY, List.of(new Candidate(KEY, HOLDER,
+                        new io.dagnats.leases.domain.Incarnation("i"), -4, "1.2", java.time.Duration.ofMillis(7),
+                        Candidate.State.OWNER)))));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -80,6 +86,7 @@ class ReplySchemaTest {
                 ErrorKind.UNAVAILABLE, ErrorKind.INTERNAL);
         switch (operation) {
             case RENEW, RELEASE -> kinds.add(ErrorKind.LOST);
+            case HANDOVER -> kinds.addAll(EnumSet.of(ErrorKind.LOST, ErrorKind.NO_SUCCESSOR));
             case FORWARD -> kinds.addAll(EnumSet.of(ErrorKind.NO_OWNER, ErrorKind.OWNER_UNAVAILABLE,
                     ErrorKind.OWNER_REJECTED, ErrorKind.OWNER_TIMEOUT, ErrorKind.REPLY_TOO_LARGE));
             default -> { }

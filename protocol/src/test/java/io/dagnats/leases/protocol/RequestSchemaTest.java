@@ -127,7 +127,27 @@ class RequestSchemaTest {
                 Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"by\":\"caf\u00e9\"}"),
                 Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"by\":7}"),
                 Arguments.of(Operation.ACQUIRE, "{\"key\":\"k\",\"holder\":\"h\",\"ttl_ms\":15000,\"by\":\"\"}"),
-                Arguments.of(Operation.OWNER, "{\"key\":\"k\",\"by\":7}"));
+                Arguments.of(Operation.OWNER, "{\"key\":\"k\",\"by\":7}"),
+                // handover and candidates (ADR-042); to_holder differing from holder is a rule no schema states.
+                Arguments.of(Operation.HANDOVER, "{\"key\":\"k\",\"holder\":\"h\",\"incarnation\":\"i\",\"revision\":4,"
+                        + "\"to_holder\":\"h2\",\"to_incarnation\":\"i2\"}"),
+                Arguments.of(Operation.HANDOVER, "{\"key\":\"k\",\"holder\":\"h\",\"revision\":4,\"to_holder\":\"h2\","
+                        + "\"to_incarnation\":\"i2\",\"ttl_ms\":60000,\"reason\":\"x\"}"),
+                Arguments.of(Operation.HANDOVER, "{\"key\":\"k\",\"holder\":\"h\",\"revision\":4,\"to_holder\":\"h2\"}"),
+                Arguments.of(Operation.HANDOVER, "{\"key\":\"k\",\"holder\":\"h\",\"revision\":0,\"to_holder\":\"h2\","
+                        + "\"to_incarnation\":\"i2\"}"),
+                Arguments.of(Operation.HANDOVER, "{\"key\":\"k\",\"holder\":\"h\",\"revision\":4,\"to_holder\":\"h 2\","
+                        + "\"to_incarnation\":\"i2\"}"),
+                Arguments.of(Operation.HANDOVER, "{\"key\":\"k\",\"holder\":\"h\",\"revision\":4,\"to_holder\":\"h2\","
+                        + "\"to_incarnation\":\"i2\",\"ttl_ms\":1500}"),
+                Arguments.of(Operation.HANDOVER, "{\"key\":\"k\",\"holder\":\"h\",\"revision\":4,\"to_holder\":\"h2\","
+                        + "\"to_incarnation\":\"i2\",\"account\":\"A\"}"),
+                Arguments.of(Operation.RENEW, "{\"key\":\"k\",\"holder\":\"h\",\"revision\":1,\"to_holder\":\"h2\"}"),
+                Arguments.of(Operation.CANDIDATES, "{\"key\":\"k\"}"),
+                Arguments.of(Operation.CANDIDATES, "{\"key\":\"k\",\"timeout_ms\":5000,\"account\":\"A\"}"),
+                Arguments.of(Operation.CANDIDATES, "{\"key\":\"k\",\"timeout_ms\":9}"),
+                Arguments.of(Operation.CANDIDATES, "{\"key\":\"k\",\"to_holder\":\"h2\"}"),
+                Arguments.of(Operation.CANDIDATES, "{}"));
     }
 
     @ParameterizedTest(name = "{0} {1}")

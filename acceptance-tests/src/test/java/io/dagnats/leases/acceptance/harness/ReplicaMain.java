@@ -40,6 +40,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * ({@code <nanos> <incarnation> <request> <tenure-start> <fence>}, the request being the payload
  * as text, one flushed line each), works {@code ms} milliseconds, and answers the request.
  *
+ * <p>With {@code candidacy=<priority>:<version>} it is a candidate ({@link CandidateReplica}).
+ *
  * <p>With {@code shards=<M>} it is instead a replica of the shard set named {@code key}
  * with M shards ({@link #keepShards}).
  */
@@ -70,6 +72,12 @@ public final class ReplicaMain {
             connection.flush(Duration.ofSeconds(5));
             connection.publish("test.replica." + name, "ready".getBytes(StandardCharsets.UTF_8));
             go.nextMessage(Duration.ZERO);
+        }
+        Optional<String> candidacy = flagValue(args, "candidacy=");
+        if (candidacy.isPresent()) {
+            CandidateReplica.keep(connection, holder, name, key, ttl, log, candidacy.get(),
+                    flagValue(args, "succession=").orElse("none"), flagValue(args, "brakes=").orElse("10000:60000"));
+            return;
         }
         Optional<String> shards = flagValue(args, "shards=");
         if (shards.isPresent()) {

@@ -41,7 +41,9 @@ class ServiceDiscoveryAcceptanceTest extends ServiceDiscoveryRequests {
                 "api.leases.owner", "dagnats-leases",
                 "api.leases.forward", "dagnats-leases",
                 "api.leases.list", "dagnats-leases",
-                "api.leases.revoke", "dagnats-leases"), queueGroups);
+                "api.leases.revoke", "dagnats-leases",
+                "api.leases.handover", "dagnats-leases",
+                "api.leases.candidates", "dagnats-leases"), queueGroups);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.application.AcquireLease;
 import io.dagnats.leases.application.ForwardToOwner;
+import io.dagnats.leases.application.HandOverLease;
 import io.dagnats.leases.application.LeaseListing;
 import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.ReadLease;
@@ -22,12 +23,12 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The {@code dagnats-api} micro service's lifecycle: one endpoint per lease
- * subject (the five lease operations and the operators' list and revoke), all
+ * subject (the lease operations, handover and candidates included, and the operators' list and revoke), all
  * in queue group {@code dagnats-leases}, answered with discovery ({@code $SRV.*})
  * by the {@link MicroResponder} from {@link #start()}, drained on
  * {@link #stop(Duration)}. Each request goes to the {@link Dispatcher}, which
  * hands it to its operation's handler ({@link LeaseHandlers},
- * {@link ForwardHandler}, {@link ListHandler}, {@link RevokeHandler}).
+ * {@link ForwardHandler}, {@link ListHandler}, {@link RevokeHandler}, {@link HandoverHandlers}).
  */
 public final class LeaseApi {
 
@@ -55,6 +56,7 @@ public final class LeaseApi {
             ForwardToOwner forward,
             LeaseListing listing,
             RevokeLease revoke,
+            HandOverLease handover,
             LeaseTelemetry telemetry,
             RequestIdentity identity,
             String version) {
@@ -66,6 +68,7 @@ public final class LeaseApi {
         ForwardHandler forwarding = new ForwardHandler(forward, () -> connection.getServerInfo().getMaxPayload());
         ListHandler listed = new ListHandler(listing, () -> connection.getServerInfo().getMaxPayload());
         RevokeHandler revoking = new RevokeHandler(revoke);
+        HandoverHandlers handing = new HandoverHandlers(handover, new CandidateGathering(connection));
         List<Dispatcher.Route<?>> routes = List.of(
                 new Dispatcher.Route<>(Operation.ACQUIRE, Requests::acquire, handlers::acquire),
                 new Dispatcher.Route<>(Operation.RENEW, Requests::renew, handlers::renew),
@@ -73,7 +76,9 @@ public final class LeaseApi {
                 new Dispatcher.Route<>(Operation.OWNER, Requests::owner, handlers::owner),
                 new Dispatcher.Route<>(Operation.FORWARD, Requests::forward, forwarding::forward),
                 new Dispatcher.Route<>(Operation.LIST, Requests::list, listed::list),
-                new Dispatcher.Route<>(Operation.REVOKE, Requests::revoke, revoking::revoke));
+                new Dispatcher.Route<>(Operation.REVOKE, Requests::revoke, revoking::revoke),
+                new Dispatcher.Route<>(Operation.HANDOVER, Requests::handover, handing::handover),
+                new Dispatcher.Route<>(Operation.CANDIDATES, Requests::candidates, handing::candidates));
         this.responder = new MicroResponder(connection, dispatcher, routes, version, this::metadata);
     }
 

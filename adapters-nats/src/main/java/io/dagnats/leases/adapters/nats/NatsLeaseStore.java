@@ -111,6 +111,7 @@ public final class NatsLeaseStore implements LeaseStore {
         byte[] body;
         if (write instanceof LeaseWrite.Put put) {
             headers.put(Subjects.HEADER_TTL, put.ttl().seconds() + "s");
+            put.handedOverBy().ifPresent(from -> headers.put(LeaseHeaders.FROM, from.value()));
             body = LeaseRecord.encode(put);
         } else {
             // A release or revoke is a KV delete that expires by itself, so freed keys leave nothing behind.

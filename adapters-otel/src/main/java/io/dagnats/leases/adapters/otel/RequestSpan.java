@@ -117,6 +117,7 @@ final class RequestSpan implements RequestRecord {
             case RELEASED -> "released";
             case DELIVERED -> "delivered";
             case REVOKED -> "revoked";
+            case HANDED_OVER -> "handed_over";
         };
     }
 

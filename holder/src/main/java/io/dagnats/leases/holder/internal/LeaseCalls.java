@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The three calls that keeping a lease makes. {@link LeaseClient} makes them on
+ * The calls that keeping a lease makes. {@link LeaseClient} makes them on
  * the wire; the state machine's unit tests script them. A stage fails only with
  * {@link DagnatsException}; normal answers are values.
  */
@@ -22,4 +22,14 @@ public interface LeaseCalls {
     CompletableFuture<Answers.Renew> renew(LeaseKey key, Claimant holder, Fence revision, Optional<LeaseTtl> ttl);
 
     CompletableFuture<Answers.Release> release(LeaseKey key, Claimant holder, Fence revision);
+
+    /**
+     * Hands {@code holder}'s lease at {@code revision} to {@code successor} (ADR-042): fails, as the
+     * others do, when unanswered; by default, for a caller that cannot hand over, it always fails.
+     */
+    default CompletableFuture<Answers.Handover> handover(LeaseKey key, Claimant holder, Fence revision,
+            Claimant successor) {
+        return CompletableFuture.failedFuture(new DagnatsException(io.dagnats.leases.domain.ErrorKind.UNSUPPORTED,
+                "this client cannot hand a lease over"));
+    }
 }

@@ -15,7 +15,10 @@ sealed interface FollowEffect {
     }
 
     /** Publish {@code owner} as the current one, then tell the listener. */
-    record Report(KeyOwner owner) implements FollowEffect {
+    record Report(KeyOwner owner, boolean handedOver) implements FollowEffect {
+        Report(KeyOwner owner) {
+            this(owner, false);
+        }
     }
 
     /** One line for operators. */

@@ -48,7 +48,7 @@ final class FollowReports {
         wentBack.ifPresent(why -> step.then(new FollowEffect.Log(System.Logger.Level.WARNING, "following " + key
                 + ": read " + known.owner() + ", " + why + "; not reported: the key is reported free until an owner"
                 + " above it is seen")));
-        step.told(owner, known.last().orElse(0));
+        step.told(owner, known.last().orElse(0), wentBack.isEmpty() && known.handedOver());
     }
 
     private Optional<String> wentBack(FollowStep.Builder step, FollowState.Knowledge known) {

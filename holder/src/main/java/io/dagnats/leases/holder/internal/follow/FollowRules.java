@@ -181,9 +181,11 @@ final class FollowRules {
             return Optional.empty();
         }
         OptionalLong expiresBy = expiresBy(change.ttl(), now);
-        if (change.kind() == LeaseChange.Kind.ACQUIRED) {
+        // A handover (ADR-042) begins the successor's tenure at its own revision, as an acquire does.
+        if (change.kind() == LeaseChange.Kind.ACQUIRED || change.kind() == LeaseChange.Kind.HANDED_OVER) {
             return Optional.of(new FollowState.Knowledge(new KeyOwner.Held(key, change.holder().get(),
-                    change.incarnation(), new Fence(revision)), OptionalLong.of(revision), expiresBy));
+                    change.incarnation(), new Fence(revision)), OptionalLong.of(revision), expiresBy,
+                    change.kind() == LeaseChange.Kind.HANDED_OVER));
         }
         // A renewal goes on with the tenure known; a renewal of anyone else's is an event missed.
         if (known.owner() instanceof KeyOwner.Held held && held.holder().equals(change.holder().get())

@@ -27,12 +27,18 @@ sealed interface FollowState {
      *                  which does not say at which revision
      * @param expiresBy for a held key, the monotonic instant by which its lease has surely expired
      *                  unless renewed: its TTL (and a little) after the follower heard of its last write
+     * @param handedOver the owner was learnt from the handed-over event that began its tenure (ADR-042)
      */
-    record Knowledge(KeyOwner owner, OptionalLong last, OptionalLong expiresBy) {
+    record Knowledge(KeyOwner owner, OptionalLong last, OptionalLong expiresBy, boolean handedOver) {
         public Knowledge {
             Objects.requireNonNull(owner, "owner");
             Objects.requireNonNull(last, "last");
             Objects.requireNonNull(expiresBy, "expiresBy");
+        }
+
+        /** Learnt from a read, or from any event but a handover. */
+        public Knowledge(KeyOwner owner, OptionalLong last, OptionalLong expiresBy) {
+            this(owner, last, expiresBy, false);
         }
     }
 

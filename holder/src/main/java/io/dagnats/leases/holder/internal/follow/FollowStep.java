@@ -71,12 +71,17 @@ record FollowStep(FollowState state, FollowStep.Memory memory, List<FollowEffect
          * told, and, when it is held, as the highest owner and (unsigned) the highest record revision.
          */
         Builder told(KeyOwner owner, long revision) {
+            return told(owner, revision, false);
+        }
+
+        /** As {@link #told(KeyOwner, long)}; {@code handedOver}: its tenure began with a handover to it. */
+        Builder told(KeyOwner owner, long revision, boolean handedOver) {
             Memory memory = memory();
             Optional<KeyOwner.Held> highest = owner instanceof KeyOwner.Held held ? Optional.of(held) : memory.highest();
             long highestRevision = owner instanceof KeyOwner.Held && Long.compareUnsigned(revision, memory.highestRevision()) > 0
                     ? revision : memory.highestRevision();
             remember(new Memory(memory.nextId(), Optional.of(owner), highest, highestRevision));
-            return then(new FollowEffect.Report(owner));
+            return then(new FollowEffect.Report(owner, handedOver));
         }
 
         @Override

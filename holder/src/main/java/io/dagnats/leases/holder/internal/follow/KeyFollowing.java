@@ -135,20 +135,24 @@ public final class KeyFollowing implements Following {
             runner.submitAfter(schedule.event(), schedule.delayNanos());
         } else if (effect instanceof FollowEffect.Report report && !closed.get()) {
             current = report.owner();
-            tell(report.owner());
+            tell(report.owner(), report.handedOver());
         } else if (effect instanceof FollowEffect.Log log) {
             LOG.log(log.level(), log.line());
         }
     }
 
     /** Tells the listener on its own thread; whatever it throws is logged and changes nothing. */
-    private void tell(KeyOwner owner) {
+    private void tell(KeyOwner owner, boolean handedOver) {
         listenerThread.execute(() -> {
             if (closed.get()) {
                 return;
             }
             try {
-                listener.ownerChanged(owner);
+                if (handedOver && owner instanceof KeyOwner.Held successor) {
+                    listener.handedOver(successor);
+                } else {
+                    listener.ownerChanged(owner);
+                }
             } catch (RuntimeException | Error thrown) {
                 LOG.log(System.Logger.Level.WARNING, "the owner listener of " + rules.key
                         + " threw; following goes on", thrown);

@@ -86,8 +86,9 @@ final class ClosingRules {
      */
     private KeeperStep drained(KeeperState.Draining draining, KeeperEvent.Drained drained, KeeperStep.Builder step) {
         if (!drained.inTime()) {
-            return step.then(new KeeperEffect.Log(System.Logger.Level.WARNING, "a forward handler of " + key
-                    + " still runs " + HANDLER_DRAIN.toSeconds() + " s after it was interrupted; the lease is not"
+            return step.then(new KeeperEffect.Log(System.Logger.Level.WARNING, "a forward handler, the tenure's work or the"
+                    + " listener's stoppedOwning of " + key + " still runs " + HANDLER_DRAIN.toSeconds() + " s after"
+                    + " ownership ended; the lease is not"
                     + " released, the server's TTL will free it")).into(new KeeperState.Closed());
         }
         long call = step.id();

@@ -3,6 +3,7 @@ package io.dagnats.leases.holder.internal.keeper;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.OwnershipListener;
+import io.dagnats.leases.holder.Candidate;
 import java.time.Duration;
 
 /** What {@link KeeperRules} asks the {@link LeaseKeeper} to do, in order. */
@@ -48,14 +49,23 @@ sealed interface KeeperEffect {
     }
 
     /**
-     * Wait, at most {@code within}, for the key's forward handlers (told to stop) to end; the
-     * outcome comes back as {@link KeeperEvent.Drained}.
+     * Wait, at most {@code within}, for the key's forward handlers (told to stop) and the ended
+     * tenure's work ({@link io.dagnats.leases.holder.TenureWork}, cancelled) to end; the outcome
+     * comes back as {@link KeeperEvent.Drained}.
      */
     record DrainHandlers(Duration within) implements KeeperEffect {
     }
 
     /** Send a release of {@code held}; its outcome, answered or not, comes back as {@link KeeperEvent.Released} naming {@code call}. */
     record SendRelease(long call, Fence held) implements KeeperEffect {
+    }
+
+    /** Ask the key's candidates, gathering answers for {@code window}; they come back as {@link KeeperEvent.CandidatesAnswered}. */
+    record AskCandidates(long ask, Duration window) implements KeeperEffect {
+    }
+
+    /** Send a handover of {@code held} to {@code to}; its outcome comes back as an event naming {@code call}. */
+    record SendHandover(long call, Fence held, Candidate to) implements KeeperEffect {
     }
 
     /** One line for operators. */

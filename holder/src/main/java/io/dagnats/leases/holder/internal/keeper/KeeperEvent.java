@@ -1,7 +1,10 @@
 package io.dagnats.leases.holder.internal.keeper;
 
+import io.dagnats.leases.holder.Candidate;
+import io.dagnats.leases.holder.internal.HandoverAnswer;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseChange;
+import java.util.List;
 import java.util.Optional;
 
 /** What can happen to a {@link LeaseKeeper}: what {@link KeeperRules} takes, one at a time. */
@@ -58,5 +61,23 @@ sealed interface KeeperEvent {
 
     /** Release {@code call} came back, answered or not: either way there is nothing more to do for it. */
     record Released(long call) implements KeeperEvent {
+    }
+
+    /** The key's candidates that answered the ask {@code ask} within its window (none: empty). */
+    record CandidatesAnswered(long ask, List<Candidate> candidates) implements KeeperEvent {
+        public CandidatesAnswered {
+            candidates = List.copyOf(candidates);
+        }
+    }
+
+    /** The handover {@code call} was answered. */
+    record HandoverAnswered(long call, HandoverAnswer answer) implements KeeperEvent {
+    }
+
+    /**
+     * This process told an owner's handover check that it waits for the key: the lease may be
+     * handed to it any moment, and if the handed-over event is lost, only an acquire soon tells.
+     */
+    record Expecting() implements KeeperEvent {
     }
 }

@@ -5,6 +5,7 @@ import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.KeepOptions;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.internal.Jitter;
 import io.dagnats.leases.protocol.Answers;
@@ -17,7 +18,7 @@ import java.util.Optional;
 /**
  * The keeping of one key as one pure function: (state, memory, event, now) to the next state
  * and the effects to perform. Campaigning is here; the owner phases are
- * {@link TenancyRules}, closing {@link ClosingRules}. Nothing here reads a clock, draws a random number it was not given,
+ * {@link TenancyRules}, closing {@link ClosingRules}, handing over {@link HandoverRules}. Nothing here reads a clock, draws a random number it was not given,
  * or does I/O.
  *
  * <p>Whose write a lease is, is a comparison: this process's {@link Claimant} (holder id and
@@ -33,21 +34,40 @@ public final class KeeperRules {
     private final TenancyRules tenancy;
     private final ClosingRules closings;
     private final StoreWentBack wentBack;
+    private final HandoverRules handovers;
 
     public KeeperRules(LeaseKey key, Claimant self, LeaseTtl ttl, Jitter jitter) {
+        this(key, self, ttl, jitter, KeepOptions.defaults());
+    }
+
+    public KeeperRules(LeaseKey key, Claimant self, LeaseTtl ttl, Jitter jitter, KeepOptions options) {
         this.context = new KeeperContext(key, self, ttl, jitter);
         this.key = key;
         this.self = self;
         this.ttl = ttl;
         this.wentBack = new StoreWentBack(context);
-        this.tenancy = new TenancyRules(context, wentBack);
+        this.handovers = new HandoverRules(context, options);
+        this.tenancy = new TenancyRules(context, wentBack, handovers);
         this.closings = new ClosingRules(key, self);
     }
 
     public KeeperStep next(KeeperState state, KeeperMemory memory, KeeperEvent event, EventTime now) {
         KeeperStep.Builder step = new KeeperStep.Builder(memory);
+        if (state instanceof KeeperState.Handover handover) {
+            return handovers.handover(handover, event, step, now);
+        }
         if (event instanceof KeeperEvent.Close close) {
-            return closings.close(state, close.release(), step);
+            return close.release() && state instanceof KeeperState.Owning owning
+                    ? handovers.close(owning, step) : closings.close(state, close.release(), step);
+        }
+        if (state instanceof KeeperState.Choosing choosing) {
+            return handovers.choosing(choosing, event, step);
+        }
+        if (state instanceof KeeperState.Waiting || state instanceof KeeperState.Acquiring) {
+            Optional<KeeperStep> toMe = handovers.successor(state, event, step, now);
+            if (toMe.isPresent()) {
+                return toMe.get();
+            }
         }
         if (state instanceof KeeperState.Idle) {
             return event instanceof KeeperEvent.Start ? context.acquire(step) : step.into(state);
@@ -141,11 +161,11 @@ public final class KeeperRules {
      */
     KeeperStep failSafe(KeeperState state, KeeperMemory memory) {
         KeeperStep.Builder step = new KeeperStep.Builder(memory);
-        if (state instanceof KeeperState.Ending) {
-            return step.into(new KeeperState.Closed());
-        }
         if (state.tenure().isPresent()) {
             step.then(new KeeperEffect.StopOwning(OwnershipListener.StopReason.LOST));
+        }
+        if (state instanceof KeeperState.Ending) {
+            return step.into(new KeeperState.Closed());
         }
         return context.waitFor(step, context.retryDelay());
     }

@@ -2,6 +2,7 @@ package io.dagnats.leases.holder.internal.keeper;
 
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.Candidate;
 import io.dagnats.leases.holder.internal.Waiting;
 import java.util.Objects;
 import java.util.Optional;
@@ -41,12 +42,29 @@ sealed interface KeeperState {
     }
 
     /** The phases that wait for the answer of the call {@code call} names: an answer to another call changes nothing. */
-    sealed interface AwaitingCall extends KeeperState permits Acquiring, Proving, Renewing, Resolving, Closing, Releasing {
+    sealed interface AwaitingCall extends KeeperState permits Acquiring, Proving, Renewing, Resolving, Closing, Releasing,
+            HandingOver {
         long call();
     }
 
     /** The phases of a close: no longer owner, and no close starts again. */
-    sealed interface Ending extends KeeperState permits Closing, Draining, Releasing, Closed {
+    sealed interface Ending extends KeeperState permits Closing, Draining, Releasing, Closed, Choosing {
+    }
+
+    /**
+     * The phases of a handover (ADR-042): ownership has ended (the listener was told), and the
+     * lease, still this process's at {@code held}, moves to {@code to} once the tenure's work has
+     * returned. {@code start} is the tenure it began with, owned again after a renew if the
+     * handover cannot be made; {@code closing}: a close asked for it, so nothing is owned again.
+     */
+    sealed interface Handover extends KeeperState permits Yielding, HandingOver {
+        Fence start();
+
+        Fence held();
+
+        Candidate to();
+
+        boolean closing();
     }
 
     /** Not started yet. */
@@ -123,6 +141,40 @@ sealed interface KeeperState {
 
     /** Closed, the release {@code call} in flight: its answer, or its failure, ends the close. */
     record Releasing(long call) implements AwaitingCall, Ending {
+    }
+
+    /**
+     * Closed while owning: still owner under {@code current}, for the short window in which the
+     * key's candidates answer the ask {@code ask}; the best waiting one is handed the lease, or,
+     * with none, it is released. Ownership ends on the answer (at the deadline by itself, as ever).
+     */
+    record Choosing(Tenure current, long ask) implements Ending {
+        public Choosing {
+            Objects.requireNonNull(current, "current");
+        }
+
+        @Override
+        public Optional<Tenure> tenure() {
+            return Optional.of(current);
+        }
+    }
+
+    /** Stepped down for {@code to}: waiting for the tenure's work and forward handlers to return. */
+    record Yielding(Fence start, Fence held, Candidate to, boolean closing) implements Handover {
+        public Yielding {
+            Objects.requireNonNull(start, "start");
+            Objects.requireNonNull(held, "held");
+            Objects.requireNonNull(to, "to");
+        }
+    }
+
+    /** The handover {@code call} of {@code held} to {@code to} in flight. */
+    record HandingOver(Fence start, Fence held, Candidate to, long call, boolean closing) implements Handover, AwaitingCall {
+        public HandingOver {
+            Objects.requireNonNull(start, "start");
+            Objects.requireNonNull(held, "held");
+            Objects.requireNonNull(to, "to");
+        }
     }
 
     /** Nothing runs any more; what was held is released, or left to the TTL. */

@@ -44,6 +44,12 @@ record KeeperStep(KeeperState state, KeeperMemory memory, List<KeeperEffect> eff
             return this;
         }
 
+        /** Stepped down for a better candidate at {@code nanos}. */
+        Builder yielded(long nanos) {
+            remember(memory().withYieldAt(nanos));
+            return this;
+        }
+
         @Override
         public Builder then(KeeperEffect effect) {
             super.then(effect);

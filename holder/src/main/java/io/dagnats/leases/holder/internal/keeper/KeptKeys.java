@@ -4,6 +4,7 @@ import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.MonotonicClock;
+import io.dagnats.leases.holder.KeepOptions;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
@@ -15,6 +16,7 @@ import io.dagnats.leases.holder.internal.KeyChanges;
 import io.dagnats.leases.holder.internal.LeaseCalls;
 import io.dagnats.leases.holder.internal.Ownership;
 import io.dagnats.leases.holder.internal.Scheduler;
+import io.dagnats.leases.holder.internal.candidacy.CandidateDesk;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -40,12 +42,15 @@ public final class KeptKeys {
     private final KeyChanges changes;
     private final HolderTelemetry telemetry;
     private final HealthWatch health;
+    /** Answers for the keys kept with candidacy on, and asks candidates for the owners (ADR-042). */
+    private final CandidateDesk desk;
     private final Map<LeaseKey, KeptLeaseHandle> kept = new ConcurrentHashMap<>();
     /** The highest fence this holder confirmed per key, for its life: kept across a drop and a keep again. */
     private final FenceFloors floors = new FenceFloors();
 
     public KeptKeys(Claimant self, LeaseCalls client, MonotonicClock clock, Scheduler scheduler, Executor listeners,
-            KeyChanges changes, HolderTelemetry telemetry, HealthWatch health) {
+            KeyChanges changes, HolderTelemetry telemetry, HealthWatch health, CandidateDesk desk) {
+        this.desk = desk;
         this.self = self;
         this.client = client;
         this.clock = clock;
@@ -58,19 +63,42 @@ public final class KeptKeys {
 
     /** @throws IllegalStateException when {@code key} is kept already */
     public KeptLeaseHandle keep(String key, Duration ttl, OwnershipListener listener) {
+        return keep(key, ttl, KeepOptions.defaults(), listener);
+    }
+
+    /** As {@link #keep(String, Duration, OwnershipListener)}, with candidacy, a strategy and its brakes. */
+    public KeptLeaseHandle keep(String key, Duration ttl, KeepOptions options, OwnershipListener listener) {
         LeaseKey leaseKey = new LeaseKey(key);
         LeaseTtl leaseTtl = new LeaseTtl(ttl.toMillis());
         Objects.requireNonNull(listener, "listener");
+        Objects.requireNonNull(options, "options");
         KeptLeaseHandle lease = kept.compute(leaseKey, (ignored, existing) -> {
             if (existing != null) {
                 throw new IllegalStateException(key + " is already kept by this holder");
             }
-            return new KeptLeaseHandle(new LeaseKeeper(new KeeperRules(leaseKey, self, leaseTtl, Jitter.random()), client, clock,
-                    Clock.systemUTC(), scheduler, listeners, listener, telemetry, floors), () -> forget(leaseKey));
+            return new KeptLeaseHandle(new LeaseKeeper(new KeeperRules(leaseKey, self, leaseTtl, Jitter.random(), options),
+                    client, desk, clock, Clock.systemUTC(), scheduler, listeners, listener, telemetry, floors),
+                    () -> forget(leaseKey));
         });
         LeaseKeeper keeper = lease.keeper();
         health.kept(leaseKey, ttl);
         changes.follow(leaseKey, keeper::keyChanged);
+        options.candidacy().ifPresent(priority -> desk.stand(leaseKey, priority, new CandidateDesk.Seat() {
+            @Override
+            public boolean waiting() {
+                return keeper.sight().waiting();
+            }
+
+            @Override
+            public boolean owner() {
+                return keeper.ownership().isOwner();
+            }
+
+            @Override
+            public void expecting() {
+                keeper.expecting();
+            }
+        }));
         keeper.start();
         return lease;
     }
@@ -106,6 +134,7 @@ public final class KeptKeys {
 
     /** A kept lease closed: no more change events for it, and the key may be kept again. */
     private void forget(LeaseKey key) {
+        desk.withdraw(key);
         changes.unfollow(key);
         kept.remove(key);
         health.dropped(key);

@@ -5,6 +5,7 @@ import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.KeptLease;
+import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.internal.Ownership;
 import java.time.Duration;
 import java.util.Objects;
@@ -59,6 +60,11 @@ public final class KeptLeaseHandle implements KeptLease {
     @Override
     public Optional<Tenure> tenure() {
         return ownership.tenure();
+    }
+
+    @Override
+    public Optional<OwnershipListener.StopReason> lastStop() {
+        return keeper.sight().lastStop();
     }
 
     @Override

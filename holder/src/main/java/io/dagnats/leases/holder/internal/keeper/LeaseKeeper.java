@@ -9,18 +9,23 @@ import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.KeptLease;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.internal.CallFailures;
+import io.dagnats.leases.holder.internal.CandidateCalls;
 import io.dagnats.leases.holder.internal.FenceFloors;
+import io.dagnats.leases.holder.internal.HandoverAnswer;
 import io.dagnats.leases.holder.internal.HolderTelemetry;
 import io.dagnats.leases.holder.internal.LeaseCalls;
 import io.dagnats.leases.holder.internal.Ownership;
 import io.dagnats.leases.holder.internal.Scheduler;
 import io.dagnats.leases.holder.internal.Step;
 import io.dagnats.leases.holder.internal.StepRunner;
+import io.dagnats.leases.holder.internal.TenureWorks;
 import io.dagnats.leases.protocol.LeaseChange;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 
 /**
@@ -29,10 +34,9 @@ import java.util.function.Consumer;
  * the holder's scheduler thread; this class performs the effects they ask for: calls, timers, the
  * published {@link Ownership}, the listener, logs. It decides nothing itself.
  *
- * <p>The listener is told on {@code listenerThread}, never on the scheduler thread, so a slow
- * {@code becameOwner} of one key delays no renewal of any key; what a listener throws is
- * logged and changes nothing here. {@link Ownership} is published on the scheduler thread,
- * before the listener hears of it, and its queries read the clock themselves.
+ * <p>The listener is told on {@code listenerThread}, so a slow {@code becameOwner} delays no renewal;
+ * what it throws is logged. {@link Ownership} is published on the scheduler thread, before the
+ * listener hears of it, and its queries read the clock themselves.
  */
 public final class LeaseKeeper {
 
@@ -42,7 +46,6 @@ public final class LeaseKeeper {
     private final KeeperRules rules;
     private final LeaseCalls client;
     private final MonotonicClock clock;
-    private final Clock wallClock;
     private final Scheduler scheduler;
     private final Executor listenerThread;
     private final OwnershipListener listener;
@@ -52,15 +55,19 @@ public final class LeaseKeeper {
     private final FenceFloors floors;
     /** Its state, memory and loop; it ends when the rules enter {@link KeeperState.Closed}, and nowhere else. */
     private final StepRunner<KeeperState, KeeperMemory, KeeperEffect, KeeperEvent> runner;
-    /** Whether a rule has thrown already: the first is logged with its trace, later ones without; scheduler thread. */
+    /** Whether a rule threw already: the first is logged with its trace, later ones without; scheduler thread. */
     private boolean ruleFailed;
+    private final CandidateCalls candidates; // asked on close, and at each renew while the strategy yields
+    private final KeeperSight sight;
 
-    LeaseKeeper(KeeperRules rules, LeaseCalls client, MonotonicClock clock, Clock wallClock, Scheduler scheduler,
-            Executor listenerThread, OwnershipListener listener, HolderTelemetry telemetry, FenceFloors floors) {
+    LeaseKeeper(KeeperRules rules, LeaseCalls client, CandidateCalls candidates, MonotonicClock clock, Clock wallClock,
+            Scheduler scheduler, Executor listenerThread, OwnershipListener listener, HolderTelemetry telemetry,
+            FenceFloors floors) {
+        this.candidates = candidates;
+        this.sight = new KeeperSight(rules.key.value());
         this.rules = rules;
         this.client = client;
         this.clock = clock;
-        this.wallClock = wallClock;
         this.scheduler = scheduler;
         this.listenerThread = listenerThread;
         this.listener = listener;
@@ -68,8 +75,8 @@ public final class LeaseKeeper {
         this.ownership = new Ownership(clock);
         this.floors = floors;
         this.runner = new StepRunner<>(scheduler, new KeeperState.Idle(), KeeperMemory.FRESH,
-                (state, memory, event) -> rules.next(state, memory, event,
-                        new EventTime(clock.nanoTime(), wallClock.instant(), floors.floor(rules.key))),
+                (state, memory, event) -> sight.observed(rules.next(state, memory, event,
+                        new EventTime(clock.nanoTime(), wallClock.instant(), floors.floor(rules.key)))),
                 this::afterBug, this::perform, KeeperState.Closed.class::isInstance);
     }
 
@@ -83,16 +90,22 @@ public final class LeaseKeeper {
         submit(new KeeperEvent.Changed(change));
     }
 
+    /** This process told an owner's handover check it waits for the key: campaign soon if no event says more. */
+    public void expecting() {
+        submit(new KeeperEvent.Expecting());
+    }
+
+    /** What others read of it: whether it waits (its candidacy's answer), why it last stopped owning. */
+    KeeperSight sight() {
+        return sight;
+    }
+
     LeaseKey key() {
         return rules.key;
     }
 
     HolderId holder() {
         return rules.self.holder();
-    }
-
-    Claimant claimant() {
-        return rules.self;
     }
 
     Ownership ownership() {
@@ -104,7 +117,7 @@ public final class LeaseKeeper {
         return runner.ended();
     }
 
-    /** For tests: the phase the keeper is in, read on the scheduler thread. */
+    /** For tests: the phase, read on the scheduler thread. */
     KeeperState state() {
         return runner.state();
     }
@@ -115,9 +128,8 @@ public final class LeaseKeeper {
     }
 
     /**
-     * Begins closing without releasing: ownership ends now and nothing is renewed again, so the
-     * server's TTL frees the key, and only after the deadline of every tenure this process was
-     * given. For when this process may still be acting on the key through a tenure it handed out.
+     * Begins closing without releasing: ownership ends now, nothing is renewed, the server's TTL frees
+     * the key. For when this process may still be acting on the key through a tenure it handed out.
      */
     CompletableFuture<Void> beginAbandon() {
         return beginClose(false);
@@ -172,7 +184,8 @@ public final class LeaseKeeper {
             ownership.begin(become.tenure(), floors.floor(rules.key));
             floors.raise(rules.key, become.tenure().fence());
             telemetry.ownershipChanged(rules.key.value(), true);
-            tell(target -> target.becameOwner(become.tenure()));
+            TenureWorks tenureWork = sight.began();
+            tell(target -> target.becameOwner(become.tenure(), tenureWork));
         } else if (effect instanceof KeeperEffect.Renew renew) {
             telemetry.renewed(rules.key.value(), renew.previous().nanosLeft(clock.nanoTime()));
             ownership.confirm(renew.tenure());
@@ -181,10 +194,19 @@ public final class LeaseKeeper {
         } else if (effect instanceof KeeperEffect.StopOwning stop) {
             // No forward is admitted from here on, and those still running are told to stop.
             ownership.end();
+            sight.stopped(stop.reason());
             telemetry.ownershipChanged(rules.key.value(), false);
-            tell(target -> target.stoppedOwning(stop.reason()));
+            sight.told(tell(target -> target.stoppedOwning(stop.reason())));
         } else if (effect instanceof KeeperEffect.DrainHandlers drain) {
-            ownership.runsEnded(drain.within()).whenComplete((done, slow) -> submit(new KeeperEvent.Drained(slow == null)));
+            sight.drained(ownership, drain.within()).whenComplete((done, slow) -> submit(new KeeperEvent.Drained(slow == null)));
+        } else if (effect instanceof KeeperEffect.AskCandidates ask) {
+            candidates.ask(rules.key, ask.window()).whenComplete((answered, failure) -> submit(
+                    new KeeperEvent.CandidatesAnswered(ask.ask(), failure == null ? answered : List.of())));
+        } else if (effect instanceof KeeperEffect.SendHandover send) {
+            client.handover(rules.key, rules.self, send.held(), Claimant.of(send.to().holder(), send.to().incarnation()))
+                    .whenComplete((answer, failure) -> submit(
+                            failure == null ? new KeeperEvent.HandoverAnswered(send.call(), HandoverAnswer.of(answer))
+                                    : failed(send.call(), failure)));
         } else if (effect instanceof KeeperEffect.SendRelease send) {
             client.release(rules.key, rules.self, send.held()).whenComplete(
                     (answer, failure) -> submit(new KeeperEvent.Released(send.call())));
@@ -202,15 +224,27 @@ public final class LeaseKeeper {
         client.renew(WentBackProbe.of(rules.key), rules.self, report.floor(), Optional.of(rules.ttl));
     }
 
-    /** Tells the user's listener on its own thread; whatever it throws is logged and changes nothing. */
-    private void tell(Consumer<OwnershipListener> call) {
-        listenerThread.execute(() -> {
+    /**
+     * Tells the user's listener on its own thread; whatever it throws is logged and changes nothing.
+     * The stage completes once the listener has returned (a handover waits for its stoppedOwning).
+     */
+    private CompletableFuture<Void> tell(Consumer<OwnershipListener> call) {
+        CompletableFuture<Void> returned = new CompletableFuture<>();
+        Runnable telling = () -> {
             try {
                 call.accept(listener);
             } catch (RuntimeException | Error thrown) {
                 LOG.log(System.Logger.Level.WARNING, "the ownership listener of " + rules.key
                         + " threw; the lease is kept as before", thrown);
+            } finally {
+                returned.complete(null);
             }
-        });
+        };
+        try {
+            listenerThread.execute(telling);
+        } catch (RejectedExecutionException stopped) {
+            returned.complete(null); // the holder's listener thread is gone: nobody is left to tell
+        }
+        return returned;
     }
 }

@@ -19,10 +19,12 @@ final class TenancyRules {
 
     private final KeeperContext rules;
     private final StoreWentBack wentBack;
+    private final HandoverRules handovers;
 
-    TenancyRules(KeeperContext rules, StoreWentBack wentBack) {
+    TenancyRules(KeeperContext rules, StoreWentBack wentBack, HandoverRules handovers) {
         this.rules = rules;
         this.wentBack = wentBack;
+        this.handovers = handovers;
     }
 
     KeeperStep next(KeeperState.Owner state, KeeperEvent event, KeeperStep.Builder step, EventTime now) {
@@ -34,6 +36,9 @@ final class TenancyRules {
             return deadline(state, tenure, step, now);
         }
         if (state instanceof KeeperState.Owning owning) {
+            if (event instanceof KeeperEvent.CandidatesAnswered answered) {
+                return handovers.offered(owning, answered, step, now);
+            }
             return event instanceof KeeperEvent.RenewDue due && due.timers() == owning.timers()
                     ? renew(step, tenure, owning.timers(), tenure.fence(), now) : step.into(state);
         }
@@ -54,6 +59,7 @@ final class TenancyRules {
                 Math.max(0, sentAt + rules.ttlNanos() / 3 - now.nanos())));
         step.then(new KeeperEffect.Schedule(new KeeperEvent.DeadlineDue(timers),
                 Math.max(0, tenure.nanosLeft(now.nanos()))));
+        handovers.askIfYielding(step);
         return step.into(new KeeperState.Owning(tenure, timers));
     }
 

@@ -34,6 +34,8 @@ abstract class FollowRulesHarness {
     final List<Long> reads = new ArrayList<>();
     final List<FollowEffect.Schedule> timers = new ArrayList<>();
     final List<String> logs = new ArrayList<>();
+    /** The owners reported as handed over to (ADR-042), also in {@link #told}. */
+    final List<KeyOwner> handedOver = new ArrayList<>();
 
     void start() {
         step(new FollowEvent.Start());
@@ -56,6 +58,9 @@ abstract class FollowRulesHarness {
                 reads.add(read.call());
             } else if (effect instanceof FollowEffect.Report report) {
                 told.add(report.owner());
+                if (report.handedOver()) {
+                    handedOver.add(report.owner());
+                }
             } else if (effect instanceof FollowEffect.Schedule schedule) {
                 timers.add(schedule);
             } else if (effect instanceof FollowEffect.Log log) {
@@ -83,7 +88,8 @@ abstract class FollowRulesHarness {
 
     /** An event as dagnats' writes (and the server's expiry marker, {@code holder} null) are read. */
     static LeaseChange event(LeaseChange.Kind kind, long sequence, long previous, String holder) {
-        boolean write = kind == LeaseChange.Kind.ACQUIRED || kind == LeaseChange.Kind.RENEWED;
+        boolean write = kind == LeaseChange.Kind.ACQUIRED || kind == LeaseChange.Kind.RENEWED
+                || kind == LeaseChange.Kind.HANDED_OVER;
         return new LeaseChange(Instant.EPOCH, KEY, kind, sequence, Optional.ofNullable(holder).map(HolderId::new),
                 Optional.empty(), write ? Optional.of(new Fence(sequence)) : Optional.empty(), Optional.empty(),
                 write ? Optional.of(TTL) : Optional.empty(), OptionalLong.of(previous));

@@ -45,6 +45,22 @@ class FollowRulesTest extends FollowRulesHarness {
     }
 
     @Test
+    void aHandoverIsToldAsSuchFromItsEventAndAsAnyChangeFromARead() {
+        start();
+        answer(held("a", 10, 12));
+
+        hear(event(LeaseChange.Kind.HANDED_OVER, 13, 12, "b"));
+        assertEquals(List.of(held("a", 10), held("b", 13)), told);
+        assertEquals(List.of(held("b", 13)), handedOver, "told as a handover, with no read");
+        assertEquals(1, reads.size());
+
+        hear(event(LeaseChange.Kind.HANDED_OVER, 16, 15, "c")); // follows a revision never heard: read
+        answer(held("c", 16, 16));
+        assertEquals(List.of(held("a", 10), held("b", 13), held("c", 16)), told);
+        assertEquals(List.of(held("b", 13)), handedOver, "a read does not say how the owner came");
+    }
+
+    @Test
     void anEventThatFollowsAnotherRevisionIsAGapClosedByARead() {
         start();
         answer(held("a", 10, 12));

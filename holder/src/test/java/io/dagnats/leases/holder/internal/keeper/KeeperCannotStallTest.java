@@ -7,6 +7,7 @@ import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.internal.HandoverAnswer;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseView;
 import java.time.Instant;
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * floor (granted, lost, held by another), fed to every phase of {@link KeeperRules}, with no floor
  * and with one: nothing throws, an answered call (a release's outcome included) is never waited on
  * again, an owner phase that ends says so, a drain or release waited for was asked for, and a
- * keeper that is neither owner nor waiting on a call or a drain has a wake pending, or is closed.
+ * keeper that is neither owner nor waiting on a call or a drain has a wake pending, or is closed;
+ * and no owner phase sends a handover in the same step in which it still owns (ADR-042).
  */
 class KeeperCannotStallTest {
 
@@ -52,7 +54,12 @@ class KeeperCannotStallTest {
                 new KeeperState.Unsure(TENURE, 1, 1), new KeeperState.Resolving(TENURE, 1, 1),
                 new KeeperState.Resolving(PAST, 1, 1), new KeeperState.Closing(1, true, Optional.of(new Fence(10))),
                 new KeeperState.Closing(1, false, Optional.empty()), new KeeperState.Draining(new Fence(10)),
-                new KeeperState.Releasing(1), new KeeperState.Closed());
+                new KeeperState.Releasing(1), new KeeperState.Closed(), new KeeperState.Choosing(TENURE, 1),
+                new KeeperState.Choosing(PAST, 1),
+                new KeeperState.Yielding(new Fence(5), new Fence(10), HandoverRulesTest.OLD, false),
+                new KeeperState.Yielding(new Fence(5), new Fence(10), HandoverRulesTest.OLD, true),
+                new KeeperState.HandingOver(new Fence(5), new Fence(10), HandoverRulesTest.OLD, 1, false),
+                new KeeperState.HandingOver(new Fence(5), new Fence(10), HandoverRulesTest.OLD, 1, true));
     }
 
     private static List<KeeperEvent> events() {
@@ -73,8 +80,14 @@ class KeeperCannotStallTest {
             }
             events.add(new KeeperEvent.RenewAnswered(id, new Answers.Renew.Lost("gone")));
             events.add(new KeeperEvent.Released(id));
+            for (HandoverAnswer answer : HandoverAnswer.values()) {
+                events.add(new KeeperEvent.HandoverAnswered(id, answer));
+            }
+            events.add(new KeeperEvent.CandidatesAnswered(id, List.of()));
+            events.add(new KeeperEvent.CandidatesAnswered(id, List.of(HandoverRulesTest.OLD)));
         }
-        for (String kind : List.of("released", "revoked", "expired", "renewed", "acquired")) {
+        events.add(new KeeperEvent.Expecting());
+        for (String kind : List.of("released", "revoked", "expired", "renewed", "acquired", "handed-over")) {
             for (long sequence : new long[] {3, 15}) {
                 events.add(new KeeperEvent.Changed(KeeperHarness.change(kind, sequence, OTHER)));
                 events.add(new KeeperEvent.Changed(KeeperHarness.change(kind, sequence, KeeperHarness.SELF)));
@@ -92,16 +105,19 @@ class KeeperCannotStallTest {
     void noEventLeavesAKeeperStalled() {
         List<String> broken = new ArrayList<>();
         int rows = 0;
-        for (Optional<Fence> floor : List.of(Optional.<Fence>empty(), Optional.of(new Fence(10)))) {
-            for (KeeperState state : states()) {
-                for (KeeperEvent event : events()) {
-                    rows++;
-                    String row = state + " + " + event + " (floor " + floor + "): ";
-                    try {
-                        KeeperStep step = RULES.next(state, MEMORY, event, new EventTime(NOW, WALL, floor));
-                        check(state, event, step).ifPresent(problem -> broken.add(row + problem));
-                    } catch (RuntimeException thrown) {
-                        broken.add(row + "threw " + thrown);
+        // Today's rules, and an owner that yields to an older version (ADR-042): the same table for both.
+        for (KeeperRules rules : List.of(RULES, HandoverRulesTest.YIELDING)) {
+            for (Optional<Fence> floor : List.of(Optional.<Fence>empty(), Optional.of(new Fence(10)))) {
+                for (KeeperState state : states()) {
+                    for (KeeperEvent event : events()) {
+                        rows++;
+                        String row = state + " + " + event + " (floor " + floor + "): ";
+                        try {
+                            KeeperStep step = rules.next(state, MEMORY, event, new EventTime(NOW, WALL, floor));
+                            check(state, event, step).ifPresent(problem -> broken.add(row + problem));
+                        } catch (RuntimeException thrown) {
+                            broken.add(row + "threw " + thrown);
+                        }
                     }
                 }
             }
@@ -132,8 +148,23 @@ class KeeperCannotStallTest {
                 .noneMatch(effect -> effect instanceof KeeperEffect.SendRelease send && send.call() == releasing.call())) {
             return Optional.of("waits for a release nobody sent: " + step.effects());
         }
+        if (!(state instanceof KeeperState.Yielding) && step.effects().stream()
+                .anyMatch(KeeperEffect.SendHandover.class::isInstance)) {
+            return Optional.of("sent a handover before ownership ended and the work drained: " + step.effects());
+        }
+        if (next instanceof KeeperState.Yielding && !next.equals(state)
+                && step.effects().stream().noneMatch(KeeperEffect.DrainHandlers.class::isInstance)
+                && !(state instanceof KeeperState.Yielding)) {
+            return Optional.of("yields with no drain asked for: " + step.effects());
+        }
+        if (next instanceof KeeperState.HandingOver handing && !(state instanceof KeeperState.HandingOver)
+                && step.effects().stream().noneMatch(effect -> effect instanceof KeeperEffect.SendHandover send
+                        && send.call() == handing.call())) {
+            return Optional.of("waits for a handover nobody sent: " + step.effects());
+        }
         boolean pending = next instanceof KeeperState.Waiting || next.tenure().isPresent() || inFlight(next).isPresent()
                 || next instanceof KeeperState.Draining || next instanceof KeeperState.Closed
+                || next instanceof KeeperState.Yielding
                 || next instanceof KeeperState.Idle;
         return pending ? Optional.empty() : Optional.of("nothing pending: " + next);
     }
@@ -148,6 +179,9 @@ class KeeperCannotStallTest {
             return Optional.of(answered.call());
         }
         if (event instanceof KeeperEvent.RenewAnswered answered && renews) {
+            return Optional.of(answered.call());
+        }
+        if (event instanceof KeeperEvent.HandoverAnswered answered && state instanceof KeeperState.HandingOver) {
             return Optional.of(answered.call());
         }
         if (event instanceof KeeperEvent.Released released && state instanceof KeeperState.Releasing) {

@@ -7,7 +7,9 @@ import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.KeepOptions;
 import io.dagnats.leases.holder.OwnershipListener;
+import io.dagnats.leases.holder.internal.CandidateCalls;
 import io.dagnats.leases.holder.internal.FenceFloors;
 import io.dagnats.leases.holder.internal.HolderTelemetry;
 import io.dagnats.leases.holder.internal.Jitter;
@@ -26,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 
 /**
  * The one harness of the keeper's tests: a {@link LeaseKeeper} of key {@code k} for holder
@@ -80,10 +83,18 @@ abstract class KeeperHarness {
         return keeper(calls, scheduler, scheduler.wallClock(), listener, jitter, new FenceFloors());
     }
 
+    /** A keeper with candidacy, strategy and brakes {@code options}, asking {@code candidates}, on the scheduler's clocks. */
+    static LeaseKeeper keeper(ScriptedCalls calls, ManualScheduler scheduler, OwnershipListener listener,
+            KeepOptions options, CandidateCalls candidates, Executor listenerThread) {
+        return new LeaseKeeper(new KeeperRules(KEY, SELF, TTL, bound -> 0, options), calls, candidates, scheduler,
+                scheduler.wallClock(), scheduler, listenerThread, listener,
+                new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null), new FenceFloors());
+    }
+
     private static LeaseKeeper keeper(ScriptedCalls calls, ManualScheduler scheduler, Clock wall,
             OwnershipListener listener, Jitter jitter, FenceFloors floors) {
-        return new LeaseKeeper(new KeeperRules(KEY, SELF, TTL, jitter), calls, scheduler, wall, scheduler,
-                Runnable::run, listener, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null), floors);
+        return new LeaseKeeper(new KeeperRules(KEY, SELF, TTL, jitter), calls, CandidateCalls.NOBODY, scheduler, wall,
+                scheduler, Runnable::run, listener, new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null), floors);
     }
 
     private void throwIfAsked() {

@@ -38,6 +38,12 @@ final class ScriptedCalls implements LeaseCalls {
         return add("release", revision, key).thenApply(Answers.Release.class::cast);
     }
 
+    @Override
+    public CompletableFuture<Answers.Handover> handover(LeaseKey key, Claimant holder, Fence revision,
+            Claimant successor) {
+        return add("handover", revision, key).thenApply(Answers.Handover.class::cast);
+    }
+
     private CompletableFuture<Object> add(String operation, Fence presented, LeaseKey key) {
         Call call = new Call(operation, presented, new CompletableFuture<>(), key);
         pending.add(call);

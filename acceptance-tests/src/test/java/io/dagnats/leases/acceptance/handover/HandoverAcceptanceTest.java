@@ -1,0 +1,166 @@
+package io.dagnats.leases.acceptance.handover;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dagnats.leases.acceptance.harness.SharedServiceTest;
+import io.dagnats.leases.acceptance.harness.WireClient;
+import io.nats.client.Message;
+import io.nats.client.Subscription;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code api.leases.handover} against a real nats-server and dagnats (ADR-042), the successor played
+ * by a plain subscription: one fenced write to a live waiting candidate, and nothing at all written
+ * when the successor is not there, is another incarnation, or the caller is not the owner at the
+ * revision it sent.
+ */
+class HandoverAcceptanceTest extends SharedServiceTest {
+
+    @Test
+    void aHandoverToAWaitingCandidateIsOneWriteAtAHigherFenceThatTheSuccessorRenewsAndTheOldOwnerLoses()
+            throws Exception {
+        Subscription events = client.connection().subscribe("dagnats.lease.changed.handed");
+        client.connection().flush(Duration.ofSeconds(5));
+        long revision = acquire("handed", "h1", "i1").path("revision").asLong();
+        try (PlayedCandidate successor = new PlayedCandidate(client.connection(), "handed", "h2", "i2")) {
+
+            JsonNode handed = client.call("handover", handover("handed", "h1", "i1", revision, "h2", "i2"));
+
+            assertTrue(handed.path("handed_over").asBoolean(), handed.toString());
+            long handedAt = handed.path("revision").asLong();
+            assertTrue(handedAt > revision, handed.toString());
+            assertEquals("h2", handed.path("holder").asText());
+            assertEquals("i2", handed.path("incarnation").asText());
+            assertEquals(handedAt, handed.path("tenure").asLong(), "the successor's tenure begins at the handover");
+            assertEquals(30_000, handed.path("ttl_ms").asLong(), "the lease's TTL is kept");
+            assertEquals(1, successor.checks());
+        }
+        next(events, revision);
+        Message event = events.nextMessage(Duration.ofSeconds(5));
+        assertNotNull(event, "no handed-over event");
+        assertEquals("handed-over", event.getHeaders().getFirst("Dagnats-Lease-Event"));
+        assertEquals("h1", event.getHeaders().getFirst("Dagnats-Lease-From"));
+        assertEquals("h2", event.getHeaders().getFirst("Dagnats-Lease-Holder"));
+        assertEquals("i2", event.getHeaders().getFirst("Dagnats-Lease-Incarnation"));
+        // One record: the handover's own message follows the old owner's directly.
+        assertEquals(Long.toString(revision), event.getHeaders().getFirst("Nats-Last-Sequence"));
+        long handedAt = Long.parseLong(event.getHeaders().getFirst("Nats-Sequence"));
+
+        JsonNode oldOwner = renew("handed", "h1", "i1", revision);
+        assertEquals("lost", oldOwner.path("kind").asText(), oldOwner.toString());
+        JsonNode successor = renew("handed", "h2", "i2", handedAt);
+        assertTrue(successor.path("granted").asBoolean(), successor.toString());
+        assertTrue(successor.path("revision").asLong() > handedAt, successor.toString());
+        assertEquals(handedAt, successor.path("tenure").asLong(), "the successor's renew continues its own tenure");
+    }
+
+    @Test
+    void aHandoverToNobodyIsNoSuccessorAndTheOwnerRenewsAtItsRevision() {
+        long revision = acquire("to-nobody", "h1", "i1").path("revision").asLong();
+
+        JsonNode reply = client.call("handover", handover("to-nobody", "h1", "i1", revision, "gone", "i9"));
+
+        assertEquals("no_successor", reply.path("kind").asText(), reply.toString());
+        assertTrue(reply.path("error").asText().contains("no responders"), reply.toString());
+        assertUnchanged("to-nobody", "h1", revision);
+        JsonNode renewed = renew("to-nobody", "h1", "i1", revision);
+        assertTrue(renewed.path("granted").asBoolean(), "the owner keeps the lease: " + renewed);
+    }
+
+    @Test
+    void aHandoverToAnotherIncarnationOfTheSuccessorIsNoSuccessor() throws Exception {
+        long revision = acquire("other-incarnation", "h1", "i1").path("revision").asLong();
+        try (PlayedCandidate successor = new PlayedCandidate(client.connection(), "other-incarnation", "h2", "i2")) {
+
+            JsonNode reply = client.call("handover", handover("other-incarnation", "h1", "i1", revision, "h2", "i3"));
+
+            assertEquals("no_successor", reply.path("kind").asText(), reply.toString());
+            assertEquals(1, successor.checks());
+        }
+        assertUnchanged("other-incarnation", "h1", revision);
+    }
+
+    @Test
+    void aHandoverAtAStaleRevisionIsLostAndAsksNobody() throws Exception {
+        long first = acquire("stale-handover", "h1", "i1").path("revision").asLong();
+        long current = renew("stale-handover", "h1", "i1", first).path("revision").asLong();
+        try (PlayedCandidate successor = new PlayedCandidate(client.connection(), "stale-handover", "h2", "i2")) {
+
+            JsonNode reply = client.call("handover", handover("stale-handover", "h1", "i1", first, "h2", "i2"));
+
+            assertEquals("lost", reply.path("kind").asText(), reply.toString());
+            assertEquals(0, successor.checks(), "a caller that is not the owner at its revision asks nobody");
+        }
+        assertUnchanged("stale-handover", "h1", current);
+    }
+
+    @Test
+    void aHandoverByAnotherHolderIsLostAndAsksNobody() throws Exception {
+        long revision = acquire("not-yours", "h1", "i1").path("revision").asLong();
+        try (PlayedCandidate successor = new PlayedCandidate(client.connection(), "not-yours", "h2", "i2")) {
+
+            JsonNode reply = client.call("handover", handover("not-yours", "intruder", "i7", revision, "h2", "i2"));
+
+            assertEquals("lost", reply.path("kind").asText(), reply.toString());
+            assertEquals(0, successor.checks());
+        }
+        assertUnchanged("not-yours", "h1", revision);
+    }
+
+    @Test
+    void aBadHandoverIsInvalidAndWritesNothing() throws Exception {
+        long revision = acquire("bad-handover", "h1", "i1").path("revision").asLong();
+        try (PlayedCandidate successor = new PlayedCandidate(client.connection(), "bad-handover", "h2", "i2")) {
+            for (ObjectNode bad : new ObjectNode[] {
+                    handover("bad-handover", "h1", "i1", revision, "h1", "i2"),
+                    (ObjectNode) handover("bad-handover", "h1", "i1", revision, "h2", "i2").without("to_incarnation"),
+                    (ObjectNode) handover("bad-handover", "h1", "i1", revision, "h2", "i2").without("to_holder"),
+                    handover("bad-handover", "h1", "i1", revision, "h2", "i2").put("ttl_ms", 1500),
+                    handover("bad-handover", "h1", "i1", revision, "h2.x", "i2"),
+                    handover("bad-handover", "h1", "i1", revision, "h2", "i2").put("colour", "red")}) {
+
+                JsonNode reply = client.call("handover", bad);
+
+                assertEquals("invalid", reply.path("kind").asText(), bad + " -> " + reply);
+            }
+            assertEquals(0, successor.checks());
+        }
+        assertUnchanged("bad-handover", "h1", revision);
+    }
+
+    private static ObjectNode handover(String key, String holder, String incarnation, long revision, String toHolder,
+            String toIncarnation) {
+        return WireClient.object().put("key", key).put("holder", holder).put("incarnation", incarnation)
+                .put("revision", revision).put("to_holder", toHolder).put("to_incarnation", toIncarnation);
+    }
+
+    private static JsonNode acquire(String key, String holder, String incarnation) {
+        JsonNode reply = client.call("acquire", WireClient.object().put("key", key).put("holder", holder)
+                .put("incarnation", incarnation).put("ttl_ms", 30_000));
+        assertTrue(reply.path("granted").asBoolean(), reply.toString());
+        return reply;
+    }
+
+    private static JsonNode renew(String key, String holder, String incarnation, long revision) {
+        return client.call("renew", WireClient.object().put("key", key).put("holder", holder)
+                .put("incarnation", incarnation).put("revision", revision));
+    }
+
+    /** Nothing was written: the owner is still {@code holder} at {@code revision}. */
+    private static void assertUnchanged(String key, String holder, long revision) {
+        JsonNode owner = client.owner(key);
+        assertEquals(holder, owner.path("holder").asText(), owner.toString());
+        assertEquals(revision, owner.path("revision").asLong(), "nothing was written: " + owner);
+    }
+
+    private static void next(Subscription events, long revision) throws InterruptedException {
+        Message event = events.nextMessage(Duration.ofSeconds(5));
+        assertNotNull(event, "no event for revision " + revision);
+        assertEquals(Long.toString(revision), event.getHeaders().getFirst("Nats-Sequence"));
+    }
+}

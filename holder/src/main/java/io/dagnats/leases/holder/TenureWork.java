@@ -1,0 +1,32 @@
+package io.dagnats.leases.holder;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The work one tenure started, like the context client-go hands {@code OnStartedLeading}:
+ * cancelled the moment this process stops acting as owner (deadline, lost, revoked, handed over,
+ * closed), and waited for, up to {@link KeepOptions#handoverBound()}, before a handover or a close
+ * lets the lease move. Work that ignores its cancellation past that bound keeps the lease from
+ * moving: a close then leaves the key to its TTL, a yield keeps it.
+ */
+public interface TenureWork {
+
+    /** Whether this tenure's ownership has ended. */
+    boolean isCancelled();
+
+    /** Runs {@code onCancel} once when the tenure ends (at once if it has ended). */
+    void onCancel(Runnable onCancel);
+
+    /** Cancels {@code work} (interrupting it) when the tenure ends, and waits for it before the lease moves. */
+    <F extends Future<?>> F track(F work);
+
+    /** Runs {@code work} on a thread of its own, tracked as {@link #track} does. */
+    <T> Future<T> run(Callable<T> work);
+
+    /** As {@link #run(Callable)}, for work that returns nothing (as {@code ExecutorService.submit} has both). */
+    default Future<?> run(Runnable work) {
+        return run(Executors.callable(work));
+    }
+}

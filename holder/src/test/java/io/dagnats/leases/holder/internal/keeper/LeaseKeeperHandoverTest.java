@@ -1,0 +1,129 @@
+package io.dagnats.leases.holder.internal.keeper;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.KeepOptions;
+import io.dagnats.leases.holder.OwnershipListener;
+import io.dagnats.leases.holder.Succession;
+import io.dagnats.leases.holder.TenureWork;
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.holder.internal.ManualScheduler;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A keeper's handover as its runner performs it (ADR-042): by the time the handover call is made,
+ * this process no longer acts as owner, its tenure's work was cancelled (at once) and its listener
+ * has returned from {@code stoppedOwning}; a handover that does not land is owned again only after
+ * a renew of its own.
+ */
+class LeaseKeeperHandoverTest {
+
+    private final ManualScheduler scheduler = new ManualScheduler();
+    private final ScriptedCalls calls = new ScriptedCalls();
+    private final List<String> told = new CopyOnWriteArrayList<>();
+    private final OwnershipListener listener = new OwnershipListener() {
+        @Override
+        public void becameOwner(Tenure tenure, TenureWork work) {
+            told.add("owner " + tenure.fence());
+            work.onCancel(() -> told.add("work cancelled"));
+        }
+
+        @Override
+        public void stoppedOwning(StopReason reason) {
+            told.add("stopped " + reason);
+        }
+    };
+
+    /** The listener's thread, run by the test: a listener still in stoppedOwning holds the handover back. */
+    private final Deque<Runnable> listenerThread = new ArrayDeque<>();
+    private boolean listenerRunsAtOnce = true;
+
+    private void tellListener(Runnable call) {
+        if (listenerRunsAtOnce) {
+            call.run();
+        } else {
+            listenerThread.add(call);
+        }
+    }
+
+    private KeptLeaseHandle keep(KeepOptions options) {
+        LeaseKeeper keeper = KeeperHarness.keeper(calls, scheduler, listener, options,
+                (key, window) -> CompletableFuture.completedFuture(List.of(HandoverRulesTest.OLD)), this::tellListener);
+        KeptLeaseHandle lease = new KeptLeaseHandle(keeper, () -> { });
+        keeper.start();
+        scheduler.runDue();
+        answer("acquire", KeeperHarness.granted(5));
+        answer("renew", KeeperHarness.renewed(6, 5));
+        return lease;
+    }
+
+    private void answer(String operation, Object answer) {
+        calls.next(operation).answer().complete(answer);
+        scheduler.runDue();
+    }
+
+    @Test
+    void closeHandsOverOnlyAfterOwnershipEndedTheListenerWasToldAndTheWorkWasCancelled() {
+        KeptLeaseHandle lease = keep(KeepOptions.defaults());
+        CompletableFuture<Void> closed = lease.keeper().beginClose();
+        scheduler.runDue();
+
+        ScriptedCalls.Call handover = calls.next("handover");
+        assertEquals(new Fence(6), handover.presented());
+        assertFalse(lease.isOwner(), "not owner when the handover is sent");
+        assertEquals(List.of("owner 6", "work cancelled", "stopped HANDED_OVER"), told);
+        assertFalse(closed.isDone(), "the close ends with the handover's answer");
+
+        handover.answer().complete(new Answers.Handover.HandedOver(KeeperHarness.others("old", 7, Duration.ofSeconds(15))));
+        scheduler.runDue();
+        assertTrue(closed.isDone());
+        assertTrue(calls.nothingPending(), "no release after a handover: " + calls.made());
+        assertEquals(Optional.of(OwnershipListener.StopReason.HANDED_OVER), lease.lastStop());
+    }
+
+    @Test
+    void aListenerStillInStoppedOwningHoldsTheHandoverBack() {
+        KeptLeaseHandle lease = keep(KeepOptions.defaults());
+        listenerRunsAtOnce = false;
+        lease.keeper().beginClose();
+        scheduler.runDue();
+        assertFalse(lease.isOwner());
+        assertTrue(calls.nothingPending(), "no handover while the listener has not returned: " + calls.made());
+
+        listenerThread.poll().run();
+        scheduler.runDue();
+        assertEquals(new Fence(6), calls.next("handover").presented(), "sent once it returned");
+        assertEquals(List.of("owner 6", "work cancelled", "stopped HANDED_OVER"), told);
+    }
+
+    @Test
+    void aYieldToASuccessorThatIsGoneOwnsAgainOnlyAfterARenewOfItsOwn() {
+        KeptLeaseHandle lease = keep(KeepOptions.defaults().candidacy(0, "1.0")
+                .succession(Succession.oldestVersionFirst()).minCandidacy(Duration.ZERO));
+
+        answer("handover", new Answers.Handover.NoSuccessor("no responders"));
+        assertFalse(lease.isOwner(), "no_successor: not owner until the renew answers");
+        assertEquals(List.of("owner 6", "work cancelled", "stopped PREFERRED_CANDIDATE"), told);
+
+        ScriptedCalls.Call renew = calls.next("renew");
+        assertEquals(new Fence(6), renew.presented(), "renews the fence it tried to hand over");
+        renew.answer().complete(KeeperHarness.renewed(7, 5));
+        scheduler.runDue();
+        assertTrue(lease.isOwner(), "owner again, under a new belief window");
+        assertEquals(List.of("owner 6", "work cancelled", "stopped PREFERRED_CANDIDATE", "owner 7"), told);
+        assertEquals(Optional.of(OwnershipListener.StopReason.PREFERRED_CANDIDATE), lease.lastStop());
+        scheduler.advance(KeeperHarness.TTL.duration().dividedBy(3));
+        assertEquals("renew", calls.next("renew").operation(), "and keeps renewing, not yielding again within the interval");
+    }
+}
