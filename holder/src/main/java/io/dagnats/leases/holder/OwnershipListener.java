@@ -44,7 +44,13 @@ public interface OwnershipListener {
          * the key's revisions above every earlier one), and campaigns again: it owns the key next
          * under a fence above every one it had.
          */
-        STORE_WENT_BACK
+        STORE_WENT_BACK,
+        /**
+         * This process handed the key over to another holder on purpose: a shard set moved the
+         * shard to another member (ADR-044), after its drain. Belief ended before the move was sent.
+         * (The name issue 30 gives its hand-over too.)
+         */
+        HANDED_OVER
     }
 
     /** Ignores both. */
