@@ -1,6 +1,7 @@
 package io.dagnats.leases.holder.internal.shards;
 
 import io.dagnats.leases.domain.Fence;
+import java.util.Optional;
 
 /**
  * Where one shard stands with this member of an attached shard set (ADR-044), named instead of
@@ -18,6 +19,11 @@ sealed interface OwnShard {
         return false;
     }
 
+    /** The shard's fence, if this state is belief under the member tenure {@code tenureStart}. */
+    default Optional<Fence> believedUnder(Fence tenureStart) {
+        return Optional.empty();
+    }
+
     /** An attach sent (a claim, or the confirmation of a shard moved here): not owned until it answers granted. */
     record Attaching(Fence memberTenure) implements OwnShard {
     }
@@ -28,13 +34,23 @@ sealed interface OwnShard {
         public boolean isBelief() {
             return true;
         }
+
+        @Override
+        public Optional<Fence> believedUnder(Fence tenureStart) {
+            return memberTenure.equals(tenureStart) ? Optional.of(revision) : Optional.empty();
+        }
     }
 
     /** Owned and being drained, before a move to {@code target} (or, with none, a detach). */
-    record Draining(Fence revision, Fence memberTenure, java.util.Optional<ShardCalls.Target> target) implements OwnShard {
+    record Draining(Fence revision, Fence memberTenure, Optional<ShardCalls.Target> target) implements OwnShard {
         @Override
         public boolean isBelief() {
             return true;
+        }
+
+        @Override
+        public Optional<Fence> believedUnder(Fence tenureStart) {
+            return memberTenure.equals(tenureStart) ? Optional.of(revision) : Optional.empty();
         }
     }
 

@@ -44,11 +44,7 @@ final class OwnShards {
     private final Map<Integer, OwnShard> states = new ConcurrentHashMap<>();
     /** Shards moved away, with the revision of the move: not confirmed again until the view shows it. Loop only. */
     private final Map<Integer, Long> movedAway = new HashMap<>();
-    /**
-     * Shards whose attach was refused (held by another, or the answer lost), with when to try again:
-     * the view that asked for them is stale until the next listing, and asking again at once would
-     * only repeat the call. Loop only.
-     */
+    /** Refused attaches and when to ask again: the view that asked is stale until the next listing. Loop only. */
     private final Map<Integer, Long> refusedUntil = new HashMap<>();
 
     OwnShards(ShardKeys keys, HolderId me, ShardCalls calls, ShardListener listener, ShardDrains drains, Scheduler loop,
@@ -78,21 +74,14 @@ final class OwnShards {
     /** The shards believed under {@code tenure}, the member's tenure now (none without one). Any thread. */
     Set<Integer> believed(Optional<Tenure> tenure) {
         Set<Integer> owned = new TreeSet<>();
-        tenure.ifPresent(now -> states.forEach((shard, state) -> {
-            if (state.isBelief() && state.memberTenure().equals(now.start())) {
-                owned.add(shard);
-            }
-        }));
+        tenure.ifPresent(now -> states.forEach((shard, state) -> state.believedUnder(now.start()).ifPresent(
+                revision -> owned.add(shard))));
         return owned;
     }
 
     /** The shard's fence, if believed under the member tenure {@code tenureStart}. Any thread. */
     Optional<Fence> revisionBelieved(int shard, Fence tenureStart) {
-        OwnShard state = states.get(shard);
-        if (state == null || !state.isBelief() || !state.memberTenure().equals(tenureStart)) {
-            return Optional.empty();
-        }
-        return Optional.of(state instanceof OwnShard.Owned owned ? owned.revision() : ((OwnShard.Draining) state).revision());
+        return Optional.ofNullable(states.get(shard)).flatMap(state -> state.believedUnder(tenureStart));
     }
 
     /** The member lease's belief ended: so did every shard's (already, by derivation); the listener is told. */
