@@ -1,6 +1,7 @@
 package io.dagnats.leases.holder.internal.shards;
 
 import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.holder.ShardQuotas;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -107,34 +108,15 @@ final class ShardPlacement {
         return new Plan(quotas, claims, moves(view, quotas, owned, lacking));
     }
 
-    /**
-     * Each member's quota by largest remainder of M·c/Σc. Equal remainders go first to members that
-     * own more than their floor now, then by lowest id: a settled spread stays where it is, each
-     * extra given to such a member saves a move, and (unlike ranking by how many are owned) the
-     * order does not change while a round's moves bring counts down, so no later round undoes one.
-     */
+    /** Each member's quota: {@link ShardQuotas}, the rule the CLI shows too. */
     static Map<HolderId, Integer> quotas(int shardCount, Iterable<Member> members, Map<HolderId, List<Integer>> owned) {
-        long total = 0;
-        List<Member> ranked = new ArrayList<>();
+        Map<HolderId, Integer> capacities = new HashMap<>();
+        Map<HolderId, Integer> counts = new HashMap<>();
         for (Member member : members) {
-            total += member.capacity();
-            ranked.add(member);
+            capacities.put(member.id(), member.capacity());
+            counts.put(member.id(), owned.getOrDefault(member.id(), List.of()).size());
         }
-        long capacities = total;
-        Map<HolderId, Integer> quotas = new HashMap<>();
-        int given = 0;
-        for (Member member : ranked) {
-            int floor = (int) ((long) shardCount * member.capacity() / capacities);
-            quotas.put(member.id(), floor);
-            given += floor;
-        }
-        ranked.sort(Comparator.<Member>comparingLong(member -> (long) shardCount * member.capacity() % capacities).reversed()
-                .thenComparing(member -> owned.getOrDefault(member.id(), List.of()).size() > quotas.get(member.id()) ? 0 : 1)
-                .thenComparing(member -> member.id().value()));
-        for (int i = 0; i < shardCount - given; i++) {
-            quotas.merge(ranked.get(i).id(), 1, Integer::sum);
-        }
-        return quotas;
+        return ShardQuotas.of(shardCount, capacities, counts);
     }
 
     /** The shards each member owns now, ascending; members owning none have an empty list. */
