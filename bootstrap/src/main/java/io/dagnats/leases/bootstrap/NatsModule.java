@@ -10,6 +10,7 @@ import io.dagnats.leases.adapters.nats.NatsLeaseStore;
 import io.dagnats.leases.adapters.nats.NatsOwnerInbox;
 import io.dagnats.leases.adapters.nats.PublishDenials;
 import io.dagnats.leases.application.AcquireLease;
+import io.dagnats.leases.application.AttachedKeys;
 import io.dagnats.leases.application.ForwardToOwner;
 import io.dagnats.leases.application.LeaseListing;
 import io.dagnats.leases.application.LeaseStore;
@@ -155,9 +156,9 @@ final class NatsModule extends AbstractModule {
     @Singleton
     LeaseApi api(Connection connection, LeaseBucket bucket, ReadLease owner, AcquireLease acquire,
             RenewLease renew, ReleaseLease release, ForwardToOwner forward, LeaseListing listing,
-            RevokeLease revoke, LeaseTelemetry telemetry) {
+            RevokeLease revoke, LeaseTelemetry telemetry, AttachedKeys attached) {
         return new LeaseApi(connection, bucket, owner, acquire, renew, release, forward, listing, revoke, telemetry,
-                settings.identity().identity(), DagnatsVersion.current().version());
+                settings.identity().identity(), DagnatsVersion.current().version(), attached);
     }
 
     @Provides

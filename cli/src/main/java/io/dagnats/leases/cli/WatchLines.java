@@ -21,7 +21,8 @@ final class WatchLines {
                 .append("  ").append(String.format("%-8s", change.kind().word()))
                 .append("  ").append(change.key());
         String whose = switch (change.kind()) {
-            case ACQUIRED, RENEWED, RELEASED -> "by ";
+            case ACQUIRED, RENEWED, RELEASED, ATTACHED, MOVED -> "by ";
+            case FREED -> "attached for ";
             case REVOKED -> "from ";
             case EXPIRED -> "lease of ";
         };

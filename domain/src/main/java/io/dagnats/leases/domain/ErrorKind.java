@@ -22,6 +22,11 @@ public enum ErrorKind {
     UNAVAILABLE(true),
     /** A corrupt lease record, or dagnats stopping mid-call. */
     INTERNAL(true),
+    /**
+     * move (ADR-043), and handover: the successor named is not live (its member lease is not held
+     * by it in the tenure named); nothing was written. Not retryable as it is: name a live successor.
+     */
+    NO_SUCCESSOR(false),
     /** forward: nobody holds the key. */
     NO_OWNER(true),
     /** forward: no subscriber on the owner's inbox, and no new owner to try. */

@@ -13,7 +13,16 @@ public enum LeaseEvent {
      * The service removed a lease its store still showed long after the store's own expiry on the
      * server's clock ({@link StoreExpiry}): the key is free, as after the server's expiry marker.
      */
-    EXPIRED("expired");
+    EXPIRED("expired"),
+    /** A key was attached to a member lease (ADR-043): it lives by that lease from this write. */
+    ATTACHED("attached"),
+    /** An attached key was attached to another member lease, for another holder (ADR-043). */
+    MOVED("moved"),
+    /**
+     * The service ended an attached key whose member lease had ended (expired, released, revoked):
+     * the key was already free by the liveness rule; this write only tells its watchers (ADR-043).
+     */
+    FREED("freed");
 
     private final String wireName;
 

@@ -43,6 +43,10 @@ public final class LeaseRules {
             return new Decision.Answer<>(lost.get());
         }
         Lease lease = ((KeyState.Held) state).lease();
+        if (lease.isAttached()) {
+            return new Decision.Answer<>(new Lost(state.key(), Lost.Reason.ATTACHED, "it is attached to member lease "
+                    + lease.attachment().get().member() + ": renew the member lease instead, or detach the key"));
+        }
         return new Decision.Apply<>(new LeaseWrite.Put(
                 lease.key(),
                 lease.revision().revision(),
@@ -92,7 +96,7 @@ public final class LeaseRules {
         return revoke(state, Optional.empty(), reason);
     }
 
-    private static Optional<Lost> checkFence(KeyState state, Claimant caller, Fence presented) {
+    static Optional<Lost> checkFence(KeyState state, Claimant caller, Fence presented) {
         if (!(state instanceof KeyState.Held held)) {
             return Optional.of(new Lost(state.key(), Lost.Reason.NOT_HELD,
                     "nobody holds it (never acquired, released, or expired)"));

@@ -27,6 +27,12 @@ public sealed interface LeaseWrite {
      * Makes or extends a holder's lease; the server frees the key {@code ttl} after the write.
      * {@code writtenAt} is the writer's clock when it decided, at or before the server's
      * own stamp, so the advisory expiry derived from it errs early, never late.
+     *
+     * <p>With an {@code attachment} (an attach or a move, ADR-043) the write carries no TTL: the key
+     * lives by the member lease; {@code writtenAt} and {@code ttl} are then the member's, as read
+     * when the write was decided, so the lease this write makes shows the member's expiry.
+     *
+     * @param from a move's previous holder, told to watchers (the {@code Dagnats-Lease-From} header)
      */
     record Put(
             LeaseKey key,
@@ -36,7 +42,9 @@ public sealed interface LeaseWrite {
             Instant acquiredAt,
             Instant writtenAt,
             LeaseTtl ttl,
-            Optional<Fence> continuedTenure) implements LeaseWrite {
+            Optional<Fence> continuedTenure,
+            Optional<Attachment> attachment,
+            Optional<HolderId> from) implements LeaseWrite {
 
         public Put {
             Objects.requireNonNull(key, "key");
@@ -46,10 +54,23 @@ public sealed interface LeaseWrite {
             Objects.requireNonNull(writtenAt, "writtenAt");
             Objects.requireNonNull(ttl, "ttl");
             Objects.requireNonNull(continuedTenure, "continuedTenure");
-            if (event == LeaseEvent.RELEASED || event == LeaseEvent.REVOKED) {
-                throw new IllegalArgumentException("a release or revoke is a Tombstone, not a Put");
+            Objects.requireNonNull(attachment, "attachment");
+            Objects.requireNonNull(from, "from");
+            if (event == LeaseEvent.RELEASED || event == LeaseEvent.REVOKED || event == LeaseEvent.FREED
+                    || event == LeaseEvent.EXPIRED) {
+                throw new IllegalArgumentException("a write that frees the key is a Tombstone, not a Put");
+            }
+            if (attachment.isPresent() != (event == LeaseEvent.ATTACHED || event == LeaseEvent.MOVED)) {
+                throw new IllegalArgumentException("an attach or a move, and only they, write an attachment");
             }
             claimant.requireInNamespaceOf(key);
+        }
+
+        /** A plain lease's write: an acquire or a renew, with its own TTL. */
+        public Put(LeaseKey key, long expectedSequence, LeaseEvent event, Claimant claimant, Instant acquiredAt,
+                Instant writtenAt, LeaseTtl ttl, Optional<Fence> continuedTenure) {
+            this(key, expectedSequence, event, claimant, acquiredAt, writtenAt, ttl, continuedTenure,
+                    Optional.empty(), Optional.empty());
         }
 
         @Override
@@ -65,7 +86,7 @@ public sealed interface LeaseWrite {
         /** The lease this write makes once the store gives it {@code revision}. */
         public Lease leaseAt(Fence revision) {
             return new Lease(key, claimant.holder(), claimant.incarnation(), claimant.principal(), revision,
-                    continuedTenure.orElse(revision), acquiredAt, writtenAt, ttl);
+                    continuedTenure.orElse(revision), acquiredAt, writtenAt, ttl, attachment);
         }
     }
 
@@ -73,12 +94,24 @@ public sealed interface LeaseWrite {
      * Frees the key: a release by its holder, or an operator's revoke when {@code revokeReason}
      * is present. The tombstone itself expires, so freed keys leave nothing that grows.
      *
-     * @param ended the lease this write ends; the write expects its revision as the key's last sequence
+     * @param ended       the lease this write ends; the write expects its revision as the key's last sequence
+     * @param endedMember for the {@code freed} event of a key attached to a member lease that ended
+     *                    (ADR-043): that member's key; the key was already free by the liveness rule
      */
-    record Tombstone(Lease ended, Optional<RevokeReason> revokeReason) implements LeaseWrite {
+    record Tombstone(Lease ended, Optional<RevokeReason> revokeReason, Optional<LeaseKey> endedMember)
+            implements LeaseWrite {
         public Tombstone {
             Objects.requireNonNull(ended, "ended");
             Objects.requireNonNull(revokeReason, "revokeReason");
+            Objects.requireNonNull(endedMember, "endedMember");
+            if (revokeReason.isPresent() && endedMember.isPresent()) {
+                throw new IllegalArgumentException("a tombstone is a revoke or a freed attachment, not both");
+            }
+        }
+
+        /** A release, or a revoke when {@code revokeReason} is present. */
+        public Tombstone(Lease ended, Optional<RevokeReason> revokeReason) {
+            this(ended, revokeReason, Optional.empty());
         }
 
         @Override
@@ -109,7 +142,8 @@ public sealed interface LeaseWrite {
 
         @Override
         public LeaseEvent event() {
-            return revokeReason.isPresent() ? LeaseEvent.REVOKED : LeaseEvent.RELEASED;
+            return revokeReason.isPresent() ? LeaseEvent.REVOKED
+                    : endedMember.isPresent() ? LeaseEvent.FREED : LeaseEvent.RELEASED;
         }
     }
 }

@@ -15,6 +15,15 @@ final class Fields {
     static final String CURSOR = "cursor";
     static final String REASON = "reason";
     static final String ACCOUNT = "account";
+    // ADR-043: keys attached to a member lease.
+    static final String MEMBER = "member";
+    static final String MEMBER_TENURE = "member_tenure";
+    static final String VALUE = "value";
+    static final String TO_HOLDER = "to_holder";
+    static final String TO_INCARNATION = "to_incarnation";
+    static final String TO_MEMBER = "to_member";
+    static final String TO_MEMBER_TENURE = "to_member_tenure";
+    static final String ATTACHED_TO = "attached_to";
 
     static final String GRANTED = "granted";
     static final String HELD = "held";

@@ -18,6 +18,7 @@ public final class Kinds {
             case UNSUPPORTED -> "unsupported";
             case UNAVAILABLE -> "unavailable";
             case INTERNAL -> "internal";
+            case NO_SUCCESSOR -> "no_successor";
             case NO_OWNER -> "no_owner";
             case OWNER_UNAVAILABLE -> "owner_unavailable";
             case OWNER_REJECTED -> "owner_rejected";

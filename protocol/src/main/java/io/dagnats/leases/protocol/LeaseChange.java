@@ -56,15 +56,21 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
     }
 
     public enum Kind {
-        ACQUIRED, RENEWED, RELEASED, REVOKED, EXPIRED;
+        ACQUIRED, RENEWED, RELEASED, REVOKED, EXPIRED,
+        /** ADR-043: attached to a member lease (the holder's, named by {@link LeaseHeaders#MEMBER}). */
+        ATTACHED,
+        /** ADR-043: attached to a successor's member lease; the holder is the successor. */
+        MOVED,
+        /** ADR-043: an attached key whose member lease ended, told free (it was free from that end). */
+        FREED;
 
         public String word() {
             return name().toLowerCase(Locale.ROOT);
         }
 
-        /** The key is free after this change: released, revoked or expired. */
+        /** The key is free after this change: released, revoked, expired or freed. */
         public boolean endsLease() {
-            return this == RELEASED || this == REVOKED || this == EXPIRED;
+            return this == RELEASED || this == REVOKED || this == EXPIRED || this == FREED;
         }
     }
 
@@ -154,11 +160,15 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
             case REVOKED -> Kind.REVOKED;
             // dagnats removed a lease the store forgot to expire (ADR-035): an expiry like the server's.
             case EXPIRED -> Kind.EXPIRED;
+            case ATTACHED -> Kind.ATTACHED;
+            case MOVED -> Kind.MOVED;
+            case FREED -> Kind.FREED;
         };
         Optional<HolderId> holder = Optional.ofNullable(header.apply(LeaseHeaders.HOLDER)).map(HolderId::new);
         Optional<Incarnation> incarnation =
                 Optional.ofNullable(header.apply(LeaseHeaders.INCARNATION)).map(Incarnation::new);
-        Optional<Fence> fence = kind == Kind.ACQUIRED || kind == Kind.RENEWED
+        Optional<Fence> fence = kind == Kind.ACQUIRED || kind == Kind.RENEWED || kind == Kind.ATTACHED
+                || kind == Kind.MOVED
                 ? Optional.of(new Fence(sequence))
                 : LeaseHeaders.parseFence(header.apply(LeaseHeaders.FENCE));
         Optional<Duration> ttl = kind == Kind.ACQUIRED || kind == Kind.RENEWED

@@ -37,6 +37,13 @@ public final class LeaseHeaders {
     public static final String INCARNATION = "Dagnats-Lease-Incarnation";
     /** On a revoke write: the operator's reason, as sent ({@link io.dagnats.leases.domain.RevokeReason}). */
     public static final String REASON = "Dagnats-Lease-Reason";
+    /**
+     * On a change event of an attached key (ADR-043): the member lease it is attached to
+     * ({@code attached}, {@code moved}), or whose end freed it ({@code freed}).
+     */
+    public static final String MEMBER = "Dagnats-Lease-Member";
+    /** On a {@code moved} change event (ADR-043): the holder the key was moved from. */
+    public static final String FROM = "Dagnats-Lease-From";
 
     /** Digits in 2^64-1; more cannot be a 64-bit value, leading zeros or not. */
     private static final int MAX_DIGITS = 20;

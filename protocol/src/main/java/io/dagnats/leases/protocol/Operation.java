@@ -1,8 +1,8 @@
 package io.dagnats.leases.protocol;
 
 /**
- * The endpoints of the {@code dagnats-api} service: the five lease operations a
- * holder or caller uses, and the two an operator uses ({@link #isOperator()}).
+ * The endpoints of the {@code dagnats-api} service: the lease operations a
+ * holder or caller uses (the guide's five, and attach, detach and move of ADR-043), and the two an operator uses ({@link #isOperator()}).
  */
 public enum Operation {
     ACQUIRE("acquire"),
@@ -13,7 +13,13 @@ public enum Operation {
     /** A page of the held leases ({@link ListRequest}); the one operation about no single key. */
     LIST("list"),
     /** Frees a key over its holder's head ({@link Request.Revoke}). */
-    REVOKE("revoke");
+    REVOKE("revoke"),
+    /** Attaches a key to the caller's member lease (ADR-043): it lives by that lease, with no TTL of its own. */
+    ATTACH("attach"),
+    /** Frees the caller's attached key ({@link Request.Detach}). */
+    DETACH("detach"),
+    /** Attaches the caller's key to a successor's member lease in one write ({@link Request.Move}). */
+    MOVE("move");
 
     private final String endpointName;
     private final String subject;

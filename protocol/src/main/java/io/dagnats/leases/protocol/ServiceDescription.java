@@ -72,7 +72,7 @@ public final class ServiceDescription {
     /** Who {@code operation} is for; a switch without default, so a new operation does not compile until it says. */
     public static EndpointKind kind(Operation operation) {
         return switch (operation) {
-            case ACQUIRE, RENEW, RELEASE, OWNER, FORWARD -> EndpointKind.LEASE;
+            case ACQUIRE, RENEW, RELEASE, OWNER, FORWARD, ATTACH, DETACH, MOVE -> EndpointKind.LEASE;
             case LIST, REVOKE -> EndpointKind.ADMIN;
         };
     }
@@ -87,6 +87,9 @@ public final class ServiceDescription {
             case FORWARD -> "hand a request to whoever holds a key, fenced with its revision";
             case LIST -> "a page of the held leases, with a cursor for the next (not a snapshot)";
             case REVOKE -> "free a key over its holder's head, saying why (operators only)";
+            case ATTACH -> "attach a key to your member lease: it lives by that lease, no renew of its own";
+            case DETACH -> "free a key attached to your member lease";
+            case MOVE -> "attach your key to a live successor's member lease, in one write";
         };
     }
 

@@ -35,6 +35,8 @@ public final class ServiceErrors {
             case NO_OWNER -> 404;
             // Both say the caller's view of who owns the key is out of date.
             case LOST, OWNER_REJECTED -> 409;
+            // The successor named is gone: the request names what is not there.
+            case NO_SUCCESSOR -> 404;
             case REPLY_TOO_LARGE -> 413;
             case INTERNAL -> 500;
             case UNSUPPORTED -> 501;

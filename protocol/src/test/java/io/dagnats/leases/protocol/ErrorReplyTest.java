@@ -106,6 +106,9 @@ class ErrorReplyTest {
             case FORWARD -> Replies::decodeForward;
             case LIST -> Replies::decodeList;
             case REVOKE -> Replies::decodeRevoke;
+            case ATTACH -> Replies::decodeAttach;
+            case DETACH -> Replies::decodeDetach;
+            case MOVE -> Replies::decodeMove;
         };
     }
 }

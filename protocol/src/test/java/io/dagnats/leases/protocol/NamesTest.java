@@ -31,6 +31,7 @@ class NamesTest {
             OWNER_REJECTED,    owner_rejected,    true
             OWNER_TIMEOUT,     owner_timeout,     false
             REPLY_TOO_LARGE,   reply_too_large,   false
+            NO_SUCCESSOR,      no_successor,      false
             """)
     void eachErrorKindHasOneWireName(ErrorKind kind, String wireName, boolean retryable) {
         assertEquals(wireName, Kinds.wireName(kind));
@@ -41,7 +42,7 @@ class NamesTest {
     @Test
     void anUnknownWireNameIsNoKind() {
         assertEquals(Optional.empty(), Kinds.fromWireName("Lost"));
-        assertEquals(11, Arrays.stream(ErrorKind.values()).map(Kinds::wireName).distinct().count());
+        assertEquals(ErrorKind.values().length, Arrays.stream(ErrorKind.values()).map(Kinds::wireName).distinct().count());
     }
 
     @ParameterizedTest(name = "{0} on {1}")
@@ -53,6 +54,9 @@ class NamesTest {
             FORWARD, forward, api.leases.forward
             LIST,    list,    api.leases.list
             REVOKE,  revoke,  api.leases.revoke
+            ATTACH,  attach,  api.leases.attach
+            DETACH,  detach,  api.leases.detach
+            MOVE,    move,    api.leases.move
             """)
     void eachOperationHasItsEndpointAndSubject(Operation operation, String endpoint, String subject) {
         assertEquals(endpoint, operation.endpointName());

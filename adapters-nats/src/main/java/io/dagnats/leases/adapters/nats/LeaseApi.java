@@ -1,6 +1,7 @@
 package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.application.AcquireLease;
+import io.dagnats.leases.application.AttachedKeys;
 import io.dagnats.leases.application.ForwardToOwner;
 import io.dagnats.leases.application.LeaseListing;
 import io.dagnats.leases.application.LeaseTelemetry;
@@ -55,7 +56,8 @@ public final class LeaseApi {
             RevokeLease revoke,
             LeaseTelemetry telemetry,
             RequestIdentity identity,
-            String version) {
+            String version,
+            AttachedKeys attached) {
         this.version = Objects.requireNonNull(version, "version");
         this.connection = Objects.requireNonNull(connection, "connection");
         this.bucket = Objects.requireNonNull(bucket, "bucket");
@@ -64,6 +66,7 @@ public final class LeaseApi {
         ForwardHandler forwarding = new ForwardHandler(forward, () -> connection.getServerInfo().getMaxPayload());
         ListHandler listed = new ListHandler(listing, () -> connection.getServerInfo().getMaxPayload());
         RevokeHandler revoking = new RevokeHandler(revoke);
+        AttachHandlers attaching = new AttachHandlers(attached);
         List<Dispatcher.Route<?>> routes = List.of(
                 new Dispatcher.Route<>(Operation.ACQUIRE, Requests::acquire, handlers::acquire),
                 new Dispatcher.Route<>(Operation.RENEW, Requests::renew, handlers::renew),
@@ -71,7 +74,10 @@ public final class LeaseApi {
                 new Dispatcher.Route<>(Operation.OWNER, Requests::owner, handlers::owner),
                 new Dispatcher.Route<>(Operation.FORWARD, Requests::forward, forwarding::forward),
                 new Dispatcher.Route<>(Operation.LIST, Requests::list, listed::list),
-                new Dispatcher.Route<>(Operation.REVOKE, Requests::revoke, revoking::revoke));
+                new Dispatcher.Route<>(Operation.REVOKE, Requests::revoke, revoking::revoke),
+                new Dispatcher.Route<>(Operation.ATTACH, Requests::attach, attaching::attach),
+                new Dispatcher.Route<>(Operation.DETACH, Requests::detach, attaching::detach),
+                new Dispatcher.Route<>(Operation.MOVE, Requests::move, attaching::move));
         this.responder = new MicroResponder(connection, dispatcher, routes, version, this::metadata);
     }
 
