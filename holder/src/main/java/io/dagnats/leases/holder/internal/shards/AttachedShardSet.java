@@ -1,6 +1,8 @@
 package io.dagnats.leases.holder.internal.shards;
 
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
@@ -9,14 +11,19 @@ import io.dagnats.leases.holder.OwnershipListener.StopReason;
 import io.dagnats.leases.holder.ShardListener;
 import io.dagnats.leases.holder.ShardSet;
 import io.dagnats.leases.holder.ShardSetOptions;
+import io.dagnats.leases.holder.internal.Daemons;
+import io.dagnats.leases.holder.internal.KeyChanges;
 import io.dagnats.leases.holder.internal.Scheduler;
 import io.dagnats.leases.holder.internal.Waiting;
 import io.dagnats.leases.holder.internal.keeper.KeptLeaseHandle;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -71,6 +78,26 @@ public final class AttachedShardSet implements ShardSet {
         this.sight = sightOf.apply(this::decideSoon);
         this.own = new OwnShards(keys, holder.id(), calls, listener, drains, loop, clock, ttl, this::memberTenureNow,
                 () -> phase.get() instanceof ShardSetPhase.Member, this::decideSoon);
+    }
+
+    /**
+     * A set of {@code holder}'s, not started, its loop and drains on daemon threads of their own.
+     *
+     * @throws IllegalArgumentException when a member or capacity key would not fit, or {@code ttl} is no lease TTL
+     */
+    public static AttachedShardSet join(ShardHolder holder, Claimant self, KeyChanges changes, ShardKeys keys,
+            Duration ttl, Duration drainBound, ShardSetOptions options, ShardListener listener, MonotonicClock clock) {
+        keys.requireMemberKeyFor(holder.id());
+        new LeaseTtl(ttl.toMillis());
+        Objects.requireNonNull(drainBound, "drainBound");
+        Objects.requireNonNull(listener, "listener");
+        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(
+                Daemons.named("dagnats-shards-" + keys.set()));
+        Scheduler loop = Scheduler.of(executor);
+        return new AttachedShardSet(holder, new ClientShardCalls(holder.client(), self), keys, ttl, drainBound, options,
+                listener, loop, executor::shutdownNow, clock,
+                changed -> new SetSight(keys, holder.client(), changes, loop, clock, ttl, ClientShardCalls::seen, changed),
+                new ShardDrains(keys.set(), listener, drainBound, loop, clock, Daemons.named("dagnats-drain-" + keys.set())));
     }
 
     /** Joins the set: keeps the member lease and looks at the set now and every ttl/3. */

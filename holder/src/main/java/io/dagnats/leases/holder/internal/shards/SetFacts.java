@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * listing or a change event, and when each member's capacity was first seen (for settling). A pure
  * value: each change returns a new one. A listing replaces what is known except what an event
  * taught after it began (the listing may have read the key before the event's write), unless the
- * listing shows a later write, as in {@link ShardView}.
+ * listing shows a later write, as ADR-031 said of the shard leases.
  *
  * @param step          how many changes made this view; a listing names the step it began at
  * @param facts         the last write seen of each key of the set

@@ -28,7 +28,7 @@ import java.util.function.Function;
  * What one member sees of a shard set whose shards are attached keys, kept up to date on the
  * set's loop: {@link SetFacts} fed by listings of the member, capacity and shard prefixes (at
  * once, every third of the TTL, and afresh when asked) and by the change events of the shard keys
- * and of the members' and capacities' keys listed. As {@link ShardSight}, for ADR-044's sets; a
+ * and of the members' and capacities' keys listed. As ADR-031 had it, for ADR-044's sets; a
  * listing runs while the loop goes on. Loop only, except {@link #start}.
  */
 final class SetSight {
