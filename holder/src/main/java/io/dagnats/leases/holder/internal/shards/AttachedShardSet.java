@@ -17,7 +17,6 @@ import io.dagnats.leases.holder.internal.Scheduler;
 import io.dagnats.leases.holder.internal.Waiting;
 import io.dagnats.leases.holder.internal.keeper.KeptLeaseHandle;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -267,10 +266,5 @@ public final class AttachedShardSet implements ShardSet {
             left.complete(null);
             stopLoop.run();
         }
-    }
-
-    /** For the CLI and tests: this member's own shards by state. */
-    Map<Integer, OwnShard> ownShards() {
-        return own.states();
     }
 }

@@ -67,10 +67,6 @@ final class OwnShards {
         return calls;
     }
 
-    Map<Integer, OwnShard> states() {
-        return new TreeMap<>(states);
-    }
-
     /** The shards believed under {@code tenure}, the member's tenure now (none without one). Any thread. */
     Set<Integer> believed(Optional<Tenure> tenure) {
         Set<Integer> owned = new TreeSet<>();
@@ -153,7 +149,7 @@ final class OwnShards {
         decide.run();
     }
 
-    /** Drains an owned shard, then moves it to {@code target}. */
+    /** Drains an owned shard, then moves it to {@code target}; leaving ({@link #drainAll}), detaches it. */
     void handOver(int shard, ShardCalls.Target target) {
         drain(shard, Optional.of(target));
     }
@@ -184,14 +180,15 @@ final class OwnShards {
         if (states.get(shard) != draining) {
             return;
         }
+        OwnShard.HandingOver sent = new OwnShard.HandingOver(draining.revision(), draining.memberTenure());
+        states.put(shard, sent); // belief ends here, before the listener is told and before the call is sent
         if (draining.target().isEmpty()) {
-            states.remove(shard);
+            // Leaving: detached as soon as its own drain returns, not when the member lease is released
+            // after every other drain (ADR-031's promise to the replicas taking the shards over).
             revoked(shard, StopReason.RELEASED);
-            decide.run();
+            detach(shard, sent);
             return;
         }
-        OwnShard.HandingOver sent = new OwnShard.HandingOver(draining.revision(), draining.memberTenure());
-        states.put(shard, sent); // belief ends here, before the listener is told and before the move is sent
         revoked(shard, StopReason.HANDED_OVER);
         calls.move(keys.shard(shard), draining.revision(), draining.target().get())
                 .whenComplete((answer, failure) -> loop.execute(() -> {
@@ -220,12 +217,16 @@ final class OwnShards {
             if (state instanceof OwnShard.Parked parked && now - parked.readyAtNanos() >= 0) {
                 OwnShard.HandingOver sent = new OwnShard.HandingOver(parked.revision(), parked.memberTenure());
                 states.put(shard, sent);
-                calls.detach(keys.shard(shard), parked.revision()).whenComplete((answer, failure) -> loop.execute(() -> {
-                    states.remove(shard, sent);
-                    decide.run();
-                }));
+                detach(shard, sent);
             }
         });
+    }
+
+    private void detach(int shard, OwnShard.HandingOver sent) {
+        calls.detach(keys.shard(shard), sent.revision()).whenComplete((answer, failure) -> loop.execute(() -> {
+            states.remove(shard, sent);
+            decide.run();
+        }));
     }
 
     /** Leaving: once nothing is drained, handed over or parked any more, {@code leave} runs (the member's release). */

@@ -37,9 +37,8 @@ class OwnShardsTest {
     private final ManualScheduler loop = new ManualScheduler();
     private final List<String> record = new ArrayList<>();
     private final Map<String, CompletableFuture<?>> answers = new HashMap<>();
-    private final Map<Integer, Runnable> drainThreads = new HashMap<>();
+    private final List<Runnable> drainThreads = new ArrayList<>();
     private Optional<Tenure> member = Optional.of(memberTenure(TENURE));
-    private int drainingShard;
     private OwnShards own;
 
     OwnShardsTest() {
@@ -55,7 +54,7 @@ class OwnShardsTest {
             }
         };
         ShardDrains drains = new ShardDrains("rvs", listener, TTL, loop, loop, runnable -> {
-            drainThreads.put(drainingShard, runnable);
+            drainThreads.add(runnable);
             return new Thread(() -> { });
         });
         own = new OwnShards(KEYS, ME, new RecordingCalls(), listener, drains, loop, loop, TTL, () -> member, () -> true,
@@ -93,10 +92,9 @@ class OwnShardsTest {
     @Test
     void aMoveEndsBeliefAndTellsTheListenerBeforeTheMoveIsSent() {
         owned(3, 77);
-        drainingShard = 3;
         own.handOver(3, TARGET);
         assertEquals(Set.of(3), own.believed(member), "owned while it drains");
-        drainThreads.get(3).run();
+        drainThreads.get(0).run();
         loop.runDue();
         assertEquals(List.of("attach 3", "assigned 3 at 77", "revoked 3 HANDED_OVER", "move 3 at 77 to other believed []"),
                 record);
@@ -108,7 +106,6 @@ class OwnShardsTest {
     @Test
     void aDrainPastItsBoundParksTheShardOwnedByNobodyForATtlThenDetachesIt() {
         owned(3, 77);
-        drainingShard = 3;
         own.handOver(3, TARGET);
         loop.advance(TTL);
         assertEquals(Set.of(), own.believed(member));
@@ -118,6 +115,18 @@ class OwnShardsTest {
         loop.advance(TTL);
         own.detachParked(loop.nanoTime());
         assertEquals("detach 3 at 77", record.get(record.size() - 1));
+    }
+
+    @Test
+    void leavingDetachesEachShardAsSoonAsItsOwnDrainReturnsAfterBeliefEnded() {
+        owned(3, 77);
+        owned(4, 78);
+        own.drainAll();
+        drainThreads.forEach(Runnable::run); // in shard order: drainAll starts them so
+        loop.runDue();
+        assertEquals(List.of("revoked 3 RELEASED", "detach 3 at 77", "revoked 4 RELEASED", "detach 4 at 78"),
+                record.subList(4, record.size()));
+        assertEquals(Set.of(), own.believed(member));
     }
 
     @Test
