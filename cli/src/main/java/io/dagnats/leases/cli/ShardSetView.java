@@ -1,6 +1,7 @@
 package io.dagnats.leases.cli;
 
 import io.dagnats.leases.domain.Account;
+import io.dagnats.leases.domain.Attachment;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.holder.ShardQuotas;
 import io.dagnats.leases.protocol.LeaseView;
@@ -87,7 +88,7 @@ record ShardSetView(String set, Optional<Account> account, int shardCount, boole
 
     /** The value stored with an attached key (ADR-043). */
     private static Optional<String> valueOf(LeaseView lease) {
-        return Optional.empty();
+        return lease.attachment().flatMap(Attachment::value);
     }
 
     /** Shards still to move: what members own over their targets. */
