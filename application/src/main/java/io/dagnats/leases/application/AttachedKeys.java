@@ -1,6 +1,8 @@
 package io.dagnats.leases.application;
 
 import io.dagnats.leases.domain.AttachRules;
+import io.dagnats.leases.domain.AttachedRecord;
+import io.dagnats.leases.domain.FreedAttachment;
 import io.dagnats.leases.domain.Attaching;
 import io.dagnats.leases.domain.Attachment;
 import io.dagnats.leases.domain.Claimant;
@@ -11,10 +13,13 @@ import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseWrite;
 import io.dagnats.leases.domain.Moving;
 import io.dagnats.leases.domain.Release;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * attach, detach and move of keys attached to a member lease (ADR-043): each its rules
@@ -60,6 +65,12 @@ public final class AttachedKeys {
         }
     }
 
+    /**
+     * Freed writes in flight at once: 10 000 keys of one member take about 40 round trips' time, not
+     * 10 000, and the store is never sent more than this at once for one member's end.
+     */
+    static final int FREE_WINDOW = 256;
+
     private final LeaseWriter writer;
 
     public AttachedKeys(LeaseWriter writer) {
@@ -80,6 +91,45 @@ public final class AttachedKeys {
                     state -> AttachRules.attach(state, live.get(), command.holder(), attachment, writer.now()),
                     (write, written) -> new Attaching.Granted(((LeaseWrite.Put) write).leaseAt(written.revision())));
         });
+    }
+
+    /**
+     * Writes the {@code freed} event (the release form, compare-and-set on each record's revision) on every
+     * key of {@code attached} whose member tenure ended before {@code memberEndedAt}, {@link #FREE_WINDOW}
+     * at a time, with no read: a key written since (moved, detached, attached anew, freed by another
+     * instance) refuses the write, which is fine. Never fails; nothing here changes an owner, the keys
+     * were free by the liveness rule from their member's end.
+     *
+     * @return how many freed writes applied
+     */
+    public CompletionStage<Integer> free(List<AttachedRecord> attached, long memberEndedAt) {
+        List<LeaseWrite.Tombstone> writes = new ArrayList<>(attached.size());
+        for (AttachedRecord record : attached) {
+            FreedAttachment.after(record, memberEndedAt).ifPresent(writes::add);
+        }
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger applied = new AtomicInteger();
+        List<CompletableFuture<Void>> lanes = new ArrayList<>();
+        for (int lane = 0; lane < Math.min(FREE_WINDOW, writes.size()); lane++) {
+            lanes.add(lane(writes, next, applied));
+        }
+        return CompletableFuture.allOf(lanes.toArray(CompletableFuture[]::new)).thenApply(done -> applied.get());
+    }
+
+    /** One of the writes in flight: when it is answered, the next write not yet sent. */
+    private CompletableFuture<Void> lane(List<LeaseWrite.Tombstone> writes, AtomicInteger next, AtomicInteger applied) {
+        int index = next.getAndIncrement();
+        if (index >= writes.size()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return writer.propose(writes.get(index)).toCompletableFuture()
+                .handle((outcome, failed) -> {
+                    if (outcome instanceof LeaseStore.WriteOutcome.Written) {
+                        applied.incrementAndGet();
+                    }
+                    return null;
+                })
+                .thenCompose(answered -> lane(writes, next, applied));
     }
 
     /** Released (the release form, as a release writes it), or lost as a release is. */

@@ -39,6 +39,7 @@ public final class LeaseApi {
     private final InFlight inFlight = new InFlight();
     private final MicroResponder responder;
     private final String version;
+    private final FreedEvents freed;
 
     /**
      * @param identity how a request's caller is known: {@link RequestIdentity#OFF}, or identity mode (ADR-036)
@@ -57,7 +58,8 @@ public final class LeaseApi {
             LeaseTelemetry telemetry,
             RequestIdentity identity,
             String version,
-            AttachedKeys attached) {
+            AttachedKeys attached,
+            DeadAttachments dead) {
         this.version = Objects.requireNonNull(version, "version");
         this.connection = Objects.requireNonNull(connection, "connection");
         this.bucket = Objects.requireNonNull(bucket, "bucket");
@@ -79,11 +81,13 @@ public final class LeaseApi {
                 new Dispatcher.Route<>(Operation.DETACH, Requests::detach, attaching::detach),
                 new Dispatcher.Route<>(Operation.MOVE, Requests::move, attaching::move));
         this.responder = new MicroResponder(connection, dispatcher, routes, version, this::metadata);
+        this.freed = new FreedEvents(connection, attached, listing, dead);
     }
 
     /** Subscribes the endpoints and the discovery subjects. */
     public void start() {
         responder.start();
+        freed.start();
         try {
             // A round trip after the subscriptions: once start returns, the server routes requests to them.
             connection.flush(SUBSCRIBED);
@@ -104,6 +108,7 @@ public final class LeaseApi {
     public boolean stop(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         boolean taken = responder.stop(timeout);
+        freed.close();
         return inFlight.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))) && taken;
     }
 

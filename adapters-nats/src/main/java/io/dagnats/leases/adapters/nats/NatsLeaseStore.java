@@ -42,6 +42,7 @@ public final class NatsLeaseStore implements LeaseStore {
     private final Clock clock;
     private final StoreReplies replies = new StoreReplies();
     private final ForgottenExpiry forgotten;
+    private final DeadAttachments dead;
     private volatile ReadyIdentity lastIdentity;
     /** The verdict under which an answer showed revisions handed out again; trusted no more until the next look. */
     private volatile BucketStatus.Ready repeating;
@@ -51,6 +52,13 @@ public final class NatsLeaseStore implements LeaseStore {
      * @param clock   what the bucket's grace period (no free key granted) is measured on
      */
     public NatsLeaseStore(Connection connection, LeaseBucket bucket, Duration timeout, Clock clock) {
+        this(connection, bucket, timeout, clock, new DeadAttachments());
+    }
+
+    /** @param dead told of each attached key a read judged free, for its {@code freed} event (ADR-043) */
+    public NatsLeaseStore(Connection connection, LeaseBucket bucket, Duration timeout, Clock clock,
+            DeadAttachments dead) {
+        this.dead = Objects.requireNonNull(dead, "dead");
         this.requests = new JetStreamRequest(connection, timeout);
         this.bucket = Objects.requireNonNull(bucket, "bucket");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -81,7 +89,13 @@ public final class NatsLeaseStore implements LeaseStore {
                 // ADR-043: owned exactly while its member tenure is live, as the member's leader read shows now.
                 AttachedRecord attached = read.attached().get();
                 return read(session, attached.attachment().member(), true, false)
-                        .thenApply(member -> AttachedLiveness.judge(attached, member));
+                        .thenApply(member -> {
+                            KeyState judged = AttachedLiveness.judge(attached, member);
+                            if (judged instanceof KeyState.Free) {
+                                dead.found(attached);
+                            }
+                            return judged;
+                        });
             }
             if (read.forgottenFor().isEmpty()) {
                 return CompletableFuture.completedFuture(read.state());
