@@ -51,11 +51,11 @@ class ShardSetAttachedAcceptanceTest extends SharedServiceTest {
             for (String name : List.of("free-a", "free-b")) {
                 byName.put(name, processes.start(name, set, TTL, "exact", "shards=" + SHARDS));
             }
-            Map<Integer, String> before = settled(set, Map.of("free-a", 6, "free-b", 6), processes);
+            Map<Integer, String> before = settled(set, Map.of("free-a", 6, "free-b", 6), processes, byName);
 
             long killed = System.nanoTime();
             ReplicaProcesses.kill(byName.get("free-a"));
-            settled(set, Map.of("free-b", 12), processes);
+            settled(set, Map.of("free-b", 12), processes, byName);
             long healedMillis = (System.nanoTime() - killed) / 1_000_000;
 
             List<LeaseChange> freed = Polling.until(SETTLE, "a freed event for each of free-a's 6 shards",
@@ -81,12 +81,13 @@ class ShardSetAttachedAcceptanceTest extends SharedServiceTest {
         String set = "pause";
         try (ReplicaProcesses processes = new ReplicaProcesses(service.nats.url())) {
             Process paused = processes.start("pause-a", set, TTL, "exact", "shards=" + SHARDS);
-            processes.start("pause-b", set, TTL, "exact", "shards=" + SHARDS);
-            settled(set, Map.of("pause-a", 6, "pause-b", 6), processes);
+            Map<String, Process> byName = Map.of("pause-a", paused,
+                    "pause-b", processes.start("pause-b", set, TTL, "exact", "shards=" + SHARDS));
+            settled(set, Map.of("pause-a", 6, "pause-b", 6), processes, byName);
             ReplicaProcesses.signal(paused, "STOP");
-            settled(set, Map.of("pause-b", 12), processes);
+            settled(set, Map.of("pause-b", 12), processes, byName);
             ReplicaProcesses.signal(paused, "CONT");
-            settled(set, Map.of("pause-a", 6, "pause-b", 6), processes);
+            settled(set, Map.of("pause-a", 6, "pause-b", 6), processes, byName);
             String summary = processes.history().assertSafe();
             Reliability.report("attached shard set, 12 shards, a member SIGSTOPped past its TTL (TTL " + TTL.toMillis()
                     + " ms)", "its shards went to the other and half came back; " + summary);
@@ -97,9 +98,10 @@ class ShardSetAttachedAcceptanceTest extends SharedServiceTest {
     void aMemberOfCapacityTwoEndsWithTwiceTheShardsOfOneOfCapacityOne() throws Exception {
         String set = "cap";
         try (ReplicaProcesses processes = new ReplicaProcesses(service.nats.url())) {
-            processes.start("cap-one", set, TTL, "exact", "shards=" + SHARDS, "capacity=1");
-            processes.start("cap-two", set, TTL, "exact", "shards=" + SHARDS, "capacity=2");
-            settled(set, Map.of("cap-one", 4, "cap-two", 8), processes);
+            Map<String, Process> byName = Map.of(
+                    "cap-one", processes.start("cap-one", set, TTL, "exact", "shards=" + SHARDS, "capacity=1"),
+                    "cap-two", processes.start("cap-two", set, TTL, "exact", "shards=" + SHARDS, "capacity=2"));
+            settled(set, Map.of("cap-one", 4, "cap-two", 8), processes, byName);
             processes.history().assertSafe();
         }
     }
@@ -129,14 +131,21 @@ class ShardSetAttachedAcceptanceTest extends SharedServiceTest {
         assertTrue(!last.isEmpty(), "no attach seen: " + changes);
     }
 
-    /** Polls dagnats' listing until every shard is owned and each holder owns exactly what {@code counts} says. */
-    private Map<Integer, String> settled(String set, Map<String, Integer> counts, ReplicaProcesses processes) {
+    /**
+     * Polls dagnats' listing until every shard is owned and each holder owns exactly what
+     * {@code counts} says, and each owner's own log says it believes it owns its shards.
+     */
+    private Map<Integer, String> settled(String set, Map<String, Integer> counts, ReplicaProcesses processes,
+            Map<String, Process> byName) {
         try {
-            return Polling.until(SETTLE, set + " to settle at " + counts, () -> owners(set), owners -> {
-                Map<String, Integer> seen = new TreeMap<>();
-                owners.values().forEach(owner -> seen.merge(owner, 1, Integer::sum));
-                return owners.size() == SHARDS && seen.equals(new TreeMap<>(counts));
-            });
+            return Polling.until(SETTLE, set + " to settle at " + counts + ", each owner believing it", () -> owners(set),
+                    owners -> {
+                        Map<String, Integer> seen = new TreeMap<>();
+                        owners.values().forEach(owner -> seen.merge(owner, 1, Integer::sum));
+                        return owners.size() == SHARDS && seen.equals(new TreeMap<>(counts))
+                                && owners.entrySet().stream().allMatch(owned -> processes.believesOwner(
+                                        byName.get(owned.getValue()), set + "-shard-" + owned.getKey()));
+                    });
         } catch (AssertionError unsettled) {
             throw new AssertionError(unsettled.getMessage() + "\nlast: " + owners(set) + "\n" + processes.output(),
                     unsettled);

@@ -24,10 +24,10 @@ final class ClientShardCalls implements ShardCalls {
     @Override
     public CompletableFuture<Attached> attach(LeaseKey key, LeaseKey member, Fence memberTenure, Optional<String> value) {
         return client.attach(key, self, member, memberTenure, value).thenApply(answer -> {
-            if (answer instanceof Answers.Attach.Granted granted) {
-                return new Attached.Granted(granted.lease().revision(), granted.lease().attachment()
-                        .map(Attachment::memberTenure).orElse(new Fence(0)));
+            if (answer instanceof Answers.Attach.Granted granted && granted.lease().attachment().isPresent()) {
+                return new Attached.Granted(granted.lease().revision(), granted.lease().attachment().get().memberTenure());
             }
+            // A grant that names no member lease is no attachment this member can own by.
             return answer instanceof Answers.Attach.HeldByOther other ? new Attached.HeldByOther(other.lease().holder())
                     : new Attached.MemberLost();
         });
