@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 
 /**
  * Issue 31's figures for a shard set whose shards are attached to member leases (ADR-043/044):
@@ -137,8 +138,13 @@ public final class ShardSetBenchmark {
         long deadline = System.nanoTime() + limit.toNanos();
         Map<String, Integer> counts = Map.of();
         while (System.nanoTime() < deadline) {
-            List<LeaseView> listed = ListingWalk.walkAsync(client::list, new KeyPrefix(SET + "-shard-"),
-                    ListRequest.MAX_PAGE_SIZE).get();
+            List<LeaseView> listed;
+            try {
+                listed = ListingWalk.walkAsync(client::list, new KeyPrefix(SET + "-shard-"), ListRequest.MAX_PAGE_SIZE).get();
+            } catch (ExecutionException busy) {
+                System.out.println("a listing failed (" + busy.getCause().getMessage() + "); listing again");
+                continue;
+            }
             counts = new HashMap<>();
             for (LeaseView lease : listed) {
                 counts.merge(lease.holder().value(), 1, Integer::sum);
