@@ -22,10 +22,13 @@ import java.util.TreeMap;
  * to the members that own more than their floor now, then to the lowest holder id. Every member is within one
  * shard of its exact share, and ranking by what is owned now keeps a settled spread where it is.
  *
- * <p><b>Claims</b>: a shard with no live owner is claimed at once, by a member under its quota,
- * without any budget: a member that died must be healed within its TTL. Free shards go in
- * ascending order to members in holder id order, each taking as many as it lacks, so two members
- * that see the same view never claim the same shard.
+ * <p><b>Claims</b>: a shard with no live owner is claimed at once, without any budget, by the
+ * settled members, each up to its share among the settled members: a member that died must be
+ * healed within its TTL (the survivors are settled), even while a newcomer settles. Free shards go
+ * in ascending order to settled members in holder id order, each taking as many as it lacks, so
+ * two members that see the same view never claim the same shard. A member not settled yet claims
+ * nothing: members that start together see each other first, instead of the first taking every
+ * shard and the budget moving them back; a newcomer gets its share by budgeted moves.
  *
  * <p><b>Moves</b>: what members own over their quota goes to settled members still under it after
  * the claims, at most the round's budget, taken one from each source in turn (so the drains of a
@@ -102,9 +105,16 @@ final class ShardPlacement {
         }
         Map<HolderId, List<Integer>> owned = ownedByMember(view);
         Map<HolderId, Integer> quotas = quotas(view.shardCount(), view.members().values(), owned);
+        // Free shards go by the settled members' shares: a newcomer's share is not left free until it
+        // settles (a kill -9 heals at once), and reaches it by budgeted moves once it has.
+        List<Member> settled = view.members().values().stream().filter(Member::settled).toList();
+        Map<HolderId, Integer> claimable = new TreeMap<>(Comparator.comparing(HolderId::value));
+        quotas(view.shardCount(), settled, owned).forEach((member, share) ->
+                claimable.put(member, Math.max(0, share - owned.get(member).size())));
+        Map<HolderId, List<Integer>> claims = claims(view, claimable);
         Map<HolderId, Integer> lacking = new TreeMap<>(Comparator.comparing(HolderId::value));
-        quotas.forEach((member, quota) -> lacking.put(member, Math.max(0, quota - owned.get(member).size())));
-        Map<HolderId, List<Integer>> claims = claims(view, lacking);
+        quotas.forEach((member, quota) -> lacking.put(member, Math.max(0, quota - owned.get(member).size()
+                - claims.getOrDefault(member, List.of()).size())));
         return new Plan(quotas, claims, moves(view, quotas, owned, lacking));
     }
 
@@ -132,7 +142,7 @@ final class ShardPlacement {
         return owned;
     }
 
-    /** Free shards, ascending, to members in id order, each as many as it lacks; what they lack is reduced. */
+    /** Free shards, ascending, to settled members in id order, each as many as it lacks; what they lack is reduced. */
     private static Map<HolderId, List<Integer>> claims(View view, Map<HolderId, Integer> lacking) {
         Map<HolderId, List<Integer>> claims = new HashMap<>();
         int shard = 0;

@@ -82,13 +82,22 @@ class ShardPlacementTest {
     }
 
     @Test
-    void aNewcomerIsNoTargetUntilItSettlesButClaimsFreeShards() {
+    void aNewcomerNeitherClaimsNorIsATargetUntilItSettlesAndItsShareIsNotLeftFree() {
         Map<Integer, HolderId> owners = Map.of(0, A, 1, A, 2, A);
         ShardPlacement.Plan unsettled = ShardPlacement.plan(view(4, owners, 10, member(A, true), member(B, false)));
-        assertEquals(List.of(3), unsettled.claimsOf(B));
+        assertEquals(Map.of(A, List.of(3)), unsettled.claims(), "the settled member heals the free shard");
         assertTrue(unsettled.moves().isEmpty(), unsettled.toString());
         ShardPlacement.Plan settled = ShardPlacement.plan(view(4, owners, 10, member(A, true), member(B, true)));
+        assertEquals(List.of(3), settled.claimsOf(B));
         assertEquals(List.of(new ShardPlacement.Move(2, A, B)), settled.moves());
+    }
+
+    @Test
+    void membersThatStartTogetherClaimOnlyTheirSharesOnceSettled() {
+        ShardPlacement.Plan first = ShardPlacement.plan(view(4, Map.of(), 10, member(A, false), member(B, false)));
+        assertTrue(first.claims().isEmpty(), "the first to start does not take every shard: " + first);
+        ShardPlacement.Plan settled = ShardPlacement.plan(view(4, Map.of(), 10, member(A, true), member(B, true)));
+        assertEquals(Map.of(A, List.of(0, 1), B, List.of(2, 3)), settled.claims());
     }
 
     @Test
