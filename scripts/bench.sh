@@ -10,6 +10,7 @@
 #   BENCH_ROUNDS (default 3)             windows per row, taken in turn: service, baseline, raw, relay, hop, again
 #   scripts/bench.sh soak [minutes]      heap of dagnats under a steady renew load (default 10)
 #   scripts/bench.sh list                an operator's full listing of 100 000 leases, pages of 1000
+#   scripts/bench.sh shards              issue 31: 10 000 shards over 10 member processes (TTL 15 s): keep-alive writes/s, kill -9 heal, a join's moves
 #   scripts/bench.sh wait                waiters of a held key: acquires per waiter per minute, release to next owner
 #                                        (WAIT_WAITERS=1,100 WAIT_TTL_MS=15000 WAIT_WINDOW_MS=60000 WAIT_HANDOVERS=50)
 #   scripts/bench.sh handover            leaderless gap: planned handover, release and reacquire, kill -9 (TTL expiry)
@@ -55,6 +56,8 @@ elif [ "${1:-}" = wait ]; then
   java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.WaitingBenchmark
 elif [ "${1:-}" = handover ]; then
   java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.HandoverGap
+elif [ "${1:-}" = shards ]; then
+  java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.ShardSetBenchmark
 elif [ "${1:-}" = list ]; then
   java -cp benchmarks/target/dagnats-benchmarks.jar io.dagnats.leases.benchmarks.ListingBenchmark
 elif [ "${1:-}" = profile ]; then

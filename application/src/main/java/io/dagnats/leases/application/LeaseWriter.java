@@ -65,6 +65,19 @@ public final class LeaseWriter {
     }
 
     /**
+     * One compare-and-set of {@code write} with no read before it: the write names the revision it
+     * expects, and a {@link LeaseStore.WriteOutcome.Conflict} is the answer when the key moved on. For
+     * writes that change no owner whatever the key's state (the {@code freed} tombstone of a key attached
+     * to a member lease that ended, ADR-043); an applied write is remembered as any other.
+     */
+    CompletionStage<LeaseStore.WriteOutcome> propose(LeaseWrite write) {
+        Call call = begin();
+        return store.write(write).thenCompose(outcome -> outcome instanceof LeaseStore.WriteOutcome.Written written
+                ? call.written(write, written, (applied, same) -> outcome)
+                : CompletableFuture.completedFuture(outcome));
+    }
+
+    /**
      * Checks a revision a renew or release presented, after it was answered lost below it, against
      * the store (ADR-037); evidence that the store went back forgets the memory, whose revisions the
      * store may now issue again. Never fails: no answer proves nothing.

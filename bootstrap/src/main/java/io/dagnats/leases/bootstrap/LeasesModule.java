@@ -4,6 +4,7 @@ import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import io.dagnats.leases.application.AcquireLease;
+import io.dagnats.leases.application.AttachedKeys;
 import io.dagnats.leases.application.ForwardToOwner;
 import io.dagnats.leases.application.HandOverLease;
 import io.dagnats.leases.application.KnownLeases;
@@ -53,6 +54,12 @@ final class LeasesModule extends AbstractModule {
     @Singleton
     KnownLeases known() {
         return new KnownLeases(200_000);
+    }
+
+    @Provides
+    @Singleton
+    AttachedKeys attached(LeaseWriter writer) {
+        return new AttachedKeys(writer);
     }
 
     @Provides

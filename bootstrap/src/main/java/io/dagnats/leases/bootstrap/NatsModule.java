@@ -3,6 +3,7 @@ package io.dagnats.leases.bootstrap;
 import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
+import io.dagnats.leases.adapters.nats.DeadAttachments;
 import io.dagnats.leases.adapters.nats.LeaseApi;
 import io.dagnats.leases.adapters.nats.LeaseBucket;
 import io.dagnats.leases.adapters.nats.NatsLeaseListing;
@@ -11,6 +12,7 @@ import io.dagnats.leases.adapters.nats.NatsOwnerInbox;
 import io.dagnats.leases.adapters.nats.NatsSuccessorCheck;
 import io.dagnats.leases.adapters.nats.PublishDenials;
 import io.dagnats.leases.application.AcquireLease;
+import io.dagnats.leases.application.AttachedKeys;
 import io.dagnats.leases.application.ForwardToOwner;
 import io.dagnats.leases.application.HandOverLease;
 import io.dagnats.leases.application.LeaseListing;
@@ -142,26 +144,35 @@ final class NatsModule extends AbstractModule {
 
     @Provides
     @Singleton
-    LeaseStore store(Connection connection, LeaseBucket bucket, LeaseTelemetry telemetry, Clock clock) {
+    LeaseStore store(Connection connection, LeaseBucket bucket, LeaseTelemetry telemetry, Clock clock,
+            DeadAttachments dead) {
         // Concurrent reads of one key share a leader read sent after each of them asked (ADR-032).
         return telemetry.observe(new SharedReads(
-                new NatsLeaseStore(connection, bucket, settings.service().jetStreamTimeout(), clock)));
+                new NatsLeaseStore(connection, bucket, settings.service().jetStreamTimeout(), clock, dead)));
+    }
+
+    /** Attached keys a read judged free, told to the freed events (ADR-043). */
+    @Provides
+    @Singleton
+    DeadAttachments deadAttachments() {
+        return new DeadAttachments();
     }
 
     @Provides
     @Singleton
-    LeaseListing listing(Connection connection, LeaseBucket bucket) {
-        return new NatsLeaseListing(connection, bucket, settings.service().jetStreamTimeout());
+    LeaseListing listing(Connection connection, LeaseBucket bucket, LeaseStore store) {
+        // Keys attached to a member lease are listed by the liveness rule: one leader read per member and page.
+        return new NatsLeaseListing(connection, bucket, settings.service().jetStreamTimeout(), store::read);
     }
 
     @Provides
     @Singleton
     LeaseApi api(Connection connection, LeaseBucket bucket, ReadLease owner, AcquireLease acquire,
             RenewLease renew, ReleaseLease release, ForwardToOwner forward, LeaseListing listing,
-            RevokeLease revoke, HandOverLease handover, LeaseTelemetry telemetry) {
+            RevokeLease revoke, HandOverLease handover, LeaseTelemetry telemetry, AttachedKeys attached,
+            DeadAttachments dead) {
         return new LeaseApi(connection, bucket, owner, acquire, renew, release, forward, listing, revoke, handover,
-                telemetry,
-                settings.identity().identity(), DagnatsVersion.current().version());
+                telemetry, settings.identity().identity(), DagnatsVersion.current().version(), attached, dead);
     }
 
     @Provides

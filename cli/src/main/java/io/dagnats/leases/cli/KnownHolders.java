@@ -46,8 +46,8 @@ final class KnownHolders {
     Optional<LeaseChange> explain(LeaseChange change) {
         Last before = byKey.get(change.key());
         switch (change.kind()) {
-            case ACQUIRED, RENEWED, HANDED_OVER -> remember(change.key(), new Last(change.sequence(), change.holder(), change.fence()));
-            case RELEASED, REVOKED, EXPIRED -> remember(change.key(), new Last(change.sequence(), Optional.empty(),
+            case ACQUIRED, RENEWED, ATTACHED, MOVED, HANDED_OVER -> remember(change.key(), new Last(change.sequence(), change.holder(), change.fence()));
+            case RELEASED, REVOKED, EXPIRED, FREED -> remember(change.key(), new Last(change.sequence(), Optional.empty(),
                     Optional.empty()));
         }
         // dagnats' own expiry of a lease the store forgot (ADR-035) names the lease it ended already.

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  *
  * <p>No set name contains {@code -member-} or ends with {@code -member} (the holder refuses
  * them), so a key's first {@code -member-} ends its set's name; a key with none is a shard key
- * if it ends with {@code -shard-} and a shard number. The set's size is stored nowhere: the
+ * if it ends with {@code -shard-} and a shard number. A member's capacity key (ADR-044) is
+ * {@code <set>-capacity-<holder id>}; the holder refuses set names containing {@code -capacity-}. The set's size is stored nowhere: the
  * holders each pass it to {@code LeaseHolder.shards}.
  */
 final class ShardSetKeys {
@@ -24,6 +25,7 @@ final class ShardSetKeys {
     static final int MAX_SHARDS = 10_000;
     private static final String SHARD_INFIX = "-shard-";
     private static final String MEMBER_INFIX = "-member-";
+    private static final String CAPACITY_INFIX = "-capacity-";
     private static final Pattern SHARD_NUMBER = Pattern.compile("0|[1-9][0-9]{0,3}");
 
     /** What a key is to a shard set. */
@@ -38,6 +40,10 @@ final class ShardSetKeys {
     record Member(String set, HolderId named) implements Named {
     }
 
+    /** A member's capacity key (ADR-044), attached to its member lease; its value is the capacity. */
+    record Capacity(String set, HolderId named) implements Named {
+    }
+
     private ShardSetKeys() {
     }
 
@@ -49,6 +55,12 @@ final class ShardSetKeys {
             String named = value.substring(member + MEMBER_INFIX.length());
             return named.isEmpty() ? Optional.empty()
                     : Optional.of(new Member(value.substring(0, member), new HolderId(named)));
+        }
+        int capacity = value.indexOf(CAPACITY_INFIX);
+        if (capacity > 0) {
+            String named = value.substring(capacity + CAPACITY_INFIX.length());
+            return named.isEmpty() ? Optional.empty()
+                    : Optional.of(new Capacity(value.substring(0, capacity), new HolderId(named)));
         }
         int shard = value.lastIndexOf(SHARD_INFIX);
         if (shard <= 0) {
@@ -76,6 +88,10 @@ final class ShardSetKeys {
 
     static KeyPrefix shardPrefix(String set) {
         return new KeyPrefix(set + SHARD_INFIX);
+    }
+
+    static KeyPrefix capacityPrefix(String set) {
+        return new KeyPrefix(set + CAPACITY_INFIX);
     }
 
     static KeyPrefix memberPrefix(String set) {

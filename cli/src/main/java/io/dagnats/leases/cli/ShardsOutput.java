@@ -82,11 +82,20 @@ final class ShardsOutput {
             out.println(DERIVED);
         }
         if (!view.members().isEmpty()) {
+            out.println(String.format(java.util.Locale.ROOT, "keep-alive: %.1f writes/s (the %s renewed every"
+                    + " third of its TTL, shards attached to them); a lease per shard would cost %.1f writes/s",
+                    view.keepAlivePerSecond(), Human.count(view.members().size(), "member lease"),
+                    view.perShardLeasesPerSecond()));
+            if (view.toMove() > 0) {
+                out.println("moves to make: " + Human.count(view.toMove(), "shard") + " owned over their members'"
+                        + " targets (each round moves at most the members' budget; a drain under way shows as owned)");
+            }
             out.println();
-            Table members = new Table("MEMBER", "SHARDS", "MEMBER KEY", "REVISION", "EXPIRES IN");
+            Table members = new Table("MEMBER", "CAPACITY", "TARGET", "SHARDS", "MEMBER KEY", "REVISION", "EXPIRES IN");
             for (ShardSetView.Member member : view.members()) {
-                members.row(member.holder().value(), owns(view, member.owns()), member.lease().key().value(),
-                        member.lease().revision().toString(), expiresIn(member.lease()));
+                members.row(member.holder().value(), Integer.toString(member.capacity()), Integer.toString(member.target()),
+                        owns(member), member.lease().key().value(), member.lease().revision().toString(),
+                        expiresIn(member.lease()));
             }
             members.print(out);
         }
@@ -119,17 +128,16 @@ final class ShardsOutput {
         if (view.members().isEmpty() || view.shardCount() == 0) {
             return "";
         }
-        String fraction = view.shardCount() + "/" + view.members().size();
-        return view.floor() == view.ceiling()
-                ? ", " + view.floor() + " each (" + fraction + ")"
-                : ", each to own " + view.floor() + " or " + view.ceiling() + " (floor and ceiling of " + fraction + ")";
+        int capacity = view.members().stream().mapToInt(ShardSetView.Member::capacity).sum();
+        return ", targets by capacity (" + view.shardCount() + " x capacity / " + capacity + ", within one shard)";
     }
 
-    private static String owns(ShardSetView view, int owns) {
-        if (owns > view.ceiling()) {
-            return owns + " (over " + view.ceiling() + ")";
+    private static String owns(ShardSetView.Member member) {
+        if (member.owns() > member.target()) {
+            return member.owns() + " (over " + member.target() + ")";
         }
-        return owns < view.floor() ? owns + " (under " + view.floor() + ")" : Integer.toString(owns);
+        return member.owns() < member.target() ? member.owns() + " (under " + member.target() + ")"
+                : Integer.toString(member.owns());
     }
 
     /** "balanced", or why not. */
@@ -153,8 +161,8 @@ final class ShardsOutput {
             why.add(Human.count((int) view.ownedByNonMembers(), "shard") + " owned by holders with no member lease");
         }
         for (ShardSetView.Member member : view.members()) {
-            if (member.owns() > view.ceiling() || member.owns() < view.floor()) {
-                why.add(member.holder().value() + " owns " + owns(view, member.owns()));
+            if (member.owns() != member.target()) {
+                why.add(member.holder().value() + " owns " + owns(member));
             }
         }
         return "not balanced: " + String.join("; ", why);
@@ -187,11 +195,16 @@ final class ShardsOutput {
         generator.writeNumberField("floor", view.floor());
         generator.writeNumberField("ceiling", view.ceiling());
         generator.writeBooleanField("balanced", view.balanced());
+        generator.writeNumberField("to_move", view.toMove());
+        generator.writeNumberField("keep_alive_writes_per_second", view.keepAlivePerSecond());
+        generator.writeNumberField("per_shard_leases_writes_per_second", view.perShardLeasesPerSecond());
         generator.writeArrayFieldStart("members");
         for (ShardSetView.Member member : view.members()) {
             generator.writeStartObject();
             generator.writeStringField("holder", member.holder().value());
             generator.writeNumberField("owns", member.owns());
+            generator.writeNumberField("capacity", member.capacity());
+            generator.writeNumberField("target", member.target());
             lease(generator, "member", member.lease());
             generator.writeEndObject();
         }

@@ -26,8 +26,9 @@ import picocli.CommandLine;
  */
 @Command(name = "shards", description = {
     "Show the holder library's shard sets: members, each shard's owner, whether the set is balanced.",
-    "With SET: its members (holder ids), each shard's owner (holder, fence), what each member owns against"
-            + " floor(M/N) and ceil(M/N) of the M shards over N members, and the shards without an owner."
+    "With SET: its members (holder ids) with their capacities and targets (M x capacity / total capacity, within"
+            + " one shard), each shard's owner (holder, fence), the shards still to move and without an owner, and"
+            + " the keep-alive cost: the member leases' renewals a second against a lease per shard."
             + " Without SET: the sets whose keys are held.",
     "The number of shards M is stored nowhere (each holder passes it to LeaseHolder.shards): it is taken as one"
             + " more than the highest shard key held, unless --shards names it."})
@@ -74,6 +75,7 @@ final class ShowShards implements Callable<Integer> {
                 leases.addAll(calls.listAll(KeyPrefix.ALL, ListRequest.MAX_PAGE_SIZE));
             } else {
                 leases.addAll(calls.listAll(ShardSetKeys.memberPrefix(set), ListRequest.MAX_PAGE_SIZE));
+                leases.addAll(calls.listAll(ShardSetKeys.capacityPrefix(set), ListRequest.MAX_PAGE_SIZE));
                 leases.addAll(calls.listAll(ShardSetKeys.shardPrefix(set), ListRequest.MAX_PAGE_SIZE));
             }
         }

@@ -21,8 +21,9 @@ final class WatchLines {
                 .append("  ").append(String.format("%-8s", change.kind().word()))
                 .append("  ").append(change.key());
         String whose = switch (change.kind()) {
-            case ACQUIRED, RENEWED, RELEASED -> "by ";
+            case ACQUIRED, RENEWED, RELEASED, ATTACHED, MOVED -> "by ";
             case HANDED_OVER -> "to ";
+            case FREED -> "attached for ";
             case REVOKED -> "from ";
             case EXPIRED -> "lease of ";
         };

@@ -87,4 +87,43 @@ class ShardSetViewTest {
         assertEquals(0, view.shardCount());
         assertEquals("not balanced: no members; no shard key held", ShardsOutput.verdict(view));
     }
+
+    @Test
+    void theKeepAliveCostIsTheMembersRenewalsNotOnePerShardAndTargetsAddUpToTheSet() {
+        List<LeaseView> leases = new ArrayList<>(List.of(held("s-member-a", "a"), held("s-member-b", "b")));
+        for (int shard = 0; shard < 12; shard++) {
+            leases.add(held("s-shard-" + shard, shard < 9 ? "a" : "b"));
+        }
+
+        ShardSetView view = ShardSetView.of("s", Optional.empty(), leases, OptionalInt.empty());
+
+        assertEquals(2.0, view.keepAlivePerSecond(), 1e-9, "2 members at TTL 3 s: 3*2/3");
+        assertEquals(12.0, view.perShardLeasesPerSecond(), 1e-9, "12 shards at TTL 3 s: 3*12/3");
+        assertEquals(List.of(6, 6), view.members().stream().map(ShardSetView.Member::target).toList());
+        assertEquals(3, view.toMove());
+        assertEquals(Optional.of(new ShardSetKeys.Capacity("s", new HolderId("a"))),
+                ShardSetKeys.parse(new LeaseKey("s-capacity-a")));
+    }
+
+    @Test
+    void aCapacityKeysValueIsItsMembersCapacityAndTargetsFollowIt() {
+        List<LeaseView> leases = new ArrayList<>(List.of(held("s-member-a", "a"), held("s-member-b", "b"),
+                attached("s-capacity-b", "b", "2")));
+        for (int shard = 0; shard < 12; shard++) {
+            leases.add(held("s-shard-" + shard, shard < 4 ? "a" : "b"));
+        }
+
+        ShardSetView view = ShardSetView.of("s", Optional.empty(), leases, OptionalInt.empty());
+
+        assertEquals(List.of(1, 2), view.members().stream().map(ShardSetView.Member::capacity).toList());
+        assertEquals(List.of(4, 8), view.members().stream().map(ShardSetView.Member::target).toList());
+        assertTrue(view.balanced());
+    }
+
+    private LeaseView attached(String key, String holder, String value) {
+        return new LeaseView(new LeaseKey(key), new HolderId(holder), Optional.empty(), new Fence(revision++),
+                Optional.empty(), NOW, NOW.plusSeconds(3), LeaseTtl.ofSeconds(3), Optional.empty(),
+                Optional.of(new io.dagnats.leases.domain.Attachment(new LeaseKey("s-member-" + holder), new Fence(1),
+                        Optional.of(value))));
+    }
 }

@@ -35,7 +35,8 @@ public enum ErrorKind {
     /**
      * handover: the named successor did not say, right now, that it waits for the key under the
      * incarnation named (nobody listens, no answer in time, a refusal, another incarnation or state);
-     * nothing was written and the lease is still the caller's at the revision it sent.
+     * move (ADR-043): the successor's member lease is not held by it in the tenure named. Nothing was
+     * written and the key is still the caller's at the revision it sent; later may differ.
      */
     NO_SUCCESSOR(true);
 

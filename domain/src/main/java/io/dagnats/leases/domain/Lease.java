@@ -15,7 +15,10 @@ import java.util.Optional;
  *                   raise {@code revision} but keep the tenure
  * @param acquiredAt when the tenure began; it does not move on renew
  * @param writtenAt  when the write behind {@code revision} was made
- * @param ttl        how long after {@code writtenAt} the server frees the key
+ * @param ttl        how long after {@code writtenAt} the server frees the key; for an attached key
+ *                   (ADR-043) both are its member lease's, so {@link #expiresAt()} is the member's
+ * @param attachment present for a key attached to a member lease: it lives by that lease, not by
+ *                   a TTL of its own ({@link AttachedLiveness})
  */
 public record Lease(
         LeaseKey key,
@@ -26,7 +29,8 @@ public record Lease(
         Fence tenure,
         Instant acquiredAt,
         Instant writtenAt,
-        LeaseTtl ttl) {
+        LeaseTtl ttl,
+        Optional<Attachment> attachment) {
 
     public Lease {
         Objects.requireNonNull(key, "key");
@@ -38,10 +42,22 @@ public record Lease(
         Objects.requireNonNull(acquiredAt, "acquiredAt");
         Objects.requireNonNull(writtenAt, "writtenAt");
         Objects.requireNonNull(ttl, "ttl");
+        Objects.requireNonNull(attachment, "attachment");
         if (revision.isBelow(tenure)) {
             throw new IllegalArgumentException("a lease's revision " + revision + " is below its tenure " + tenure);
         }
         new Claimant(holder, incarnation, principal).requireInNamespaceOf(key);
+    }
+
+    /** A plain lease (no attachment): it lives by its own TTL. */
+    public Lease(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, Optional<Principal> principal,
+            Fence revision, Fence tenure, Instant acquiredAt, Instant writtenAt, LeaseTtl ttl) {
+        this(key, holder, incarnation, principal, revision, tenure, acquiredAt, writtenAt, ttl, Optional.empty());
+    }
+
+    /** Whether the key lives by a member lease (ADR-043) rather than by a TTL of its own. */
+    public boolean isAttached() {
+        return attachment.isPresent();
     }
 
     /** A lease of the shared namespace (identity mode off): no principal. */

@@ -18,7 +18,16 @@ public enum LeaseEvent {
      * The owner handed the lease to a named successor in one compare-and-set ({@code api.leases.handover},
      * ADR-042): a new tenure of the successor, at a higher fence, that it owns only after its own renew.
      */
-    HANDED_OVER("handed-over");
+    HANDED_OVER("handed-over"),
+    /** A key was attached to a member lease (ADR-043): it lives by that lease from this write. */
+    ATTACHED("attached"),
+    /** An attached key was attached to another member lease, for another holder (ADR-043). */
+    MOVED("moved"),
+    /**
+     * The service ended an attached key whose member lease had ended (expired, released, revoked):
+     * the key was already free by the liveness rule; this write only tells its watchers (ADR-043).
+     */
+    FREED("freed");
 
     private final String wireName;
 

@@ -43,6 +43,10 @@ public final class LeaseRules {
             return new Decision.Answer<>(lost.get());
         }
         Lease lease = ((KeyState.Held) state).lease();
+        if (lease.isAttached()) {
+            return new Decision.Answer<>(new Lost(state.key(), Lost.Reason.ATTACHED, "it is attached to member lease "
+                    + lease.attachment().get().member() + ": renew the member lease instead, or detach the key"));
+        }
         return new Decision.Apply<>(new LeaseWrite.Put(
                 lease.key(),
                 lease.revision().revision(),
@@ -75,6 +79,10 @@ public final class LeaseRules {
             return new Decision.Answer<>(lost.get());
         }
         Lease lease = ((KeyState.Held) state).lease();
+        if (lease.isAttached()) {
+            return new Decision.Answer<>(new Lost(state.key(), Lost.Reason.ATTACHED, "it is attached to member lease "
+                    + lease.attachment().get().member() + ": move it to another member instead (api.leases.move)"));
+        }
         return new Decision.Apply<>(new LeaseWrite.Put(
                 lease.key(),
                 lease.revision().revision(),
@@ -83,6 +91,7 @@ public final class LeaseRules {
                 now,
                 now,
                 ttl.orElse(lease.ttl()),
+                Optional.empty(),
                 Optional.empty(),
                 Optional.of(lease.holder())));
     }
@@ -115,7 +124,7 @@ public final class LeaseRules {
         if (expected.isPresent() && !expected.get().equals(lease.revision())) {
             return new Decision.Answer<>(new Revocation.NotCurrent(lease));
         }
-        return new Decision.Apply<>(new LeaseWrite.Tombstone(lease, Optional.of(reason), by));
+        return new Decision.Apply<>(LeaseWrite.Tombstone.revoke(lease, reason, by));
     }
 
     /**
@@ -137,7 +146,7 @@ public final class LeaseRules {
         return revoke(state, Optional.empty(), reason, by);
     }
 
-    private static Optional<Lost> checkFence(KeyState state, Claimant caller, Fence presented) {
+    static Optional<Lost> checkFence(KeyState state, Claimant caller, Fence presented) {
         if (!(state instanceof KeyState.Held held)) {
             return Optional.of(new Lost(state.key(), Lost.Reason.NOT_HELD,
                     "nobody holds it (never acquired, released, or expired)"));

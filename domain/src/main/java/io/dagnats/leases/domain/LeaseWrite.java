@@ -28,8 +28,12 @@ public sealed interface LeaseWrite {
      * {@code writtenAt} is the writer's clock when it decided, at or before the server's
      * own stamp, so the advisory expiry derived from it errs early, never late.
      *
-     * @param handedOverBy for a handover ({@link LeaseEvent#HANDED_OVER}, and only then): the holder
-     *                     whose lease it replaces, which the record names in its event (ADR-042)
+     * <p>With an {@code attachment} (an attach or a move, ADR-043) the write carries no TTL: the key
+     * lives by the member lease; {@code writtenAt} and {@code ttl} are then the member's, as read
+     * when the write was decided, so the lease this write makes shows the member's expiry.
+     *
+     * @param from the holder whose lease this write replaces, told to watchers (the {@code Dagnats-Lease-From}
+     *             header): a handover's ({@link LeaseEvent#HANDED_OVER}, ADR-042, always) or a move's (ADR-043)
      */
     record Put(
             LeaseKey key,
@@ -40,14 +44,8 @@ public sealed interface LeaseWrite {
             Instant writtenAt,
             LeaseTtl ttl,
             Optional<Fence> continuedTenure,
-            Optional<HolderId> handedOverBy) implements LeaseWrite {
-
-        /** An acquire or renew: no handover. */
-        public Put(LeaseKey key, long expectedSequence, LeaseEvent event, Claimant claimant, Instant acquiredAt,
-                Instant writtenAt, LeaseTtl ttl, Optional<Fence> continuedTenure) {
-            this(key, expectedSequence, event, claimant, acquiredAt, writtenAt, ttl, continuedTenure,
-                    Optional.empty());
-        }
+            Optional<Attachment> attachment,
+            Optional<HolderId> from) implements LeaseWrite {
 
         public Put {
             Objects.requireNonNull(key, "key");
@@ -57,17 +55,32 @@ public sealed interface LeaseWrite {
             Objects.requireNonNull(writtenAt, "writtenAt");
             Objects.requireNonNull(ttl, "ttl");
             Objects.requireNonNull(continuedTenure, "continuedTenure");
-            Objects.requireNonNull(handedOverBy, "handedOverBy");
-            if ((event == LeaseEvent.HANDED_OVER) != handedOverBy.isPresent()) {
-                throw new IllegalArgumentException("a handover, and only a handover, names the holder it replaces");
+            Objects.requireNonNull(attachment, "attachment");
+            Objects.requireNonNull(from, "from");
+            if (event == LeaseEvent.RELEASED || event == LeaseEvent.REVOKED || event == LeaseEvent.FREED
+                    || event == LeaseEvent.EXPIRED) {
+                throw new IllegalArgumentException("a write that frees the key is a Tombstone, not a Put");
+            }
+            if (attachment.isPresent() != (event == LeaseEvent.ATTACHED || event == LeaseEvent.MOVED)) {
+                throw new IllegalArgumentException("an attach or a move, and only they, write an attachment");
+            }
+            if (event == LeaseEvent.HANDED_OVER && from.isEmpty()) {
+                throw new IllegalArgumentException("a handover names the holder it replaces");
+            }
+            if (from.isPresent() && event != LeaseEvent.HANDED_OVER && event != LeaseEvent.MOVED) {
+                throw new IllegalArgumentException("only a handover or a move names the holder it replaces");
             }
             if (event == LeaseEvent.HANDED_OVER && continuedTenure.isPresent()) {
                 throw new IllegalArgumentException("a handover begins the successor's tenure; it continues none");
             }
-            if (event == LeaseEvent.RELEASED || event == LeaseEvent.REVOKED) {
-                throw new IllegalArgumentException("a release or revoke is a Tombstone, not a Put");
-            }
             claimant.requireInNamespaceOf(key);
+        }
+
+        /** A plain lease's write: an acquire or a renew, with its own TTL. */
+        public Put(LeaseKey key, long expectedSequence, LeaseEvent event, Claimant claimant, Instant acquiredAt,
+                Instant writtenAt, LeaseTtl ttl, Optional<Fence> continuedTenure) {
+            this(key, expectedSequence, event, claimant, acquiredAt, writtenAt, ttl, continuedTenure,
+                    Optional.empty(), Optional.empty());
         }
 
         @Override
@@ -83,7 +96,7 @@ public sealed interface LeaseWrite {
         /** The lease this write makes once the store gives it {@code revision}. */
         public Lease leaseAt(Fence revision) {
             return new Lease(key, claimant.holder(), claimant.incarnation(), claimant.principal(), revision,
-                    continuedTenure.orElse(revision), acquiredAt, writtenAt, ttl);
+                    continuedTenure.orElse(revision), acquiredAt, writtenAt, ttl, attachment);
         }
     }
 
@@ -91,23 +104,40 @@ public sealed interface LeaseWrite {
      * Frees the key: a release by its holder, or an operator's revoke when {@code revokeReason}
      * is present. The tombstone itself expires, so freed keys leave nothing that grows.
      *
-     * @param ended     the lease this write ends; the write expects its revision as the key's last sequence
-     * @param revokedBy who revoked, when known (ADR-041); only a revoke names one
+     * @param ended       the lease this write ends; the write expects its revision as the key's last sequence
+     * @param revokedBy   who revoked, when known (ADR-041); only a revoke names one
+     * @param endedMember for the {@code freed} event of a key attached to a member lease that ended
+     *                    (ADR-043): that member's key; the key was already free by the liveness rule
      */
-    record Tombstone(Lease ended, Optional<RevokeReason> revokeReason, Optional<Revoker> revokedBy)
+    record Tombstone(Lease ended, Optional<RevokeReason> revokeReason, Optional<Revoker> revokedBy,
+            Optional<LeaseKey> endedMember)
             implements LeaseWrite {
         public Tombstone {
             Objects.requireNonNull(ended, "ended");
             Objects.requireNonNull(revokeReason, "revokeReason");
             Objects.requireNonNull(revokedBy, "revokedBy");
+            Objects.requireNonNull(endedMember, "endedMember");
             if (revokedBy.isPresent() && revokeReason.isEmpty()) {
                 throw new IllegalArgumentException("a release names no revoker");
             }
+            if (revokeReason.isPresent() && endedMember.isPresent()) {
+                throw new IllegalArgumentException("a tombstone is a revoke or a freed attachment, not both");
+            }
+        }
+
+        /** A revoke that names who revoked (ADR-041), when known. */
+        public static Tombstone revoke(Lease ended, RevokeReason reason, Optional<Revoker> revokedBy) {
+            return new Tombstone(ended, Optional.of(reason), revokedBy, Optional.empty());
+        }
+
+        /** The {@code freed} write of a key attached to {@code member}, whose lease ended (ADR-043). */
+        public static Tombstone freed(Lease ended, LeaseKey member) {
+            return new Tombstone(ended, Optional.empty(), Optional.empty(), Optional.of(member));
         }
 
         /** A release ({@code revokeReason} empty), or a revoke that names nobody. */
         public Tombstone(Lease ended, Optional<RevokeReason> revokeReason) {
-            this(ended, revokeReason, Optional.empty());
+            this(ended, revokeReason, Optional.empty(), Optional.empty());
         }
 
         @Override
@@ -138,7 +168,8 @@ public sealed interface LeaseWrite {
 
         @Override
         public LeaseEvent event() {
-            return revokeReason.isPresent() ? LeaseEvent.REVOKED : LeaseEvent.RELEASED;
+            return revokeReason.isPresent() ? LeaseEvent.REVOKED
+                    : endedMember.isPresent() ? LeaseEvent.FREED : LeaseEvent.RELEASED;
         }
     }
 }

@@ -28,7 +28,7 @@ class HandoverRulesTest {
         assertEquals(12, put.expectedSequence());
         assertEquals(LeaseEvent.HANDED_OVER, put.event());
         assertEquals(SUCCESSOR, put.claimant());
-        assertEquals(Optional.of(OWNER.holder()), put.handedOverBy());
+        assertEquals(Optional.of(OWNER.holder()), put.from());
         assertEquals(LEASE.ttl(), put.ttl(), "the lease's TTL is kept");
         Lease successors = put.leaseAt(new Fence(13));
         assertEquals(new Fence(13), successors.tenure());

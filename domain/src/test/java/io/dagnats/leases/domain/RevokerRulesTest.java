@@ -48,6 +48,6 @@ class RevokerRulesTest {
         assertThrows(InvalidLeaseInput.class, () -> new Revoker("a\nb"));
         assertThrows(InvalidLeaseInput.class, () -> new Revoker("r".repeat(Revoker.MAX_LENGTH + 1)));
         assertThrows(IllegalArgumentException.class,
-                () -> new LeaseWrite.Tombstone(heldByAlice(42, 40).lease(), Optional.empty(), CLAIMED));
+                () -> new LeaseWrite.Tombstone(heldByAlice(42, 40).lease(), Optional.empty(), CLAIMED, Optional.empty()));
     }
 }

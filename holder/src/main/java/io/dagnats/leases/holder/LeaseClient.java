@@ -124,6 +124,29 @@ public final class LeaseClient implements LeaseCalls {
         return handover(key, holder, revision, successor, Optional.empty());
     }
 
+    /**
+     * ADR-043: attaches {@code key} to {@code holder}'s member lease {@code member} at the tenure that
+     * began at {@code memberTenure}; idempotent. {@code value}: a short string stored with the key.
+     */
+    public CompletableFuture<Answers.Attach> attach(LeaseKey key, Claimant holder, LeaseKey member, Fence memberTenure,
+            Optional<String> value) {
+        return call(() -> new Request.Attach(key, holder.holder(), holder.incarnation(), member, memberTenure, value),
+                requestTimeout, Replies::decodeAttach);
+    }
+
+    /** ADR-043: detaches {@code key}, {@code holder}'s at {@code revision}: free afterwards. */
+    public CompletableFuture<Answers.Release> detach(LeaseKey key, Claimant holder, Fence revision) {
+        return call(() -> new Request.Detach(key, holder.holder(), holder.incarnation(), revision), requestTimeout,
+                Replies::decodeDetach);
+    }
+
+    /** ADR-043: moves {@code key}, {@code holder}'s at {@code revision}, to {@code to}'s member lease at its tenure. */
+    public CompletableFuture<Answers.Move> move(LeaseKey key, Claimant holder, Fence revision, Claimant to,
+            LeaseKey toMember, Fence toMemberTenure) {
+        return call(() -> new Request.Move(key, holder.holder(), holder.incarnation(), revision, to.holder(),
+                to.incarnation(), toMember, toMemberTenure), requestTimeout, Replies::decodeMove);
+    }
+
     public CompletableFuture<Answers.Owner> owner(LeaseKey key) {
         return call(() -> new Request.Owner(key), requestTimeout, Replies::decodeOwner);
     }

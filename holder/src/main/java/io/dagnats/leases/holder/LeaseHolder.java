@@ -75,7 +75,7 @@ public final class LeaseHolder implements AutoCloseable {
         this.desk = new CandidateDesk(connection, self, builder.clock);
         this.kept = new KeptKeys(self, client, builder.clock, threads.scheduler(), threads.listeners(), changes, telemetry,
                 health, desk);
-        this.shardSets = new ShardSets(new ShardHolder(id, client, kept::keep), connection, builder.clock);
+        this.shardSets = new ShardSets(new ShardHolder(id, client, kept::keep), self, connection, builder.clock);
         this.followings = new Followings(self, connection, client, threads.scheduler(), threads.listeners(), builder.clock,
                 kept.floors());
         this.inbox = Optional.ofNullable(builder.forwardHandler).map(handler -> new ForwardInbox(connection, self,
@@ -141,7 +141,17 @@ public final class LeaseHolder implements AutoCloseable {
 
     /** As {@link #shards(String, int, Duration, ShardListener)}, with a drain bound of its own. */
     public ShardSet shards(String setName, int shardCount, Duration ttl, Duration drainBound, ShardListener listener) {
-        return shardSets.join(setName, shardCount, ttl, drainBound, listener);
+        return shards(setName, shardCount, ttl, drainBound, ShardSetOptions.defaults(), listener);
+    }
+
+    /**
+     * As {@link #shards(String, int, Duration, Duration, ShardListener)}, with this member's capacity
+     * and the set's movement budget (ADR-044): shares follow capacity, and a rebalance round moves at
+     * most the budget. Shards are keys attached to the member lease: renewing it keeps them all.
+     */
+    public ShardSet shards(String setName, int shardCount, Duration ttl, Duration drainBound, ShardSetOptions options,
+            ShardListener listener) {
+        return shardSets.join(setName, shardCount, ttl, drainBound, options, listener);
     }
 
     /**

@@ -46,8 +46,8 @@ public interface OwnershipListener {
          */
         STORE_WENT_BACK,
         /**
-         * This process handed the lease to a successor it named (on close, or for issue 31 a shard
-         * moved): it stopped acting as owner, and its tenure's work returned or its bound passed,
+         * This process handed the lease to a successor it named (on close, or, in a shard set, a shard
+         * moved to another member after its drain, ADR-044): it stopped acting as owner, and its tenure's work returned or its bound passed,
          * before the handover was sent. If the successor cannot take it, this process owns the key
          * again after a renew of its own, told {@link OwnershipListener#becameOwner} anew.
          */

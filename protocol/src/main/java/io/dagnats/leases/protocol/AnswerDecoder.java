@@ -1,6 +1,7 @@
 package io.dagnats.leases.protocol;
 
 import io.dagnats.leases.domain.Account;
+import io.dagnats.leases.domain.Attachment;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
@@ -50,6 +51,35 @@ final class AnswerDecoder {
         return decode(Operation.RELEASE, body, (fields, kind) -> kind == ErrorKind.LOST
                 ? new Answers.Release.Lost(sentence(fields))
                 : new Answers.Release.Released(new LeaseKey(fields.key), new HolderId(fields.holder), fence(fields)));
+    }
+
+    /** @throws DagnatsException for an error reply but {@code lost}, or one that breaks the contract */
+    static Answers.Attach decodeAttach(byte[] body) {
+        return decode(Operation.ATTACH, body, (fields, kind) -> {
+            if (kind == ErrorKind.LOST) {
+                return new Answers.Attach.Lost(sentence(fields));
+            }
+            LeaseView lease = view(fields);
+            return WireFields.required(fields.granted, Fields.GRANTED)
+                    ? new Answers.Attach.Granted(lease)
+                    : new Answers.Attach.HeldByOther(lease);
+        });
+    }
+
+    /** @throws DagnatsException for an error reply but {@code lost}, or one that breaks the contract */
+    static Answers.Release decodeDetach(byte[] body) {
+        return decode(Operation.DETACH, body, (fields, kind) -> kind == ErrorKind.LOST
+                ? new Answers.Release.Lost(sentence(fields))
+                : new Answers.Release.Released(new LeaseKey(fields.key), new HolderId(fields.holder), fence(fields)));
+    }
+
+    /** @throws DagnatsException for an error reply but {@code lost} and {@code no_successor}, or one that breaks the contract */
+    static Answers.Move decodeMove(byte[] body) {
+        return decode(Operation.MOVE, body, (fields, kind) -> kind == ErrorKind.LOST
+                ? new Answers.Move.Lost(sentence(fields))
+                : kind == ErrorKind.NO_SUCCESSOR
+                ? new Answers.Move.NoSuccessor(sentence(fields))
+                : new Answers.Move.Moved(view(fields)));
     }
 
     /** @throws DagnatsException for an error reply, or one that breaks the contract */
@@ -146,8 +176,10 @@ final class AnswerDecoder {
     /** Whether {@code kind} is one of the normal answers of {@code operation}, not a failure. */
     private static boolean isAnswer(Operation operation, ErrorKind kind) {
         return switch (operation) {
-            case RENEW, RELEASE -> kind == ErrorKind.LOST;
             case HANDOVER -> kind == ErrorKind.LOST || kind == ErrorKind.NO_SUCCESSOR;
+            case RENEW, RELEASE, DETACH -> kind == ErrorKind.LOST;
+            case ATTACH -> kind == ErrorKind.LOST;
+            case MOVE -> kind == ErrorKind.LOST || kind == ErrorKind.NO_SUCCESSOR;
             case FORWARD -> kind == ErrorKind.NO_OWNER || kind == ErrorKind.OWNER_UNAVAILABLE
                     || kind == ErrorKind.OWNER_REJECTED || kind == ErrorKind.OWNER_TIMEOUT
                     || kind == ErrorKind.REPLY_TOO_LARGE;
@@ -162,7 +194,18 @@ final class AnswerDecoder {
                 Timestamps.parse(WireFields.required(fields.acquiredAt, Fields.ACQUIRED_AT)),
                 Timestamps.parse(WireFields.required(fields.expiresAt, Fields.EXPIRES_AT)),
                 new LeaseTtl(fields.required(WireFields.TTL)),
-                Optional.ofNullable(fields.account).map(Account::new));
+                Optional.ofNullable(fields.account).map(Account::new),
+                Optional.ofNullable(fields.attachedTo).map(member -> new Attachment(new LeaseKey(member),
+                        positive(fields, WireFields.MEMBER_TENURE, Fields.MEMBER_TENURE),
+                        Optional.ofNullable(fields.storedValue))));
+    }
+
+    private static Fence positive(WireFields fields, int field, String name) {
+        long value = fields.required(field);
+        if (value < 1) {
+            throw new InvalidLeaseInput(name + " " + value + " is below 1");
+        }
+        return new Fence(value);
     }
 
     private static Fence fence(WireFields fields) {

@@ -46,6 +46,30 @@ public final class Answers {
         }
     }
 
+    /** attach (ADR-043): granted or held by another, as an acquire; or lost when the member lease is not the caller's. */
+    public sealed interface Attach {
+        record Granted(LeaseView lease) implements Attach {
+        }
+
+        record HeldByOther(LeaseView lease) implements Attach {
+        }
+
+        record Lost(String reason) implements Attach {
+        }
+    }
+
+    /** move (ADR-043): moved (the view names the successor, at the key's new fence), lost, or no live successor. */
+    public sealed interface Move {
+        record Moved(LeaseView lease) implements Move {
+        }
+
+        record Lost(String reason) implements Move {
+        }
+
+        record NoSuccessor(String reason) implements Move {
+        }
+    }
+
     /** owner: held (by whom) or free. */
     public sealed interface Owner {
         record Held(LeaseView lease) implements Owner {

@@ -24,6 +24,13 @@ final class Fields {
     static final String STATE = "state";
     static final String CANDIDATES = "candidates";
     static final String HANDED_OVER = "handed_over";
+    // ADR-043: keys attached to a member lease.
+    static final String MEMBER = "member";
+    static final String MEMBER_TENURE = "member_tenure";
+    static final String VALUE = "value";
+    static final String TO_MEMBER = "to_member";
+    static final String TO_MEMBER_TENURE = "to_member_tenure";
+    static final String ATTACHED_TO = "attached_to";
 
     static final String GRANTED = "granted";
     static final String HELD = "held";

@@ -70,16 +70,22 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
          * The owner handed the lease to the holder (and incarnation) this change names, whose new
          * tenure begins at this change's revision (ADR-042); it owns only after its own renew.
          */
-        HANDED_OVER;
+        HANDED_OVER,
+        /** ADR-043: attached to a member lease (the holder's, named by {@link LeaseHeaders#MEMBER}). */
+        ATTACHED,
+        /** ADR-043: attached to a successor's member lease; the holder is the successor. */
+        MOVED,
+        /** ADR-043: an attached key whose member lease ended, told free (it was free from that end). */
+        FREED;
 
         /** The event's wire name: {@code acquired}, ..., {@code handed-over}. */
         public String word() {
             return this == HANDED_OVER ? LeaseEvent.HANDED_OVER.wireName() : name().toLowerCase(Locale.ROOT);
         }
 
-        /** The key is free after this change: released, revoked or expired. */
+        /** The key is free after this change: released, revoked, expired or freed. */
         public boolean endsLease() {
-            return this == RELEASED || this == REVOKED || this == EXPIRED;
+            return this == RELEASED || this == REVOKED || this == EXPIRED || this == FREED;
         }
     }
 
@@ -170,12 +176,15 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
             // dagnats removed a lease the store forgot to expire (ADR-035): an expiry like the server's.
             case EXPIRED -> Kind.EXPIRED;
             case HANDED_OVER -> Kind.HANDED_OVER;
+            case ATTACHED -> Kind.ATTACHED;
+            case MOVED -> Kind.MOVED;
+            case FREED -> Kind.FREED;
         };
         Optional<HolderId> holder = Optional.ofNullable(header.apply(LeaseHeaders.HOLDER)).map(HolderId::new);
         Optional<Incarnation> incarnation =
                 Optional.ofNullable(header.apply(LeaseHeaders.INCARNATION)).map(Incarnation::new);
         boolean makesLease = kind == Kind.ACQUIRED || kind == Kind.RENEWED || kind == Kind.HANDED_OVER;
-        Optional<Fence> fence = makesLease
+        Optional<Fence> fence = makesLease || kind == Kind.ATTACHED || kind == Kind.MOVED
                 ? Optional.of(new Fence(sequence))
                 : LeaseHeaders.parseFence(header.apply(LeaseHeaders.FENCE));
         Optional<Duration> ttl = makesLease

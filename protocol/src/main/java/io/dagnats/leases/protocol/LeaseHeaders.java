@@ -36,8 +36,9 @@ public final class LeaseHeaders {
      */
     public static final String INCARNATION = "Dagnats-Lease-Incarnation";
     /**
-     * On a handover write (and its change event, {@code handed-over}): the holder id whose lease it
-     * replaced; {@link #HOLDER} and {@link #INCARNATION} name the successor (ADR-042).
+     * On a handover write (and its change event, {@code handed-over}) or a move of an attached key
+     * ({@code moved}, ADR-043): the holder id whose lease it replaced; {@link #HOLDER} and
+     * {@link #INCARNATION} name the successor (ADR-042).
      */
     public static final String FROM = "Dagnats-Lease-From";
     /** On a revoke write: the operator's reason, as sent ({@link io.dagnats.leases.domain.RevokeReason}). */
@@ -47,6 +48,11 @@ public final class LeaseHeaders {
      * the caller's principal in identity mode, else the request's {@code by}.
      */
     public static final String REVOKED_BY = "Dagnats-Lease-Revoked-By";
+    /**
+     * On a change event of an attached key (ADR-043): the member lease it is attached to
+     * ({@code attached}, {@code moved}), or whose end freed it ({@code freed}).
+     */
+    public static final String MEMBER = "Dagnats-Lease-Member";
 
     /** Digits in 2^64-1; more cannot be a 64-bit value, leading zeros or not. */
     private static final int MAX_DIGITS = 20;

@@ -1,6 +1,7 @@
 package io.dagnats.leases.protocol;
 
 import io.dagnats.leases.domain.Account;
+import io.dagnats.leases.domain.Attachment;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
@@ -21,9 +22,12 @@ import java.util.Optional;
  * @param expiresAt   advisory wall-clock expiry; the server's TTL is what frees the key
  * @param account     identity mode (ADR-036): the account whose key it is. Apart from {@code key} on
  *                    purpose: a holder compares the key with the one it asked for, which names no account
+ * @param attachment  ADR-043: the member lease a key is attached to ({@code attached_to}, {@code member_tenure},
+ *                    {@code value}); then {@code expiresAt} and {@code ttl} are the member lease's
  */
 public record LeaseView(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, Fence revision,
-        Optional<Fence> tenure, Instant acquiredAt, Instant expiresAt, LeaseTtl ttl, Optional<Account> account) {
+        Optional<Fence> tenure, Instant acquiredAt, Instant expiresAt, LeaseTtl ttl, Optional<Account> account,
+        Optional<Attachment> attachment) {
 
     public LeaseView {
         Objects.requireNonNull(key, "key");
@@ -35,6 +39,13 @@ public record LeaseView(LeaseKey key, HolderId holder, Optional<Incarnation> inc
         Objects.requireNonNull(expiresAt, "expiresAt");
         Objects.requireNonNull(ttl, "ttl");
         Objects.requireNonNull(account, "account");
+        Objects.requireNonNull(attachment, "attachment");
+    }
+
+    /** A view of a plain lease: no attachment. */
+    public LeaseView(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, Fence revision,
+            Optional<Fence> tenure, Instant acquiredAt, Instant expiresAt, LeaseTtl ttl, Optional<Account> account) {
+        this(key, holder, incarnation, revision, tenure, acquiredAt, expiresAt, ttl, account, Optional.empty());
     }
 
     /** A view from a dagnats with identity mode off: no account. */

@@ -43,7 +43,7 @@ final class LeaseViewBytes {
         long revision = lease.revision().revision();
         long tenure = lease.tenure().revision();
         if (revision < 0 || tenure < 0 || !plain(key) || !plain(holder) || !plain(incarnation)
-                || lease.key().account().isPresent()) {
+                || lease.key().account().isPresent() || lease.isAttached()) {
             return null;
         }
         byte[] out = new byte[FIXED + key.length() + holder.length() + incarnation.length()];

@@ -2,7 +2,8 @@ package io.dagnats.leases.protocol;
 
 /**
  * The endpoints of the {@code dagnats-api} service: the lease operations a
- * holder or caller uses, and the two an operator uses ({@link #isOperator()}).
+ * holder or caller uses (the guide's five; handover and candidates of ADR-042; attach, detach and move
+ * of ADR-043), and the two an operator uses ({@link #isOperator()}).
  */
 public enum Operation {
     ACQUIRE("acquire"),
@@ -17,7 +18,13 @@ public enum Operation {
     /** The owner hands its lease to a named, waiting successor in one compare-and-set ({@link Request.Handover}). */
     HANDOVER("handover"),
     /** Who waits for a key right now, asked live ({@link Request.Candidates}). */
-    CANDIDATES("candidates");
+    CANDIDATES("candidates"),
+    /** Attaches a key to the caller's member lease (ADR-043): it lives by that lease, with no TTL of its own. */
+    ATTACH("attach"),
+    /** Frees the caller's attached key ({@link Request.Detach}). */
+    DETACH("detach"),
+    /** Attaches the caller's key to a successor's member lease in one write ({@link Request.Move}). */
+    MOVE("move");
 
     private final String endpointName;
     private final String subject;

@@ -1,6 +1,7 @@
 package io.dagnats.leases.protocol;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.dagnats.leases.domain.Attachment;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.Lease;
@@ -181,6 +182,15 @@ public final class Replies {
         generator.writeStringField(Fields.ACQUIRED_AT, Timestamps.format(lease.acquiredAt()));
         generator.writeStringField(Fields.EXPIRES_AT, Timestamps.format(lease.expiresAt()));
         generator.writeNumberField(Fields.TTL_MS, lease.ttl().millis());
+        if (lease.attachment().isPresent()) {
+            // ADR-043: expires_at and ttl_ms above are the member lease's, which keeps the key.
+            Attachment attachment = lease.attachment().get();
+            generator.writeStringField(Fields.ATTACHED_TO, attachment.member().value());
+            JsonObjects.writeFence(generator, Fields.MEMBER_TENURE, attachment.memberTenure());
+            if (attachment.value().isPresent()) {
+                generator.writeStringField(Fields.VALUE, attachment.value().get());
+            }
+        }
     }
 
     // ---- a client's side: decoding (the rules live in AnswerDecoder) ----
@@ -198,6 +208,21 @@ public final class Replies {
     /** @throws DagnatsException for an error reply but {@code lost}, or one that breaks the contract */
     public static Answers.Release decodeRelease(byte[] body) {
         return AnswerDecoder.decodeRelease(body);
+    }
+
+    /** @throws DagnatsException for an error reply but {@code lost}, or one that breaks the contract */
+    public static Answers.Attach decodeAttach(byte[] body) {
+        return AnswerDecoder.decodeAttach(body);
+    }
+
+    /** @throws DagnatsException for an error reply but {@code lost}, or one that breaks the contract */
+    public static Answers.Release decodeDetach(byte[] body) {
+        return AnswerDecoder.decodeDetach(body);
+    }
+
+    /** @throws DagnatsException for an error reply but {@code lost} and {@code no_successor}, or one that breaks the contract */
+    public static Answers.Move decodeMove(byte[] body) {
+        return AnswerDecoder.decodeMove(body);
     }
 
     /** @throws DagnatsException for an error reply, or one that breaks the contract */

@@ -1,6 +1,7 @@
 package io.dagnats.leases.protocol;
 
 import io.dagnats.leases.domain.Account;
+import io.dagnats.leases.domain.Attachment;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
@@ -26,7 +27,7 @@ public sealed interface Request {
 
     LeaseKey key();
 
-    /** A request a holder makes about its own lease: acquire, renew, release, handover. */
+    /** A request a holder makes about its own lease: acquire, renew, release, handover; attach, detach, move (ADR-043). */
     sealed interface ByHolder extends Request {
 
         HolderId holder();
@@ -164,6 +165,87 @@ public sealed interface Request {
         @Override
         public Operation operation() {
             return Operation.CANDIDATES;
+        }
+    }
+
+    /**
+     * Attaches {@code key} to the caller's member lease (ADR-043).
+     *
+     * @param member       the caller's member lease, which must be live and the caller's
+     * @param memberTenure the member lease's tenure start: the key lives exactly as long as that tenure
+     * @param value        an optional short string stored with the key, echoed by owner and list
+     */
+    record Attach(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, LeaseKey member,
+            Fence memberTenure, Optional<String> value) implements ByHolder {
+        public Attach {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(holder, "holder");
+            Objects.requireNonNull(incarnation, "incarnation");
+            Objects.requireNonNull(member, "member");
+            Objects.requireNonNull(memberTenure, "memberTenure");
+            Objects.requireNonNull(value, "value");
+            if (member.equals(key)) {
+                throw new InvalidLeaseInput("a key cannot be attached to itself");
+            }
+            new Attachment(member, memberTenure, value); // the value's length rule
+        }
+
+        /** What the key is attached to. */
+        public Attachment attachment() {
+            return new Attachment(member, memberTenure, value);
+        }
+
+        @Override
+        public Operation operation() {
+            return Operation.ATTACH;
+        }
+    }
+
+    /** Frees the caller's attached key at {@code revision}, as a release frees a lease (ADR-043). */
+    record Detach(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, Fence revision)
+            implements ByHolder {
+        public Detach {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(holder, "holder");
+            Objects.requireNonNull(incarnation, "incarnation");
+            Objects.requireNonNull(revision, "revision");
+        }
+
+        @Override
+        public Operation operation() {
+            return Operation.DETACH;
+        }
+    }
+
+    /**
+     * Attaches the caller's key, held at {@code revision}, to a successor's member lease in one write
+     * (ADR-043): the successor owns it from that write, at a new fence; the caller stops at sending it.
+     */
+    record Move(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, Fence revision,
+            HolderId toHolder, Optional<Incarnation> toIncarnation, LeaseKey toMember, Fence toMemberTenure)
+            implements ByHolder {
+        public Move {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(holder, "holder");
+            Objects.requireNonNull(incarnation, "incarnation");
+            Objects.requireNonNull(revision, "revision");
+            Objects.requireNonNull(toHolder, "toHolder");
+            Objects.requireNonNull(toIncarnation, "toIncarnation");
+            Objects.requireNonNull(toMember, "toMember");
+            Objects.requireNonNull(toMemberTenure, "toMemberTenure");
+            if (toMember.equals(key)) {
+                throw new InvalidLeaseInput("a key cannot be attached to itself");
+            }
+        }
+
+        /** Who the key goes to: the successor's holder id and incarnation. */
+        public Claimant successor() {
+            return new Claimant(toHolder, toIncarnation);
+        }
+
+        @Override
+        public Operation operation() {
+            return Operation.MOVE;
         }
     }
 

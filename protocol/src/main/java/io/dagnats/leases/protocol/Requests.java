@@ -50,6 +50,9 @@ public final class Requests {
             case REVOKE -> revoke(body);
             case HANDOVER -> handover(body);
             case CANDIDATES -> candidates(body);
+            case ATTACH -> attach(body);
+            case DETACH -> detach(body);
+            case MOVE -> move(body);
             case LIST -> throw new IllegalArgumentException("a list request is about no key: decode it with list()");
         };
     }
@@ -74,6 +77,32 @@ public final class Requests {
         WireFields fields = WireFields.request(body, Operation.RELEASE);
         return new Request.Release(new LeaseKey(fields.key), new HolderId(fields.holder), incarnation(fields),
                 revision(fields));
+    }
+
+    /** @throws InvalidLeaseInput with a sentence naming what is wrong */
+    public static Request.Attach attach(byte[] body) {
+        WireFields fields = WireFields.request(body, Operation.ATTACH);
+        return new Request.Attach(new LeaseKey(fields.key), new HolderId(fields.holder), incarnation(fields),
+                new LeaseKey(WireFields.required(fields.member, Fields.MEMBER)),
+                positive(fields, WireFields.MEMBER_TENURE, Fields.MEMBER_TENURE),
+                Optional.ofNullable(fields.storedValue));
+    }
+
+    /** @throws InvalidLeaseInput with a sentence naming what is wrong */
+    public static Request.Detach detach(byte[] body) {
+        WireFields fields = WireFields.request(body, Operation.DETACH);
+        return new Request.Detach(new LeaseKey(fields.key), new HolderId(fields.holder), incarnation(fields),
+                revision(fields));
+    }
+
+    /** @throws InvalidLeaseInput with a sentence naming what is wrong */
+    public static Request.Move move(byte[] body) {
+        WireFields fields = WireFields.request(body, Operation.MOVE);
+        return new Request.Move(new LeaseKey(fields.key), new HolderId(fields.holder), incarnation(fields),
+                revision(fields), new HolderId(WireFields.required(fields.toHolder, Fields.TO_HOLDER)),
+                Optional.ofNullable(fields.toIncarnation).map(Incarnation::new),
+                new LeaseKey(WireFields.required(fields.toMember, Fields.TO_MEMBER)),
+                positive(fields, WireFields.TO_MEMBER_TENURE, Fields.TO_MEMBER_TENURE));
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
@@ -192,6 +221,25 @@ public final class Requests {
                     generator.writeStringField(Fields.ACCOUNT, candidates.account().get().value());
                 }
                 generator.writeNumberField(Fields.TIMEOUT_MS, candidates.window().toMillis());
+            } else if (request instanceof Request.Attach attach) {
+                writeHolder(generator, attach);
+                generator.writeStringField(Fields.MEMBER, attach.member().value());
+                JsonObjects.writeFence(generator, Fields.MEMBER_TENURE, attach.memberTenure());
+                if (attach.value().isPresent()) {
+                    generator.writeStringField(Fields.VALUE, attach.value().get());
+                }
+            } else if (request instanceof Request.Detach detach) {
+                writeHolder(generator, detach);
+                JsonObjects.writeFence(generator, Fields.REVISION, detach.revision());
+            } else if (request instanceof Request.Move move) {
+                writeHolder(generator, move);
+                JsonObjects.writeFence(generator, Fields.REVISION, move.revision());
+                generator.writeStringField(Fields.TO_HOLDER, move.toHolder().value());
+                if (move.toIncarnation().isPresent()) {
+                    generator.writeStringField(Fields.TO_INCARNATION, move.toIncarnation().get().value());
+                }
+                generator.writeStringField(Fields.TO_MEMBER, move.toMember().value());
+                JsonObjects.writeFence(generator, Fields.TO_MEMBER_TENURE, move.toMemberTenure());
             } else if (request instanceof Request.Forward forward) {
                 writeForward(generator, forward);
             } else if (request instanceof Request.Owner owner && owner.account().isPresent()) {
@@ -227,6 +275,15 @@ public final class Requests {
         generator.writeFieldName(Fields.PAYLOAD);
         generator.writeBinary(forward.payload());
         generator.writeNumberField(Fields.TIMEOUT_MS, forward.timeout().toMillis());
+    }
+
+    /** A member tenure is a fence: a JSON integer of 1 or more. */
+    private static Fence positive(WireFields fields, int field, String name) {
+        long value = fields.required(field);
+        if (value < 1) {
+            throw new InvalidLeaseInput(name + " must be 1 or more");
+        }
+        return new Fence(value);
     }
 
     /** A request's revision is a signed JSON integer: below 1 is not a fence it may send. */

@@ -88,7 +88,8 @@ public final class ServiceDescription {
     /** Who {@code operation} is for; a switch without default, so a new operation does not compile until it says. */
     public static EndpointKind kind(Operation operation) {
         return switch (operation) {
-            case ACQUIRE, RENEW, RELEASE, OWNER, FORWARD, HANDOVER, CANDIDATES -> EndpointKind.LEASE;
+            case ACQUIRE, RENEW, RELEASE, OWNER, FORWARD, HANDOVER, CANDIDATES, ATTACH, DETACH, MOVE ->
+                    EndpointKind.LEASE;
             case LIST, REVOKE -> EndpointKind.ADMIN;
         };
     }
@@ -105,6 +106,9 @@ public final class ServiceDescription {
             case REVOKE -> "free a key over its holder's head, saying why (operators only)";
             case HANDOVER -> "hand your lease to a named, waiting successor in one fenced write";
             case CANDIDATES -> "who waits for a key right now, asked live (nothing is stored)";
+            case ATTACH -> "attach a key to your member lease: it lives by that lease, no renew of its own";
+            case DETACH -> "free a key attached to your member lease";
+            case MOVE -> "attach your key to a live successor's member lease, in one write";
         };
     }
 

@@ -27,6 +27,8 @@ final class WireFields implements FlatJson.FieldReader {
     static final int PAGE_SIZE = 8;
     static final int REVOKED_REVISION = 16;
     static final int TENURE = 32;
+    static final int MEMBER_TENURE = 64;
+    static final int TO_MEMBER_TENURE = 128;
 
     private final boolean request;
     /** The operation a request is for (its fields depend on it only for {@code account}); null for a reply. */
@@ -47,6 +49,12 @@ final class WireFields implements FlatJson.FieldReader {
     String by;
     String toHolder;
     String toIncarnation;
+    String member;
+    long memberTenure;
+    String storedValue;
+    String toMember;
+    long toMemberTenure;
+    String attachedTo;
     private int present;
 
     String acquiredAt;
@@ -122,6 +130,17 @@ final class WireFields implements FlatJson.FieldReader {
             case Fields.CURSOR -> cursor = FlatJson.string(parser, value, name);
             case Fields.REASON -> reason = FlatJson.string(parser, value, name);
             case Fields.BY -> by = FlatJson.string(parser, value, name);
+            case Fields.MEMBER -> member = FlatJson.string(parser, value, name);
+            case Fields.MEMBER_TENURE -> {
+                memberTenure = FlatJson.integer(parser, value, name);
+                present |= MEMBER_TENURE;
+            }
+            case Fields.VALUE -> storedValue = FlatJson.string(parser, value, name);
+            case Fields.TO_MEMBER -> toMember = FlatJson.string(parser, value, name);
+            case Fields.TO_MEMBER_TENURE -> {
+                toMemberTenure = FlatJson.integer(parser, value, name);
+                present |= TO_MEMBER_TENURE;
+            }
             case Fields.ACCOUNT -> {
                 if (request && !operation.takesAccount()) {
                     // Accepted and ignored, it would let a caller that meant another account act in its own.
@@ -131,8 +150,8 @@ final class WireFields implements FlatJson.FieldReader {
                 account = FlatJson.string(parser, value, name);
             }
             case Fields.TO_HOLDER, Fields.TO_INCARNATION -> {
-                if (request && operation != Operation.HANDOVER) {
-                    // Only a handover names a successor; elsewhere the field is unknown, as it always was.
+                if (request && operation != Operation.HANDOVER && operation != Operation.MOVE) {
+                    // Only a handover or a move names a successor; elsewhere the field is unknown, as it always was.
                     throw FlatJson.unknownField(name);
                 }
                 String text = FlatJson.string(parser, value, name);
@@ -168,6 +187,7 @@ final class WireFields implements FlatJson.FieldReader {
                 tenure = FlatJson.integer(parser, value, name);
                 present |= TENURE;
             }
+            case Fields.ATTACHED_TO -> attachedTo = FlatJson.string(parser, value, name);
             case Fields.NEXT_CURSOR -> nextCursor = FlatJson.string(parser, value, name);
             case Fields.LEASES -> leases = leases(parser, value);
             case Fields.HANDED_OVER -> handedOver = FlatJson.bool(value, name);
@@ -215,6 +235,8 @@ final class WireFields implements FlatJson.FieldReader {
             case PAGE_SIZE -> pageSize;
             case REVOKED_REVISION -> revokedRevision;
             case TENURE -> tenure;
+            case MEMBER_TENURE -> memberTenure;
+            case TO_MEMBER_TENURE -> toMemberTenure;
             default -> timeoutMillis;
         };
     }
@@ -234,6 +256,8 @@ final class WireFields implements FlatJson.FieldReader {
             case PAGE_SIZE -> Fields.PAGE_SIZE;
             case REVOKED_REVISION -> Fields.REVOKED_REVISION;
             case TENURE -> Fields.TENURE;
+            case MEMBER_TENURE -> Fields.MEMBER_TENURE;
+            case TO_MEMBER_TENURE -> Fields.TO_MEMBER_TENURE;
             default -> Fields.TIMEOUT_MS;
         };
     }

@@ -108,6 +108,9 @@ class ErrorReplyTest {
             case REVOKE -> Replies::decodeRevoke;
             case HANDOVER -> Replies::decodeHandover;
             case CANDIDATES -> Replies::decodeCandidates;
+            case ATTACH -> Replies::decodeAttach;
+            case DETACH -> Replies::decodeDetach;
+            case MOVE -> Replies::decodeMove;
         };
     }
 }

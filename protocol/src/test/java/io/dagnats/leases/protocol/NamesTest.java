@@ -42,7 +42,7 @@ class NamesTest {
     @Test
     void anUnknownWireNameIsNoKind() {
         assertEquals(Optional.empty(), Kinds.fromWireName("Lost"));
-        assertEquals(12, Arrays.stream(ErrorKind.values()).map(Kinds::wireName).distinct().count());
+        assertEquals(ErrorKind.values().length, Arrays.stream(ErrorKind.values()).map(Kinds::wireName).distinct().count());
     }
 
     @ParameterizedTest(name = "{0} on {1}")
@@ -56,6 +56,9 @@ class NamesTest {
             REVOKE,  revoke,  api.leases.revoke
             HANDOVER,   handover,   api.leases.handover
             CANDIDATES, candidates, api.leases.candidates
+            ATTACH,  attach,  api.leases.attach
+            DETACH,  detach,  api.leases.detach
+            MOVE,    move,    api.leases.move
             """)
     void eachOperationHasItsEndpointAndSubject(Operation operation, String endpoint, String subject) {
         assertEquals(endpoint, operation.endpointName());

@@ -8,6 +8,7 @@ import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.ShardListener;
 import io.dagnats.leases.holder.ShardSet;
+import io.dagnats.leases.holder.ShardSetOptions;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import io.nats.client.Subscription;
@@ -43,7 +44,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>With {@code candidacy=<priority>:<version>} it is a candidate ({@link CandidateReplica}).
  *
  * <p>With {@code shards=<M>} it is instead a replica of the shard set named {@code key}
- * with M shards ({@link #keepShards}).
+ * with M shards ({@link #keepShards}), of capacity {@code capacity=<c>} (default 1).
  */
 public final class ReplicaMain {
 
@@ -81,7 +82,8 @@ public final class ReplicaMain {
         }
         Optional<String> shards = flagValue(args, "shards=");
         if (shards.isPresent()) {
-            keepShards(connection, holder, name, key, Integer.parseInt(shards.get()), ttl, log);
+            int capacity = flagValue(args, "capacity=").map(Integer::parseInt).orElse(1);
+            keepShards(connection, holder, name, key, Integer.parseInt(shards.get()), capacity, ttl, log);
             return;
         }
         KeptLease lease = log.keep(key, holder.id().value(), () -> holder.keep(key, ttl, new OwnershipListener() {
@@ -137,7 +139,7 @@ public final class ReplicaMain {
      * set as a service stopping would (drains and releases), then exits.
      */
     private static void keepShards(Connection connection, LeaseHolder holder, String name, String set, int count,
-            Duration ttl, OwnershipLog log) throws InterruptedException {
+            int capacity, Duration ttl, OwnershipLog log) throws InterruptedException {
         // Watched before the set starts, so no belief begins unseen.
         AtomicReference<ShardSet> shards = new AtomicReference<>();
         for (int shard = 0; shard < count; shard++) {
@@ -145,7 +147,8 @@ public final class ReplicaMain {
             log.watch(ShardSet.shardKey(set, shard), holder.id().value(),
                     () -> Optional.ofNullable(shards.get()).flatMap(started -> started.tenure(watched)));
         }
-        shards.set(holder.shards(set, count, ttl, Duration.ofMillis(200), new ShardListener() {
+        shards.set(holder.shards(set, count, ttl, Duration.ofMillis(200), ShardSetOptions.defaults().capacity(capacity),
+                new ShardListener() {
             @Override
             public void shardAssigned(int shard, Tenure tenure) {
                 log.began(ShardSet.shardKey(set, shard), holder.id().value(), tenure);

@@ -1,6 +1,7 @@
 package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.application.AcquireLease;
+import io.dagnats.leases.application.AttachedKeys;
 import io.dagnats.leases.application.ForwardToOwner;
 import io.dagnats.leases.application.HandOverLease;
 import io.dagnats.leases.application.LeaseListing;
@@ -41,6 +42,7 @@ public final class LeaseApi {
     private final String version;
     /** How this instance is set up (authentication, telemetry...), published beside the standard metadata. */
     private volatile Map<String, String> details = Map.of();
+    private final FreedEvents freed;
 
     /**
      * @param identity how a request's caller is known: {@link RequestIdentity#OFF}, or identity mode (ADR-036)
@@ -59,7 +61,9 @@ public final class LeaseApi {
             HandOverLease handover,
             LeaseTelemetry telemetry,
             RequestIdentity identity,
-            String version) {
+            String version,
+            AttachedKeys attached,
+            DeadAttachments dead) {
         this.version = Objects.requireNonNull(version, "version");
         this.connection = Objects.requireNonNull(connection, "connection");
         this.bucket = Objects.requireNonNull(bucket, "bucket");
@@ -69,6 +73,7 @@ public final class LeaseApi {
         ListHandler listed = new ListHandler(listing, () -> connection.getServerInfo().getMaxPayload());
         RevokeHandler revoking = new RevokeHandler(revoke);
         HandoverHandlers handing = new HandoverHandlers(handover, new CandidateGathering(connection));
+        AttachHandlers attaching = new AttachHandlers(attached);
         List<Dispatcher.Route<?>> routes = List.of(
                 new Dispatcher.Route<>(Operation.ACQUIRE, Requests::acquire, handlers::acquire),
                 new Dispatcher.Route<>(Operation.RENEW, Requests::renew, handlers::renew),
@@ -78,8 +83,12 @@ public final class LeaseApi {
                 new Dispatcher.Route<>(Operation.LIST, Requests::list, listed::list),
                 new Dispatcher.Route<>(Operation.REVOKE, Requests::revoke, revoking::revoke),
                 new Dispatcher.Route<>(Operation.HANDOVER, Requests::handover, handing::handover),
-                new Dispatcher.Route<>(Operation.CANDIDATES, Requests::candidates, handing::candidates));
+                new Dispatcher.Route<>(Operation.CANDIDATES, Requests::candidates, handing::candidates),
+                new Dispatcher.Route<>(Operation.ATTACH, Requests::attach, attaching::attach),
+                new Dispatcher.Route<>(Operation.DETACH, Requests::detach, attaching::detach),
+                new Dispatcher.Route<>(Operation.MOVE, Requests::move, attaching::move));
         this.responder = new MicroResponder(connection, dispatcher, routes, version, this::metadata);
+        this.freed = new FreedEvents(connection, attached, listing, dead);
     }
 
     /**
@@ -94,6 +103,7 @@ public final class LeaseApi {
     /** Subscribes the endpoints and the discovery subjects. */
     public void start() {
         responder.start();
+        freed.start();
         try {
             // A round trip after the subscriptions: once start returns, the server routes requests to them.
             connection.flush(SUBSCRIBED);
@@ -114,6 +124,7 @@ public final class LeaseApi {
     public boolean stop(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         boolean taken = responder.stop(timeout);
+        freed.close();
         return inFlight.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))) && taken;
     }
 

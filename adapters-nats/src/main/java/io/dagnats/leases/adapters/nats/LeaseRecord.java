@@ -4,6 +4,9 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.dagnats.leases.domain.Account;
+import io.dagnats.leases.domain.AttachedRecord;
+import io.dagnats.leases.domain.Attachment;
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Incarnation;
@@ -25,6 +28,10 @@ import java.util.Optional;
  * ({@code user} when the account's import shares it), the account always the one of the key's subject. {@code tenure} is absent on the acquiring write, whose own
  * revision starts the tenure. {@code written_at} is the writer's clock when it
  * decided the write, so every view of one revision shows the same advisory expiry.
+ *
+ * <p>A key attached to a member lease (ADR-043) stores {@code attached_to} (the member's key, in the
+ * same namespace), {@code member_tenure} and, if given, {@code value}, and no {@code written_at} or
+ * {@code ttl_ms}: it has no TTL of its own. Records written before these fields read as plain leases.
  */
 final class LeaseRecord {
 
@@ -45,8 +52,17 @@ final class LeaseRecord {
                 }
             }
             generator.writeStringField("acquired_at", Timestamps.format(put.acquiredAt()));
-            generator.writeStringField("written_at", Timestamps.format(put.writtenAt()));
-            generator.writeNumberField("ttl_ms", put.ttl().millis());
+            if (put.attachment().isPresent()) {
+                Attachment attachment = put.attachment().get();
+                generator.writeStringField("attached_to", attachment.member().value());
+                generator.writeNumberField("member_tenure", attachment.memberTenure().revision());
+                if (attachment.value().isPresent()) {
+                    generator.writeStringField("value", attachment.value().get());
+                }
+            } else {
+                generator.writeStringField("written_at", Timestamps.format(put.writtenAt()));
+                generator.writeNumberField("ttl_ms", put.ttl().millis());
+            }
             if (put.continuedTenure().isPresent()) {
                 generator.writeNumberField("tenure", put.continuedTenure().get().revision());
             }
@@ -61,6 +77,29 @@ final class LeaseRecord {
      *                     quotes the stored bytes and spans two lines)
      */
     static Lease decode(JsonFactory json, LeaseKey key, StoredMessage message) throws UnreadableRecord {
+        Decoded decoded = decodeAny(json, key, message);
+        if (decoded instanceof Decoded.Plain plain) {
+            return plain.lease();
+        }
+        throw unreadable(key, message, "an attached key, read where only a plain lease may be", null);
+    }
+
+    /** What a stored record is: a plain lease, or a key attached to a member lease (ADR-043). */
+    sealed interface Decoded {
+        record Plain(Lease lease) implements Decoded {
+        }
+
+        /** Whether anybody owns it is the liveness rule's to say, from the member's record. */
+        record Attached(AttachedRecord record) implements Decoded {
+        }
+    }
+
+    /**
+     * Reads a stored record back into what it describes.
+     *
+     * @throws UnreadableRecord when the record is not one this service wrote
+     */
+    static Decoded decodeAny(JsonFactory json, LeaseKey key, StoredMessage message) throws UnreadableRecord {
         RecordFields fields = new RecordFields();
         try (JsonParser parser = json.createParser(message.data())) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
@@ -76,6 +115,9 @@ final class LeaseRecord {
                     case "tenure" -> fields.tenure = value.getLongValue();
                     case "account" -> fields.account = value.getText();
                     case "user" -> fields.user = value.getText();
+                    case "attached_to" -> fields.attachedTo = value.getText();
+                    case "member_tenure" -> fields.memberTenure = value.getLongValue();
+                    case "value" -> fields.value = value.getText();
                     default -> { }
                 }
             });
@@ -89,11 +131,18 @@ final class LeaseRecord {
         try {
             Fence revision = new Fence(message.sequence());
             Fence tenureStart = fields.tenure == 0 ? revision : new Fence(fields.tenure);
-            return new Lease(key, new HolderId(fields.holder),
+            if (fields.attachedTo != null) {
+                Attachment attachment = new Attachment(new LeaseKey(fields.attachedTo, key.account()),
+                        new Fence(fields.memberTenure), Optional.ofNullable(fields.value));
+                return new Decoded.Attached(new AttachedRecord(key, new Claimant(new HolderId(fields.holder),
+                        Optional.ofNullable(fields.incarnation).map(Incarnation::new), principal(fields)),
+                        revision, tenureStart, fields.acquiredAt, attachment));
+            }
+            return new Decoded.Plain(new Lease(key, new HolderId(fields.holder),
                     Optional.ofNullable(fields.incarnation).map(Incarnation::new), principal(fields), revision, tenureStart,
                     fields.acquiredAt,
                     fields.writtenAt == null ? message.time() : fields.writtenAt,
-                    new LeaseTtl(fields.ttlMillis));
+                    new LeaseTtl(fields.ttlMillis)));
         } catch (IllegalArgumentException invalid) {
             throw unreadable(key, message, "a field out of range", invalid);
         }
@@ -134,5 +183,8 @@ final class LeaseRecord {
         Instant writtenAt;
         long ttlMillis;
         long tenure;
+        String attachedTo;
+        long memberTenure;
+        String value;
     }
 }

@@ -5,6 +5,7 @@ import io.dagnats.leases.application.LeaseFailure;
 import io.dagnats.leases.application.LeaseListing;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.KeyPrefix;
+import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
 import io.nats.client.Connection;
@@ -22,6 +23,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * The held leases, read along the bucket's stream in sequence order. With
@@ -66,9 +68,15 @@ public final class NatsLeaseListing implements LeaseListing {
     private final JsonFactory json = new JsonFactory();
     private final UnreadableRecords unreadable = new UnreadableRecords();
     private Dispatcher batches;
+    private final Function<LeaseKey, CompletionStage<KeyState>> memberReads;
 
-    /** @param timeout how long one page's JetStream requests may take before it is {@code unavailable} */
-    public NatsLeaseListing(Connection connection, LeaseBucket bucket, Duration timeout) {
+    /**
+     * @param timeout     how long one page's JetStream requests may take before it is {@code unavailable}
+     * @param memberReads a leader read of a member lease, which judges the keys attached to it (ADR-043)
+     */
+    public NatsLeaseListing(Connection connection, LeaseBucket bucket, Duration timeout,
+            Function<LeaseKey, CompletionStage<KeyState>> memberReads) {
+        this.memberReads = Objects.requireNonNull(memberReads, "memberReads");
         this.connection = Objects.requireNonNull(connection, "connection");
         this.bucket = Objects.requireNonNull(bucket, "bucket");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
@@ -90,7 +98,8 @@ public final class NatsLeaseListing implements LeaseListing {
         CompletableFuture<StreamScan> scan = ready.directGets()
                 ? fromTheBucket(start, limit, DIRECT_TRIES)
                 : throughLeader(start, limit, new ArrayList<>());
-        return scan.thenApply(found -> new Page(leases(prefix, found.messages()), found.next()));
+        return scan.thenCompose(found -> leases(prefix, found.messages()).held(memberReads)
+                .thenApply(leases -> new Page(leases, found.next())));
     }
 
     /** A batch answered by the bucket's own stream, not a mirror; {@code tries} batches, then the leader. */
@@ -193,8 +202,8 @@ public final class NatsLeaseListing implements LeaseListing {
     }
 
     /** The held leases among {@code messages} whose keys start with {@code prefix}. */
-    private List<Lease> leases(KeyPrefix prefix, List<StoredMessage> messages) {
-        List<Lease> leases = new ArrayList<>(messages.size());
+    private ListedRecords leases(KeyPrefix prefix, List<StoredMessage> messages) {
+        ListedRecords leases = new ListedRecords();
         Optional<Instant> serverTime = bucket.serverTimeAtLeast();
         for (StoredMessage message : messages) {
             Optional<LeaseKey> key = Subjects.keyOf(message.subject());
@@ -205,7 +214,12 @@ public final class NatsLeaseListing implements LeaseListing {
                 continue;
             }
             try {
-                leases.add(LeaseRecord.decode(json, key.get(), message));
+                LeaseRecord.Decoded decoded = LeaseRecord.decodeAny(json, key.get(), message);
+                if (decoded instanceof LeaseRecord.Decoded.Attached attached) {
+                    leases.attached(attached.record());
+                } else {
+                    leases.plain(((LeaseRecord.Decoded.Plain) decoded).lease());
+                }
             } catch (LeaseRecord.UnreadableRecord notALease) {
                 // Written by something else with write rights on the bucket: not a lease, and no
                 // reason to stop the walk at it.

@@ -2,6 +2,8 @@ package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.application.LeaseFailure;
 import io.dagnats.leases.application.LeaseStore;
+import io.dagnats.leases.domain.AttachedLiveness;
+import io.dagnats.leases.domain.AttachedRecord;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
@@ -40,6 +42,7 @@ public final class NatsLeaseStore implements LeaseStore {
     private final Clock clock;
     private final StoreReplies replies = new StoreReplies();
     private final ForgottenExpiry forgotten;
+    private final DeadAttachments dead;
     private volatile ReadyIdentity lastIdentity;
     /** The verdict under which an answer showed revisions handed out again; trusted no more until the next look. */
     private volatile BucketStatus.Ready repeating;
@@ -49,6 +52,13 @@ public final class NatsLeaseStore implements LeaseStore {
      * @param clock   what the bucket's grace period (no free key granted) is measured on
      */
     public NatsLeaseStore(Connection connection, LeaseBucket bucket, Duration timeout, Clock clock) {
+        this(connection, bucket, timeout, clock, new DeadAttachments());
+    }
+
+    /** @param dead told of each attached key a read judged free, for its {@code freed} event (ADR-043) */
+    public NatsLeaseStore(Connection connection, LeaseBucket bucket, Duration timeout, Clock clock,
+            DeadAttachments dead) {
+        this.dead = Objects.requireNonNull(dead, "dead");
         this.requests = new JetStreamRequest(connection, timeout);
         this.bucket = Objects.requireNonNull(bucket, "bucket");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -63,13 +73,30 @@ public final class NatsLeaseStore implements LeaseStore {
         } catch (LeaseFailure notServing) {
             return CompletableFuture.failedFuture(notServing);
         }
-        return read(session, key, true);
+        return read(session, key, true, true);
     }
 
-    private CompletionStage<KeyState> read(BucketSession session, LeaseKey key, boolean mayRemove) {
+    /**
+     * @param judge whether a key attached to a member lease is judged by its member's read (ADR-043); a
+     *              member's own read is not: an attached record keeps nothing alive, so it answers the
+     *              member free, and no chain of attachments is ever followed
+     */
+    private CompletionStage<KeyState> read(BucketSession session, LeaseKey key, boolean mayRemove, boolean judge) {
         byte[] body = ("{\"last_by_subj\":\"" + Subjects.keySubject(key) + "\"}").getBytes(StandardCharsets.US_ASCII);
         return request(Subjects.MESSAGE_GET, null, body, "read " + key).thenCompose(reply -> {
             StoreReplies.Read read = replies.toRead(session, key, reply);
+            if (read.attached().isPresent() && judge) {
+                // ADR-043: owned exactly while its member tenure is live, as the member's leader read shows now.
+                AttachedRecord attached = read.attached().get();
+                return read(session, attached.attachment().member(), true, false)
+                        .thenApply(member -> {
+                            KeyState judged = AttachedLiveness.judge(attached, member);
+                            if (judged instanceof KeyState.Free) {
+                                dead.found(attached);
+                            }
+                            return judged;
+                        });
+            }
             if (read.forgottenFor().isEmpty()) {
                 return CompletableFuture.completedFuture(read.state());
             }
@@ -84,7 +111,7 @@ public final class NatsLeaseStore implements LeaseStore {
                             + " is one the store forgot to expire, and its removal lost a race: retry");
                 }
                 return forgotten.remove(session, read.forgotten(), late.get(),
-                        (again, sameKey) -> read(again, sameKey, false));
+                        (again, sameKey) -> read(again, sameKey, false, judge));
             });
         });
     }
@@ -110,8 +137,13 @@ public final class NatsLeaseStore implements LeaseStore {
         write.incarnation().ifPresent(incarnation -> headers.put(Subjects.HEADER_INCARNATION, incarnation.value()));
         byte[] body;
         if (write instanceof LeaseWrite.Put put) {
-            headers.put(Subjects.HEADER_TTL, put.ttl().seconds() + "s");
-            put.handedOverBy().ifPresent(from -> headers.put(LeaseHeaders.FROM, from.value()));
+            if (put.attachment().isPresent()) {
+                // ADR-043: no TTL of its own; it lives by its member lease.
+                headers.put(LeaseHeaders.MEMBER, put.attachment().get().member().value());
+            } else {
+                headers.put(Subjects.HEADER_TTL, put.ttl().seconds() + "s");
+            }
+            put.from().ifPresent(from -> headers.put(LeaseHeaders.FROM, from.value()));
             body = LeaseRecord.encode(put);
         } else {
             // A release or revoke is a KV delete that expires by itself, so freed keys leave nothing behind.
@@ -121,6 +153,7 @@ public final class NatsLeaseStore implements LeaseStore {
             headers.put(Subjects.HEADER_FENCE, LeaseHeaders.formatFence(tombstone.endedFence()));
             tombstone.revokeReason().ifPresent(reason -> headers.put(Subjects.HEADER_REASON, reason.value()));
             tombstone.revokedBy().ifPresent(by -> headers.put(Subjects.HEADER_REVOKED_BY, by.value()));
+            tombstone.endedMember().ifPresent(member -> headers.put(LeaseHeaders.MEMBER, member.value()));
             body = NO_BODY;
         }
         // The stream had this sequence before the write was sent: its ack must be higher.

@@ -3,6 +3,7 @@ package io.dagnats.leases.adapters.nats;
 import com.fasterxml.jackson.core.JsonFactory;
 import io.dagnats.leases.application.LeaseFailure;
 import io.dagnats.leases.application.LeaseStore.WriteOutcome;
+import io.dagnats.leases.domain.AttachedRecord;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.KeyState;
@@ -23,11 +24,18 @@ final class StoreReplies {
 
     private final JsonFactory json = new JsonFactory();
 
-    /** What a leader read showed, and, for a lease the store forgot to expire, how long ago it should have. */
-    record Read(KeyState state, Lease forgotten, Optional<Duration> forgottenFor, Optional<StoreExpiry> expiry) {
+    /**
+     * What a leader read showed, and, for a lease the store forgot to expire, how long ago it should have.
+     *
+     * @param attached a key attached to a member lease (ADR-043): {@code state} is then what it is if the
+     *                 member is not live (free at its revision), and the caller must judge it by the
+     *                 member's record ({@link io.dagnats.leases.domain.AttachedLiveness}) before answering
+     */
+    record Read(KeyState state, Lease forgotten, Optional<Duration> forgottenFor, Optional<StoreExpiry> expiry,
+            Optional<AttachedRecord> attached) {
 
         static Read of(KeyState state) {
-            return new Read(state, null, Optional.empty(), Optional.empty());
+            return new Read(state, null, Optional.empty(), Optional.empty(), Optional.empty());
         }
     }
 
@@ -53,15 +61,21 @@ final class StoreReplies {
         if (message.freesKey()) {
             return Read.of(new KeyState.Free(key, message.sequence()));
         }
-        Lease lease;
+        LeaseRecord.Decoded decoded;
         try {
-            lease = LeaseRecord.decode(json, key, message);
+            decoded = LeaseRecord.decodeAny(json, key, message);
         } catch (IOException corrupt) {
             throw new LeaseFailure(ErrorKind.INTERNAL, corrupt.getMessage(), corrupt);
         }
+        if (decoded instanceof LeaseRecord.Decoded.Attached attached) {
+            // No TTL of its own, so nothing the store could forget to expire: its member's read decides.
+            return new Read(new KeyState.Free(key, message.sequence()), null, Optional.empty(), Optional.empty(),
+                    Optional.of(attached.record()));
+        }
+        Lease lease = ((LeaseRecord.Decoded.Plain) decoded).lease();
         // Judged on the server's clock only: its stamp and TTL against its own time, never this host's.
         Optional<Duration> forgotten = message.forgottenFor(session.serverTimeAtLeast());
-        return new Read(new KeyState.Held(lease), lease, forgotten, message.expiry());
+        return new Read(new KeyState.Held(lease), lease, forgotten, message.expiry(), Optional.empty());
     }
 
     WriteOutcome toWriteOutcome(BucketSession session, LeaseWrite write, Message reply, long confirmedAtSend) {

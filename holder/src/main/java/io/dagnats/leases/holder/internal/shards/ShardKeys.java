@@ -27,6 +27,7 @@ public record ShardKeys(String set, int shardCount) {
     /** Enough for any set; a listing walks its pages. */
     static final int MAX_SHARDS = 10_000;
     static final String MEMBER_INFIX = "-member-";
+    static final String CAPACITY_INFIX = "-capacity-";
     private static final String SHARD_INFIX = "-shard-";
 
     public ShardKeys {
@@ -42,6 +43,10 @@ public record ShardKeys(String set, int shardCount) {
                     + set.substring(0, set.contains(MEMBER_INFIX) ? set.indexOf(MEMBER_INFIX) : set.length() - 7)
                     + "', which would count them as members");
         }
+        if (set.contains(CAPACITY_INFIX) || set.endsWith("-capacity")) {
+            throw new IllegalArgumentException("shard set name '" + set + "' contains '" + CAPACITY_INFIX
+                    + "' or ends with '-capacity': its keys would start with another set's capacity prefix");
+        }
         String longest = set + SHARD_INFIX + (shardCount - 1);
         try {
             new LeaseKey(longest);
@@ -53,9 +58,9 @@ public record ShardKeys(String set, int shardCount) {
 
     /** Checks that {@code holder}'s member key is a valid key; the holder id and set name together must fit. */
     void requireMemberKeyFor(HolderId holder) {
-        String key = memberPrefix().value() + holder.value();
+        String key = capacityPrefix().value() + holder.value();
         if (key.length() > 128) {
-            throw new IllegalArgumentException("member key " + key + " would be " + key.length()
+            throw new IllegalArgumentException("capacity key " + key + " would be " + key.length()
                     + " characters, over 128: use a shorter shard set name or holder prefix");
         }
     }
@@ -66,6 +71,20 @@ public record ShardKeys(String set, int shardCount) {
 
     LeaseKey member(HolderId holder) {
         return new LeaseKey(memberPrefix().value() + holder.value());
+    }
+
+    /** The key that carries {@code holder}'s capacity, attached to its member lease (ADR-044). */
+    LeaseKey capacity(HolderId holder) {
+        return new LeaseKey(capacityPrefix().value() + holder.value());
+    }
+
+    KeyPrefix capacityPrefix() {
+        return new KeyPrefix(set + CAPACITY_INFIX);
+    }
+
+    /** The member whose capacity a key held by {@code holder} shows: {@code holder}, if it is exactly its capacity key. */
+    Optional<HolderId> capacityOf(LeaseKey key, HolderId holder) {
+        return key.equals(capacity(holder)) ? Optional.of(holder) : Optional.empty();
     }
 
     KeyPrefix shardPrefix() {

@@ -1,7 +1,10 @@
 package io.dagnats.leases.holder.internal.shards;
 
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.holder.ShardListener;
+import io.dagnats.leases.holder.ShardSet;
+import io.dagnats.leases.holder.ShardSetOptions;
 import io.dagnats.leases.holder.internal.KeyChanges;
 import io.nats.client.Connection;
 import java.time.Duration;
@@ -17,17 +20,21 @@ public final class ShardSets {
     private final ShardHolder holder;
     private final Connection connection;
     private final MonotonicClock clock;
-    private final List<JoinedShardSet> joined = new CopyOnWriteArrayList<>();
+    private final Claimant self;
+    private final List<ShardSet> joined = new CopyOnWriteArrayList<>();
 
-    public ShardSets(ShardHolder holder, Connection connection, MonotonicClock clock) {
+    public ShardSets(ShardHolder holder, Claimant self, Connection connection, MonotonicClock clock) {
         this.holder = holder;
+        this.self = self;
         this.connection = connection;
         this.clock = clock;
     }
 
-    public JoinedShardSet join(String setName, int shardCount, Duration ttl, Duration drainBound, ShardListener listener) {
-        JoinedShardSet set = JoinedShardSet.join(holder, new KeyChanges(connection), new ShardKeys(setName, shardCount),
-                ttl, drainBound, listener, clock);
+    /** Joins a set whose shards are attached to this holder's member lease (ADR-043, ADR-044). */
+    public ShardSet join(String setName, int shardCount, Duration ttl, Duration drainBound, ShardSetOptions options,
+            ShardListener listener) {
+        AttachedShardSet set = AttachedShardSet.join(holder, self, new KeyChanges(connection),
+                new ShardKeys(setName, shardCount), ttl, drainBound, options, listener, clock);
         joined.add(set);
         set.start();
         return set;
@@ -35,6 +42,6 @@ public final class ShardSets {
 
     /** Leaves every shard set, draining and releasing its shards through the holder. */
     public void closeAll() {
-        joined.forEach(JoinedShardSet::close);
+        joined.forEach(ShardSet::close);
     }
 }

@@ -1,0 +1,68 @@
+package io.dagnats.leases.holder.internal.shards;
+
+import io.dagnats.leases.domain.Fence;
+import java.util.Optional;
+
+/**
+ * Where one shard stands with this member of an attached shard set (ADR-044), named instead of
+ * flags that could disagree. Only {@link Owned} and {@link Draining} are belief, and only while
+ * the member lease is held at the member tenure they name: belief in a shard never outlives the
+ * member's, and ends before a move or detach of it is sent.
+ */
+sealed interface OwnShard {
+
+    /** The member tenure a state was reached under; a state under another tenure is stale. */
+    Fence memberTenure();
+
+    /** Whether this state is belief in the shard (while the member tenure lasts). */
+    default boolean isBelief() {
+        return false;
+    }
+
+    /** The shard's fence, if this state is belief under the member tenure {@code tenureStart}. */
+    default Optional<Fence> believedUnder(Fence tenureStart) {
+        return Optional.empty();
+    }
+
+    /** An attach sent (a claim, or the confirmation of a shard moved here): not owned until it answers granted. */
+    record Attaching(Fence memberTenure) implements OwnShard {
+    }
+
+    /** Owned from an attach answered granted at {@code revision}, the shard's fence. */
+    record Owned(Fence revision, Fence memberTenure) implements OwnShard {
+        @Override
+        public boolean isBelief() {
+            return true;
+        }
+
+        @Override
+        public Optional<Fence> believedUnder(Fence tenureStart) {
+            return memberTenure.equals(tenureStart) ? Optional.of(revision) : Optional.empty();
+        }
+    }
+
+    /** Owned and being drained, before a move to {@code target} (or, with none, a detach). */
+    record Draining(Fence revision, Fence memberTenure, Optional<ShardCalls.Target> target) implements OwnShard {
+        @Override
+        public boolean isBelief() {
+            return true;
+        }
+
+        @Override
+        public Optional<Fence> believedUnder(Fence tenureStart) {
+            return memberTenure.equals(tenureStart) ? Optional.of(revision) : Optional.empty();
+        }
+    }
+
+    /** Belief ended, the move or detach sent: waiting for its answer. */
+    record HandingOver(Fence revision, Fence memberTenure) implements OwnShard {
+    }
+
+    /**
+     * A drain overran its bound: belief ended and the drain was interrupted, but it may still act
+     * under its tenure, so the shard stays attached here, owned by nobody, until
+     * {@code readyAtNanos} (a TTL later, as a kept lease abandoned to its TTL), then is detached.
+     */
+    record Parked(Fence revision, Fence memberTenure, long readyAtNanos) implements OwnShard {
+    }
+}

@@ -1,0 +1,250 @@
+package io.dagnats.leases.holder.internal.shards;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.MonotonicClock;
+import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.OwnershipListener.StopReason;
+import io.dagnats.leases.holder.ShardListener;
+import io.dagnats.leases.holder.internal.Scheduler;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Where each of this member's own shards stands ({@link OwnShard}), and the calls and listener
+ * callbacks that move it on. Belief is derived, never stored apart: a shard is believed while its
+ * state is a belief state under the member tenure held now (see {@link #believed}). Every state
+ * change happens on the loop; an answer comes back as a loop task and is heeded only if the shard
+ * is still in the state that sent the call. The listener is told of a shard's end after belief
+ * ended and before the move or detach is sent.
+ */
+final class OwnShards {
+
+    private static final System.Logger LOG = System.getLogger("io.dagnats.leases.holder.ShardSet");
+
+    private final ShardKeys keys;
+    private final HolderId me;
+    private final ShardCalls calls;
+    private final ShardListener listener;
+    private final ShardDrains drains;
+    private final Scheduler loop;
+    private final MonotonicClock clock;
+    private final Duration ttl;
+    private final Supplier<Optional<Tenure>> memberTenure;
+    private final BooleanSupplier acting;
+    private final Runnable decide;
+    private final Map<Integer, OwnShard> states = new ConcurrentHashMap<>();
+    /** Shards moved away, with the revision of the move: not confirmed again until the view shows it. Loop only. */
+    private final Map<Integer, Long> movedAway = new HashMap<>();
+    /** Refused attaches and when to ask again: the view that asked is stale until the next listing. Loop only. */
+    private final Map<Integer, Long> refusedUntil = new HashMap<>();
+
+    OwnShards(ShardKeys keys, HolderId me, ShardCalls calls, ShardListener listener, ShardDrains drains, Scheduler loop,
+            MonotonicClock clock, Duration ttl, Supplier<Optional<Tenure>> memberTenure, BooleanSupplier acting,
+            Runnable decide) {
+        this.keys = keys;
+        this.me = me;
+        this.calls = calls;
+        this.listener = listener;
+        this.drains = drains;
+        this.loop = loop;
+        this.clock = clock;
+        this.ttl = ttl;
+        this.memberTenure = memberTenure;
+        this.acting = acting;
+        this.decide = decide;
+    }
+
+    ShardCalls calls() {
+        return calls;
+    }
+
+    /** The shards believed under {@code tenure}, the member's tenure now (none without one). Any thread. */
+    Set<Integer> believed(Optional<Tenure> tenure) {
+        Set<Integer> owned = new TreeSet<>();
+        tenure.ifPresent(now -> states.forEach((shard, state) -> state.believedUnder(now.start()).ifPresent(
+                revision -> owned.add(shard))));
+        return owned;
+    }
+
+    /** The shard's fence, if believed under the member tenure {@code tenureStart}. Any thread. */
+    Optional<Fence> revisionBelieved(int shard, Fence tenureStart) {
+        return Optional.ofNullable(states.get(shard)).flatMap(state -> state.believedUnder(tenureStart));
+    }
+
+    /** The member lease's belief ended: so did every shard's (already, by derivation); the listener is told. */
+    void memberEnded(StopReason why) {
+        new TreeMap<>(states).forEach((shard, state) -> {
+            states.remove(shard);
+            if (state.isBelief()) {
+                revoked(shard, why);
+            }
+        });
+    }
+
+    /** States reached under another member tenure are stale: a believed one is told lost. */
+    void forgetOtherTenures(Fence tenure) {
+        new TreeMap<>(states).forEach((shard, state) -> {
+            if (!state.memberTenure().equals(tenure)) {
+                states.remove(shard);
+                if (state.isBelief()) {
+                    revoked(shard, StopReason.LOST);
+                }
+            }
+        });
+    }
+
+    /** The view shows {@code shard} attached here (moved here, or after a failed move): owned only once an attach says so. */
+    void confirm(int shard, Fence tenure, long seenRevision) {
+        Long moved = movedAway.get(shard);
+        if (moved != null && Long.compareUnsigned(seenRevision, moved) < 0) {
+            return;
+        }
+        movedAway.remove(shard);
+        claim(shard, tenure);
+    }
+
+    /** Attaches a shard that has no state here. */
+    void claim(int shard, Fence tenure) {
+        Long until = refusedUntil.get(shard);
+        if (until != null && clock.nanoTime() - until < 0) {
+            return;
+        }
+        refusedUntil.remove(shard);
+        if (states.putIfAbsent(shard, new OwnShard.Attaching(tenure)) != null) {
+            return;
+        }
+        OwnShard.Attaching sent = (OwnShard.Attaching) states.get(shard);
+        calls.attach(keys.shard(shard), keys.member(me), tenure, Optional.empty())
+                .whenComplete((answer, failure) -> loop.execute(() -> attached(shard, sent, answer)));
+    }
+
+    private void attached(int shard, OwnShard.Attaching sent, ShardCalls.Attached answer) {
+        if (states.get(shard) != sent) {
+            return;
+        }
+        Optional<Tenure> now = memberTenure.get();
+        if (answer instanceof ShardCalls.Attached.Granted granted && acting.getAsBoolean()
+                && granted.memberTenure().equals(sent.memberTenure())
+                && now.filter(tenure -> tenure.start().equals(sent.memberTenure())).isPresent()) {
+            states.put(shard, new OwnShard.Owned(granted.revision(), sent.memberTenure()));
+            try {
+                listener.shardAssigned(shard, new Tenure(keys.shard(shard), me, granted.revision(), granted.revision(),
+                        now.get().deadlineNanos()));
+            } catch (RuntimeException failed) {
+                LOG.log(System.Logger.Level.WARNING, "shardAssigned of shard " + shard + " threw: " + failed);
+            }
+        } else {
+            states.remove(shard);
+            refusedUntil.put(shard, clock.nanoTime() + ttl.toNanos() / 3);
+        }
+        decide.run();
+    }
+
+    /** Drains an owned shard, then moves it to {@code target}; leaving ({@link #drainAll}), detaches it. */
+    void handOver(int shard, ShardCalls.Target target) {
+        drain(shard, Optional.of(target));
+    }
+
+    /** Leaving: every owned shard drained (belief ends after each), every campaign forgotten. */
+    void drainAll() {
+        new TreeMap<>(states).forEach((shard, state) -> {
+            if (state instanceof OwnShard.Attaching) {
+                states.remove(shard);
+            } else if (state instanceof OwnShard.Owned) {
+                drain(shard, Optional.empty());
+            }
+        });
+    }
+
+    private void drain(int shard, Optional<ShardCalls.Target> target) {
+        if (!(states.get(shard) instanceof OwnShard.Owned owned)) {
+            return;
+        }
+        OwnShard.Draining draining = new OwnShard.Draining(owned.revision(), owned.memberTenure(), target);
+        states.put(shard, draining);
+        Tenure tenure = new Tenure(keys.shard(shard), me, owned.revision(), owned.revision(),
+                memberTenure.get().map(Tenure::deadlineNanos).orElse(clock.nanoTime()));
+        drains.start(shard, tenure, done -> drained(done, draining), late -> overran(late, draining));
+    }
+
+    private void drained(int shard, OwnShard.Draining draining) {
+        if (states.get(shard) != draining) {
+            return;
+        }
+        OwnShard.HandingOver sent = new OwnShard.HandingOver(draining.revision(), draining.memberTenure());
+        states.put(shard, sent); // belief ends here, before the listener is told and before the call is sent
+        if (draining.target().isEmpty()) {
+            // Leaving: detached as soon as its own drain returns, not when the member lease is released
+            // after every other drain (ADR-031's promise to the replicas taking the shards over).
+            revoked(shard, StopReason.RELEASED);
+            detach(shard, sent);
+            return;
+        }
+        revoked(shard, StopReason.HANDED_OVER);
+        calls.move(keys.shard(shard), draining.revision(), draining.target().get())
+                .whenComplete((answer, failure) -> loop.execute(() -> {
+                    if (states.get(shard) == sent) {
+                        states.remove(shard);
+                        if (answer instanceof ShardCalls.Moved.Done done) {
+                            movedAway.put(shard, done.revision().revision());
+                        }
+                    }
+                    decide.run();
+                }));
+    }
+
+    private void overran(int shard, OwnShard.Draining draining) {
+        if (states.get(shard) != draining) {
+            return;
+        }
+        states.put(shard, new OwnShard.Parked(draining.revision(), draining.memberTenure(), clock.nanoTime() + ttl.toNanos()));
+        revoked(shard, StopReason.ABANDONED);
+        loop.schedule(decide, ttl.toNanos());
+    }
+
+    /** Parked shards whose wait is over are detached; with {@code leaving}, forgotten (the member's release frees them). */
+    void detachParked(long now) {
+        new TreeMap<>(states).forEach((shard, state) -> {
+            if (state instanceof OwnShard.Parked parked && now - parked.readyAtNanos() >= 0) {
+                OwnShard.HandingOver sent = new OwnShard.HandingOver(parked.revision(), parked.memberTenure());
+                states.put(shard, sent);
+                detach(shard, sent);
+            }
+        });
+    }
+
+    private void detach(int shard, OwnShard.HandingOver sent) {
+        calls.detach(keys.shard(shard), sent.revision()).whenComplete((answer, failure) -> loop.execute(() -> {
+            states.remove(shard, sent);
+            decide.run();
+        }));
+    }
+
+    /** Leaving: once nothing is drained, handed over or parked any more, {@code leave} runs (the member's release). */
+    void leftIfDone(Runnable leave) {
+        long now = clock.nanoTime();
+        states.entrySet().removeIf(entry -> entry.getValue() instanceof OwnShard.Parked parked
+                && now - parked.readyAtNanos() >= 0);
+        if (states.values().stream().allMatch(state -> state instanceof OwnShard.Attaching)) {
+            states.clear();
+            leave.run();
+        }
+    }
+
+    private void revoked(int shard, StopReason why) {
+        try {
+            listener.shardRevoked(shard, why);
+        } catch (RuntimeException failed) {
+            LOG.log(System.Logger.Level.WARNING, "shardRevoked of shard " + shard + " threw: " + failed);
+        }
+    }
+}

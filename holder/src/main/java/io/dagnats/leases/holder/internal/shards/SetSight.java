@@ -1,0 +1,185 @@
+package io.dagnats.leases.holder.internal.shards;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.KeyPrefix;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.MonotonicClock;
+import io.dagnats.leases.holder.LeaseClient;
+import io.dagnats.leases.holder.internal.KeyChanges;
+import io.dagnats.leases.holder.internal.Scheduler;
+import io.dagnats.leases.protocol.LeaseChange;
+import io.dagnats.leases.protocol.LeaseView;
+import io.dagnats.leases.protocol.ListRequest;
+import io.dagnats.leases.protocol.ListingWalk;
+import io.dagnats.leases.protocol.Operation;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * What one member sees of a shard set whose shards are attached keys, kept up to date on the
+ * set's loop: {@link SetFacts} fed by listings of the member, capacity and shard prefixes (at
+ * once, every third of the TTL, and afresh when asked) and by the change events of the shard keys
+ * and of the members' and capacities' keys listed. As ADR-031 had it, for ADR-044's sets; a
+ * listing runs while the loop goes on. Loop only, except {@link #start}.
+ */
+final class SetSight {
+
+    private static final System.Logger LOG = System.getLogger("io.dagnats.leases.holder.ShardSight");
+
+    private final ShardKeys keys;
+    private final LeaseClient client;
+    private final KeyChanges changes;
+    private final Scheduler loop;
+    private final MonotonicClock clock;
+    private final Duration period;
+    private final Function<LeaseView, SetFacts.Seen> seenOf;
+    private final Runnable changed;
+    private final Set<HolderId> followed = new HashSet<>();
+    private SetFacts facts;
+    /** Whether a listing is under way, and whether another was asked for meanwhile; no more looks once stopped. */
+    private boolean listing;
+    private boolean again;
+    private boolean stopped;
+
+    /**
+     * @param seenOf what a listed lease shows of a key: its holder, revision, tenure and attached value
+     */
+    SetSight(ShardKeys keys, LeaseClient client, KeyChanges changes, Scheduler loop, MonotonicClock clock, Duration ttl,
+            Function<LeaseView, SetFacts.Seen> seenOf, Runnable changed) {
+        this.keys = keys;
+        this.client = client;
+        this.changes = changes;
+        this.loop = loop;
+        this.clock = clock;
+        this.period = Duration.ofMillis(Math.max(100, ttl.toMillis() / 3));
+        this.seenOf = seenOf;
+        this.changed = changed;
+        this.facts = SetFacts.unlisted(keys);
+    }
+
+    SetFacts facts() {
+        return facts;
+    }
+
+    /** Follows the shard keys now, and looks at the set on the loop now and every period. */
+    void start() {
+        changes.open();
+        for (int shard = 0; shard < keys.shardCount(); shard++) {
+            changes.follow(keys.shard(shard), this::heard);
+        }
+        loop.execute(this::lookEveryPeriod);
+    }
+
+    /** A look that begins after now: one under way may have begun before what the caller knows. */
+    void lookAfresh() {
+        if (listing) {
+            again = true;
+        } else {
+            look();
+        }
+    }
+
+    void stop() {
+        stopped = true;
+    }
+
+    void close() {
+        changes.close();
+    }
+
+    private void lookEveryPeriod() {
+        if (!stopped) {
+            look();
+            loop.schedule(this::lookEveryPeriod, period.toNanos());
+        }
+    }
+
+    private void look() {
+        if (listing || stopped) {
+            return;
+        }
+        listing = true;
+        again = false;
+        long begunAt = facts.step();
+        walk(keys.memberPrefix()).thenCombine(walk(keys.capacityPrefix()), this::both)
+                .thenCombine(walk(keys.shardPrefix()), this::both)
+                .whenComplete((leases, failure) -> loop.execute(() -> listed(leases, failure, begunAt)));
+    }
+
+    private List<LeaseView> both(List<LeaseView> some, List<LeaseView> more) {
+        List<LeaseView> all = new ArrayList<>(some);
+        all.addAll(more);
+        return all;
+    }
+
+    private CompletableFuture<List<LeaseView>> walk(KeyPrefix prefix) {
+        return ListingWalk.walkAsync(client::list, prefix, ListRequest.MAX_PAGE_SIZE);
+    }
+
+    private void listed(List<LeaseView> leases, Throwable failure, long begunAt) {
+        listing = false;
+        if (stopped) {
+            return;
+        }
+        if (failure != null) {
+            LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + " could not list its leases ("
+                    + (failure.getCause() != null ? failure.getCause() : failure).getMessage()
+                    + (facts.listed() ? "); it decides from the events it saw"
+                            : "); it takes no shard until a listing succeeds (holders need " + Operation.LIST.subject() + ")"));
+        } else {
+            Map<LeaseKey, SetFacts.Seen> seen = new HashMap<>();
+            leases.forEach(lease -> seen.put(lease.key(), seenOf.apply(lease)));
+            facts = facts.listed(seen, begunAt, clock.nanoTime());
+            follow();
+        }
+        if (again) {
+            look();
+        } else {
+            changed.run();
+        }
+    }
+
+    /** Follows the member and capacity keys of every member listed (and of no other). */
+    private void follow() {
+        Set<HolderId> members = facts.members().keySet();
+        for (HolderId seen : members) {
+            if (followed.add(seen)) {
+                changes.follow(keys.member(seen), this::heard);
+                changes.follow(keys.capacity(seen), this::heard);
+            }
+        }
+        followed.removeIf(gone -> {
+            if (members.contains(gone)) {
+                return false;
+            }
+            changes.unfollow(keys.member(gone));
+            changes.unfollow(keys.capacity(gone));
+            return true;
+        });
+    }
+
+    /** A change event, on a thread of the connection: folded into the facts on the loop. */
+    private void heard(Optional<LeaseChange> event) {
+        event.ifPresent(change -> loop.execute(() -> {
+            if (!stopped) {
+                boolean ends = change.kind().endsLease();
+                // Only a member key's acquire begins a tenure that attached keys name.
+                boolean begins = change.kind() == LeaseChange.Kind.ACQUIRED && keys.namedBy(change.key()).isPresent();
+                facts = facts.changed(change.key(), new SetFacts.Seen(ends ? Optional.empty() : change.holder(),
+                        ends ? Optional.empty() : change.incarnation(), change.sequence(),
+                        begins ? Optional.of(new Fence(change.sequence())) : Optional.empty(), Optional.empty(), 0),
+                        begins, clock.nanoTime());
+                changed.run();
+            }
+        }));
+    }
+}

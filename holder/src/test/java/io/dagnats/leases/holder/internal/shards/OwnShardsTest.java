@@ -1,0 +1,185 @@
+package io.dagnats.leases.holder.internal.shards;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.Tenure;
+import io.dagnats.leases.holder.OwnershipListener.StopReason;
+import io.dagnats.leases.holder.ShardListener;
+import io.dagnats.leases.holder.internal.ManualScheduler;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The safety rules of a member's own attached shards, from its own record (the listener's calls
+ * and {@link OwnShards#believed}): owned only from an attach granted under the member tenure held
+ * now, never past the member's belief, and no longer believed (and told so) before a move is sent.
+ */
+class OwnShardsTest {
+
+    private static final Duration TTL = Duration.ofSeconds(3);
+    private static final HolderId ME = new HolderId("me");
+    private static final Fence TENURE = new Fence(40);
+    private static final ShardKeys KEYS = new ShardKeys("rvs", 8);
+    private static final ShardCalls.Target TARGET = new ShardCalls.Target(new HolderId("other"), Optional.empty(),
+            new LeaseKey("rvs-member-other"), new Fence(50));
+
+    private final ManualScheduler loop = new ManualScheduler();
+    private final List<String> record = new ArrayList<>();
+    private final Map<String, CompletableFuture<?>> answers = new HashMap<>();
+    private final List<Runnable> drainThreads = new ArrayList<>();
+    private Optional<Tenure> member = Optional.of(memberTenure(TENURE));
+    private OwnShards own;
+
+    OwnShardsTest() {
+        ShardListener listener = new ShardListener() {
+            @Override
+            public void shardAssigned(int shard, Tenure tenure) {
+                record.add("assigned " + shard + " at " + tenure.fence().revision());
+            }
+
+            @Override
+            public void shardRevoked(int shard, StopReason why) {
+                record.add("revoked " + shard + " " + why);
+            }
+        };
+        ShardDrains drains = new ShardDrains("rvs", listener, TTL, loop, loop, runnable -> {
+            drainThreads.add(runnable);
+            return new Thread(() -> { });
+        });
+        own = new OwnShards(KEYS, ME, new RecordingCalls(), listener, drains, loop, loop, TTL, () -> member, () -> true,
+                () -> { });
+    }
+
+    @Test
+    void aShardIsOwnedFromItsAttachGrantedAndNoEarlier() {
+        own.claim(3, TENURE);
+        assertEquals(Set.of(), own.believed(member));
+        answer("attach 3", new ShardCalls.Attached.Granted(new Fence(77), TENURE));
+        assertEquals(Set.of(3), own.believed(member));
+        assertEquals(List.of("attach 3", "assigned 3 at 77"), record);
+    }
+
+    @Test
+    void aGrantUnderATenureTheMemberNoLongerHoldsIsNoOwnership() {
+        own.claim(3, TENURE);
+        member = Optional.of(memberTenure(new Fence(90))); // the member lease was lost and taken again meanwhile
+        answer("attach 3", new ShardCalls.Attached.Granted(new Fence(77), TENURE));
+        assertEquals(Set.of(), own.believed(member));
+        assertEquals(List.of("attach 3"), record);
+    }
+
+    @Test
+    void beliefInEveryShardEndsTheMomentTheMemberBeliefDoes() {
+        owned(3, 77);
+        owned(4, 78);
+        member = Optional.empty(); // the member's deadline passed: before any callback runs
+        assertEquals(Set.of(), own.believed(member));
+        own.memberEnded(StopReason.DEADLINE_PASSED);
+        assertTrue(record.containsAll(List.of("revoked 3 DEADLINE_PASSED", "revoked 4 DEADLINE_PASSED")), record.toString());
+    }
+
+    @Test
+    void aMoveEndsBeliefAndTellsTheListenerBeforeTheMoveIsSent() {
+        owned(3, 77);
+        own.handOver(3, TARGET);
+        assertEquals(Set.of(3), own.believed(member), "owned while it drains");
+        drainThreads.get(0).run();
+        loop.runDue();
+        assertEquals(List.of("attach 3", "assigned 3 at 77", "revoked 3 HANDED_OVER", "move 3 at 77 to other believed []"),
+                record);
+        answer("move 3", new ShardCalls.Moved.Done(new Fence(80)));
+        own.confirm(3, TENURE, 77);
+        assertEquals(4, record.size(), "a moved shard is not attached again while the view still shows it here");
+    }
+
+    @Test
+    void aDrainPastItsBoundParksTheShardOwnedByNobodyForATtlThenDetachesIt() {
+        owned(3, 77);
+        own.handOver(3, TARGET);
+        loop.advance(TTL);
+        assertEquals(Set.of(), own.believed(member));
+        assertEquals("revoked 3 ABANDONED", record.get(record.size() - 1));
+        own.detachParked(loop.nanoTime());
+        assertTrue(record.stream().noneMatch(line -> line.startsWith("detach") || line.startsWith("move")), record.toString());
+        loop.advance(TTL);
+        own.detachParked(loop.nanoTime());
+        assertEquals("detach 3 at 77", record.get(record.size() - 1));
+    }
+
+    @Test
+    void leavingDetachesEachShardAsSoonAsItsOwnDrainReturnsAfterBeliefEnded() {
+        owned(3, 77);
+        owned(4, 78);
+        own.drainAll();
+        drainThreads.forEach(Runnable::run); // in shard order: drainAll starts them so
+        loop.runDue();
+        assertEquals(List.of("revoked 3 RELEASED", "detach 3 at 77", "revoked 4 RELEASED", "detach 4 at 78"),
+                record.subList(4, record.size()));
+        assertEquals(Set.of(), own.believed(member));
+    }
+
+    @Test
+    void anAttachRefusedIsNotAskedAgainUntilTheNextLook() {
+        own.claim(3, TENURE);
+        answer("attach 3", new ShardCalls.Attached.HeldByOther(new HolderId("other")));
+        own.claim(3, TENURE);
+        assertEquals(List.of("attach 3"), record);
+        loop.advance(TTL.dividedBy(3));
+        own.claim(3, TENURE);
+        assertEquals(List.of("attach 3", "attach 3"), record);
+    }
+
+    private void owned(int shard, long revision) {
+        own.claim(shard, TENURE);
+        answer("attach " + shard, new ShardCalls.Attached.Granted(new Fence(revision), TENURE));
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> void answer(String call, T answer) {
+        ((CompletableFuture<T>) answers.remove(call)).complete(answer);
+        loop.runDue();
+    }
+
+    private Tenure memberTenure(Fence start) {
+        return new Tenure(new LeaseKey("rvs-member-me"), ME, start, start, loop.nanoTime() + TTL.toNanos());
+    }
+
+    private final class RecordingCalls implements ShardCalls {
+        @Override
+        public CompletableFuture<Attached> attach(LeaseKey key, LeaseKey memberKey, Fence memberTenure,
+                Optional<String> value) {
+            return sent("attach " + KEYS.shardOf(key).orElseThrow(), "attach " + KEYS.shardOf(key).orElseThrow());
+        }
+
+        @Override
+        public CompletableFuture<Boolean> detach(LeaseKey key, Fence revision) {
+            int shard = KEYS.shardOf(key).orElseThrow();
+            return sent("detach " + shard, "detach " + shard + " at " + revision.revision());
+        }
+
+        @Override
+        public CompletableFuture<Moved> move(LeaseKey key, Fence revision, Target to) {
+            int shard = KEYS.shardOf(key).orElseThrow();
+            return sent("move " + shard, "move " + shard + " at " + revision.revision() + " to " + to.holder().value()
+                    + " believed " + own.believed(member));
+        }
+
+        private <T> CompletableFuture<T> sent(String call, String line) {
+            record.add(line);
+            CompletableFuture<T> answer = new CompletableFuture<>();
+            answers.put(call, answer);
+            return answer;
+        }
+    }
+}
