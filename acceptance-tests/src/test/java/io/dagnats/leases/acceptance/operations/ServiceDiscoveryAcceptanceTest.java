@@ -41,7 +41,11 @@ class ServiceDiscoveryAcceptanceTest extends ServiceDiscoveryRequests {
                 "api.leases.owner", "dagnats-leases",
                 "api.leases.forward", "dagnats-leases",
                 "api.leases.list", "dagnats-leases",
-                "api.leases.revoke", "dagnats-leases"), queueGroups);
+                "api.leases.revoke", "dagnats-leases",
+                // ADR-043: keys attached to a member lease.
+                "api.leases.attach", "dagnats-leases",
+                "api.leases.detach", "dagnats-leases",
+                "api.leases.move", "dagnats-leases"), queueGroups);
     }
 
     @Test
