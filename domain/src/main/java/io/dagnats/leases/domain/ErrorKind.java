@@ -22,11 +22,6 @@ public enum ErrorKind {
     UNAVAILABLE(true),
     /** A corrupt lease record, or dagnats stopping mid-call. */
     INTERNAL(true),
-    /**
-     * move (ADR-043), and handover: the successor named is not live (its member lease is not held
-     * by it in the tenure named); nothing was written. Not retryable as it is: name a live successor.
-     */
-    NO_SUCCESSOR(false),
     /** forward: nobody holds the key. */
     NO_OWNER(true),
     /** forward: no subscriber on the owner's inbox, and no new owner to try. */
@@ -36,7 +31,13 @@ public enum ErrorKind {
     /** forward: the owner did not answer in time; it may have processed the request. */
     OWNER_TIMEOUT(false),
     /** forward: the owner's reply, base64 in the reply JSON, exceeds the server's max_payload. */
-    REPLY_TOO_LARGE(false);
+    REPLY_TOO_LARGE(false),
+    /**
+     * handover: the named successor did not say, right now, that it waits for the key under the
+     * incarnation named (nobody listens, no answer in time, a refusal, another incarnation or state);
+     * nothing was written and the lease is still the caller's at the revision it sent.
+     */
+    NO_SUCCESSOR(true);
 
     private final boolean retryable;
 

@@ -18,12 +18,12 @@ public final class Kinds {
             case UNSUPPORTED -> "unsupported";
             case UNAVAILABLE -> "unavailable";
             case INTERNAL -> "internal";
-            case NO_SUCCESSOR -> "no_successor";
             case NO_OWNER -> "no_owner";
             case OWNER_UNAVAILABLE -> "owner_unavailable";
             case OWNER_REJECTED -> "owner_rejected";
             case OWNER_TIMEOUT -> "owner_timeout";
             case REPLY_TOO_LARGE -> "reply_too_large";
+            case NO_SUCCESSOR -> "no_successor";
         };
     }
 

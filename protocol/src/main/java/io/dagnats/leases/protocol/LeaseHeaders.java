@@ -35,15 +35,20 @@ public final class LeaseHeaders {
      * forward at all.
      */
     public static final String INCARNATION = "Dagnats-Lease-Incarnation";
+    /**
+     * On a handover write (and its change event, {@code handed-over}): the holder id whose lease it
+     * replaced; {@link #HOLDER} and {@link #INCARNATION} name the successor (ADR-042).
+     */
+    public static final String FROM = "Dagnats-Lease-From";
     /** On a revoke write: the operator's reason, as sent ({@link io.dagnats.leases.domain.RevokeReason}). */
     public static final String REASON = "Dagnats-Lease-Reason";
     /**
      * On a change event of an attached key (ADR-043): the member lease it is attached to
-     * ({@code attached}, {@code moved}), or whose end freed it ({@code freed}).
+     * ({@code attached}, {@code moved}), or whose end freed it ({@code freed}). A {@code moved} event also
+     * carries {@link #FROM}, the holder the key was moved from.
      */
     public static final String MEMBER = "Dagnats-Lease-Member";
-    /** On a {@code moved} change event (ADR-043): the holder the key was moved from. */
-    public static final String FROM = "Dagnats-Lease-From";
+
 
     /** Digits in 2^64-1; more cannot be a 64-bit value, leading zeros or not. */
     private static final int MAX_DIGITS = 20;

@@ -32,11 +32,10 @@ public final class ServiceErrors {
         return switch (kind) {
             case INVALID -> 400;
             case FORBIDDEN -> 403;
-            case NO_OWNER -> 404;
+            // Nobody (the right one) is there: no owner to forward to, no successor waiting.
+            case NO_OWNER, NO_SUCCESSOR -> 404;
             // Both say the caller's view of who owns the key is out of date.
             case LOST, OWNER_REJECTED -> 409;
-            // The successor named is gone: the request names what is not there.
-            case NO_SUCCESSOR -> 404;
             case REPLY_TOO_LARGE -> 413;
             case INTERNAL -> 500;
             case UNSUPPORTED -> 501;
