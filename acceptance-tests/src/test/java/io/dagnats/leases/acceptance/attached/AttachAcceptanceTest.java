@@ -106,6 +106,26 @@ class AttachAcceptanceTest extends SharedServiceTest {
     }
 
     @Test
+    void revokeFreesALiveAttachedKeyAndAcquireTakesTheKeyOfAnEndedMemberAtAHigherFence() {
+        JsonNode alice = keys.member(AttachedKeys.key("m"), "alice", 15_000);
+        String revoked = AttachedKeys.key("shard");
+        String orphaned = AttachedKeys.key("shard");
+        long revokedFence = keys.attach(revoked, "alice", alice).path("revision").asLong();
+        long orphanedFence = keys.attach(orphaned, "alice", alice).path("revision").asLong();
+
+        JsonNode revoke = client.revoke(revoked, "rebalance by hand");
+        assertTrue(revoke.path("revoked").asBoolean(), revoke.toString());
+        assertEquals(revokedFence, revoke.path("revoked_revision").asLong());
+        assertFalse(client.owner(revoked).path("held").asBoolean());
+
+        client.release(alice.path("key").asText(), "alice", alice.path("revision").asLong());
+        JsonNode acquired = client.acquire(orphaned, "carol", 15_000);
+        assertTrue(acquired.path("granted").asBoolean(), "free once its member is released: " + acquired);
+        assertTrue(acquired.path("revision").asLong() > orphanedFence);
+        assertTrue(acquired.path("attached_to").isMissingNode(), "a plain lease now: " + acquired);
+    }
+
+    @Test
     void renewingAnAttachedKeyIsLostAndNamesTheMember() {
         JsonNode alice = keys.member(AttachedKeys.key("m"), "alice", 15_000);
         String shard = AttachedKeys.key("shard");
