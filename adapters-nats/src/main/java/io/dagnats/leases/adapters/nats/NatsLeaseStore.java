@@ -94,7 +94,8 @@ public final class NatsLeaseStore implements LeaseStore {
                         .thenApply(member -> {
                             KeyState judged = AttachedLiveness.judge(attached, member);
                             if (judged instanceof KeyState.Free) {
-                                dead.found(attached);
+                                dead.found(attached, !(member instanceof KeyState.Held held)
+                                        || attached.attachment().memberTenure().isBelow(held.lease().tenure()));
                             }
                             return judged;
                         });
