@@ -4,10 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.networknt.schema.InputFormat;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.InvalidLeaseInput;
 import io.dagnats.leases.domain.LeaseKey;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,6 +55,21 @@ class AttachRequestsTest {
         String value = "é".repeat(129);
         assertThrows(InvalidLeaseInput.class, () -> Requests.attach(bytes(
                 "{\"key\":\"s\",\"holder\":\"h\",\"member\":\"m\",\"member_tenure\":1,\"value\":\"" + value + "\"}")));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "ATTACH|{\"key\":\"s-1\",\"holder\":\"h\",\"incarnation\":\"r1\",\"member\":\"m-h\",\"member_tenure\":40,\"value\":\"2\"}",
+        "DETACH|{\"key\":\"s-1\",\"holder\":\"h\",\"revision\":71,\"ttl_ms\":1}",
+        "MOVE|{\"key\":\"s-1\",\"holder\":\"h\",\"revision\":71,\"to_holder\":\"h2\",\"to_member\":\"m\",\"to_member_tenure\":3}"
+    })
+    void whatTheDecoderAcceptsTheRequestSchemaAccepts(String example) {
+        Operation operation = Operation.valueOf(example.substring(0, example.indexOf('|')));
+        String body = example.substring(example.indexOf('|') + 1);
+        Requests.decode(operation, bytes(body));
+        Schema schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
+                .getSchema(ServiceDescription.requestSchema(operation).orElseThrow(), InputFormat.JSON);
+        assertEquals(List.of(), schema.validate(body, InputFormat.JSON), body);
     }
 
     @Test
