@@ -11,6 +11,7 @@ import io.dagnats.leases.holder.ShardListener;
 import io.dagnats.leases.holder.ShardQuotas;
 import io.dagnats.leases.holder.ShardSetOptions;
 import io.dagnats.leases.protocol.LeaseChange;
+import io.dagnats.leases.protocol.LeaseSubjects;
 import io.dagnats.leases.protocol.LeaseView;
 import io.dagnats.leases.protocol.ListRequest;
 import io.dagnats.leases.protocol.ListingWalk;
@@ -165,7 +166,7 @@ public final class ShardSetBenchmark {
                 name -> message.getHeaders() == null ? null : message.getHeaders().getFirst(name), Instant.now())
                 .filter(change -> change.kind() == LeaseChange.Kind.MOVED && change.key().value().startsWith(SET + "-shard-"))
                 .ifPresent(moves::add));
-        dispatcher.subscribe("dagnats.lease.changed.>");
+        dispatcher.subscribe(LeaseSubjects.CHANGED_WILDCARD);
         connection.flush(Duration.ofSeconds(5));
         return moves;
     }

@@ -81,7 +81,7 @@ public final class LeaseRules {
         Lease lease = ((KeyState.Held) state).lease();
         if (lease.isAttached()) {
             return new Decision.Answer<>(new Lost(state.key(), Lost.Reason.ATTACHED, "it is attached to member lease "
-                    + lease.attachment().get().member() + ": move it to another member instead (api.leases.move)"));
+                    + lease.attachment().get().member() + ": move it to another member instead"));
         }
         return new Decision.Apply<>(new LeaseWrite.Put(
                 lease.key(),

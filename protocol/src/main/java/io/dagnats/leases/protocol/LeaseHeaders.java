@@ -50,9 +50,11 @@ public final class LeaseHeaders {
     public static final String REVOKED_BY = "Dagnats-Lease-Revoked-By";
     /**
      * On a change event of an attached key (ADR-043): the member lease it is attached to
-     * ({@code attached}, {@code moved}), or whose end freed it ({@code freed}).
+     * ({@code attached}, {@code moved}), or whose end freed it ({@code freed}). A {@code moved} event also
+     * carries {@link #FROM}, the holder the key was moved from.
      */
     public static final String MEMBER = "Dagnats-Lease-Member";
+
 
     /** Digits in 2^64-1; more cannot be a 64-bit value, leading zeros or not. */
     private static final int MAX_DIGITS = 20;

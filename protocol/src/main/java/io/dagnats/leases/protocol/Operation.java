@@ -60,4 +60,13 @@ public enum Operation {
     public boolean takesAccount() {
         return this == OWNER || this == REVOKE || this == CANDIDATES;
     }
+
+    /**
+     * Whether its request may carry the fields of keys attached to a member lease (ADR-043:
+     * {@code member}, {@code member_tenure}, {@code value}, {@code to_*}): only attach, detach and move.
+     * On the guide's subjects they stay unknown fields, refused as before, so the guide's rules do not change.
+     */
+    public boolean takesAttachment() {
+        return this == ATTACH || this == DETACH || this == MOVE;
+    }
 }

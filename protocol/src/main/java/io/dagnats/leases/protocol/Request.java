@@ -238,11 +238,6 @@ public sealed interface Request {
             }
         }
 
-        /** Who the key goes to: the successor's holder id and incarnation. */
-        public Claimant successor() {
-            return new Claimant(toHolder, toIncarnation);
-        }
-
         @Override
         public Operation operation() {
             return Operation.MOVE;

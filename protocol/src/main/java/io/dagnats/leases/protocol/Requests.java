@@ -277,7 +277,7 @@ public final class Requests {
         generator.writeNumberField(Fields.TIMEOUT_MS, forward.timeout().toMillis());
     }
 
-    /** A member tenure is a fence: a JSON integer of 1 or more. */
+    /** A fence a request names (a revision, a member tenure): a JSON integer of 1 or more. */
     private static Fence positive(WireFields fields, int field, String name) {
         long value = fields.required(field);
         if (value < 1) {
@@ -288,10 +288,6 @@ public final class Requests {
 
     /** A request's revision is a signed JSON integer: below 1 is not a fence it may send. */
     private static Fence revision(WireFields fields) {
-        long value = fields.required(WireFields.REVISION);
-        if (value < 1) {
-            throw new InvalidLeaseInput("revision must be 1 or more");
-        }
-        return new Fence(value);
+        return positive(fields, WireFields.REVISION, Fields.REVISION);
     }
 }

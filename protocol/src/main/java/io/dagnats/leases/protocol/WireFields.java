@@ -130,18 +130,9 @@ final class WireFields implements FlatJson.FieldReader {
             case Fields.CURSOR -> cursor = FlatJson.string(parser, value, name);
             case Fields.REASON -> reason = FlatJson.string(parser, value, name);
             case Fields.BY -> by = FlatJson.string(parser, value, name);
-            case Fields.MEMBER -> member = FlatJson.string(parser, value, name);
-            case Fields.MEMBER_TENURE -> {
-                memberTenure = FlatJson.integer(parser, value, name);
-                present |= MEMBER_TENURE;
-            }
-            case Fields.VALUE -> storedValue = FlatJson.string(parser, value, name);
-            case Fields.TO_MEMBER -> toMember = FlatJson.string(parser, value, name);
-            case Fields.TO_MEMBER_TENURE -> {
-                toMemberTenure = FlatJson.integer(parser, value, name);
-                present |= TO_MEMBER_TENURE;
-            }
+            case Fields.MEMBER, Fields.MEMBER_TENURE, Fields.VALUE, Fields.TO_MEMBER, Fields.TO_MEMBER_TENURE -> attachmentField(name, value, parser);
             case Fields.ACCOUNT -> {
+
                 if (request && !operation.takesAccount()) {
                     // Accepted and ignored, it would let a caller that meant another account act in its own.
                     throw new InvalidLeaseInput(FlatJson.unknownField(name).getMessage() + " on "
@@ -166,6 +157,28 @@ final class WireFields implements FlatJson.FieldReader {
                     throw FlatJson.unknownField(name);
                 }
                 replyField(name, value, parser);
+            }
+        }
+    }
+
+    /** ADR-043's fields: in a request, only on {@link Operation#takesAttachment()}; in a reply, a lease view's. */
+    private void attachmentField(String name, JsonToken value, JsonParser parser) throws IOException {
+        if (request && !operation.takesAttachment()) {
+            throw FlatJson.unknownField(name);
+        }
+        switch (name) {
+            case Fields.MEMBER -> member = FlatJson.string(parser, value, name);
+            case Fields.MEMBER_TENURE -> {
+                memberTenure = FlatJson.integer(parser, value, name);
+                present |= MEMBER_TENURE;
+            }
+            case Fields.VALUE -> storedValue = FlatJson.string(parser, value, name);
+            case Fields.TO_HOLDER -> toHolder = FlatJson.string(parser, value, name);
+            case Fields.TO_INCARNATION -> toIncarnation = FlatJson.string(parser, value, name);
+            case Fields.TO_MEMBER -> toMember = FlatJson.string(parser, value, name);
+            default -> {
+                toMemberTenure = FlatJson.integer(parser, value, name);
+                present |= TO_MEMBER_TENURE;
             }
         }
     }

@@ -85,8 +85,9 @@ class ReplySchemaTest {
         Set<ErrorKind> kinds = EnumSet.of(ErrorKind.INVALID, ErrorKind.FORBIDDEN, ErrorKind.UNSUPPORTED,
                 ErrorKind.UNAVAILABLE, ErrorKind.INTERNAL);
         switch (operation) {
-            case RENEW, RELEASE -> kinds.add(ErrorKind.LOST);
             case HANDOVER -> kinds.addAll(EnumSet.of(ErrorKind.LOST, ErrorKind.NO_SUCCESSOR));
+            case RENEW, RELEASE, ATTACH, DETACH -> kinds.add(ErrorKind.LOST);
+            case MOVE -> kinds.addAll(EnumSet.of(ErrorKind.LOST, ErrorKind.NO_SUCCESSOR));
             case FORWARD -> kinds.addAll(EnumSet.of(ErrorKind.NO_OWNER, ErrorKind.OWNER_UNAVAILABLE,
                     ErrorKind.OWNER_REJECTED, ErrorKind.OWNER_TIMEOUT, ErrorKind.REPLY_TOO_LARGE));
             default -> { }

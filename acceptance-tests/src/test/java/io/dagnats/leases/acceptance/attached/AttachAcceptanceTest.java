@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dagnats.leases.acceptance.harness.SharedServiceTest;
+import io.dagnats.leases.acceptance.harness.WireClient;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -81,6 +82,47 @@ class AttachAcceptanceTest extends SharedServiceTest {
         assertFalse(owner.path("held").asBoolean(), owner.toString());
         JsonNode acquired = client.acquire(shard, "carol", 15_000);
         assertTrue(acquired.path("granted").asBoolean(), acquired.toString());
+    }
+
+    @Test
+    void listShowsLiveAttachedKeysWithTheirMembersExpiryAndLeavesOutThoseOfAnEndedMember() {
+        String set = AttachedKeys.key("set");
+        JsonNode alice = keys.member(set + "-member-alice", "alice", 15_000);
+        JsonNode bob = keys.member(set + "-member-bob", "bob", 15_000);
+        keys.attach(set + "-shard-1", "alice", alice);
+        keys.attach(set + "-shard-2", "alice", alice);
+        keys.attach(set + "-shard-3", "bob", bob);
+        client.revoke(bob.path("key").asText(), "bob left");
+
+        JsonNode page = client.call("list", WireClient.object().put("prefix", set + "-shard-"));
+
+        JsonNode leases = page.path("leases");
+        assertEquals(2, leases.size(), page.toString());
+        for (JsonNode lease : leases) {
+            assertEquals("alice", lease.path("holder").asText());
+            assertEquals(alice.path("key").asText(), lease.path("attached_to").asText());
+            assertEquals(alice.path("expires_at"), lease.path("expires_at"));
+        }
+    }
+
+    @Test
+    void revokeFreesALiveAttachedKeyAndAcquireTakesTheKeyOfAnEndedMemberAtAHigherFence() {
+        JsonNode alice = keys.member(AttachedKeys.key("m"), "alice", 15_000);
+        String revoked = AttachedKeys.key("shard");
+        String orphaned = AttachedKeys.key("shard");
+        long revokedFence = keys.attach(revoked, "alice", alice).path("revision").asLong();
+        long orphanedFence = keys.attach(orphaned, "alice", alice).path("revision").asLong();
+
+        JsonNode revoke = client.revoke(revoked, "rebalance by hand");
+        assertTrue(revoke.path("revoked").asBoolean(), revoke.toString());
+        assertEquals(revokedFence, revoke.path("revoked_revision").asLong());
+        assertFalse(client.owner(revoked).path("held").asBoolean());
+
+        client.release(alice.path("key").asText(), "alice", alice.path("revision").asLong());
+        JsonNode acquired = client.acquire(orphaned, "carol", 15_000);
+        assertTrue(acquired.path("granted").asBoolean(), "free once its member is released: " + acquired);
+        assertTrue(acquired.path("revision").asLong() > orphanedFence);
+        assertTrue(acquired.path("attached_to").isMissingNode(), "a plain lease now: " + acquired);
     }
 
     @Test

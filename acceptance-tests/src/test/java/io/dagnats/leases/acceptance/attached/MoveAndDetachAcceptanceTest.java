@@ -74,5 +74,7 @@ class MoveAndDetachAcceptanceTest extends SharedServiceTest {
         assertEquals("alice", event.getHeaders().getFirst("Dagnats-Lease-From"));
         assertEquals("bob", event.getHeaders().getFirst("Dagnats-Lease-Holder"));
         assertEquals(bob.path("key").asText(), event.getHeaders().getFirst("Dagnats-Lease-Member"));
+        // Outlives a bucket's max_age, which would otherwise remove it under a live member.
+        assertEquals("never", event.getHeaders().getFirst("Nats-TTL"));
     }
 }

@@ -43,7 +43,11 @@ class ServiceDiscoveryAcceptanceTest extends ServiceDiscoveryRequests {
                 "api.leases.list", "dagnats-leases",
                 "api.leases.revoke", "dagnats-leases",
                 "api.leases.handover", "dagnats-leases",
-                "api.leases.candidates", "dagnats-leases"), queueGroups);
+                "api.leases.candidates", "dagnats-leases",
+                // ADR-043: keys attached to a member lease.
+                "api.leases.attach", "dagnats-leases",
+                "api.leases.detach", "dagnats-leases",
+                "api.leases.move", "dagnats-leases"), queueGroups);
     }
 
     @Test

@@ -2,7 +2,7 @@ package io.dagnats.leases.adapters.nats;
 
 import io.dagnats.leases.domain.AttachedRecord;
 import java.util.Objects;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 /**
  * Where a leader read tells the {@code freed} events that it judged an attached key free (ADR-043):
@@ -13,15 +13,22 @@ import java.util.function.Consumer;
  */
 public final class DeadAttachments {
 
-    private volatile Consumer<AttachedRecord> listener = record -> { };
+    private volatile BiConsumer<AttachedRecord, Boolean> listener = (record, ended) -> { };
 
-    /** From a read: {@code record}'s member tenure is not live. Returns at once. */
-    void found(AttachedRecord record) {
-        listener.accept(record);
+    /**
+     * From a read: {@code record} is free by the liveness rule. Returns at once.
+     *
+     * @param tenureEnded the member read showed the tenure over (the member free, or in a later tenure),
+     *                    so every key attached to that tenure or an earlier one is free too; false when the
+     *                    member is in that very tenure under another claimant, which only a record written
+     *                    by other tools than dagnats can show: then only this record is freed
+     */
+    void found(AttachedRecord record, boolean tenureEnded) {
+        listener.accept(record, tenureEnded);
     }
 
     /** The one listener (the freed events of this instance). */
-    void listen(Consumer<AttachedRecord> listener) {
+    void listen(BiConsumer<AttachedRecord, Boolean> listener) {
         this.listener = Objects.requireNonNull(listener, "listener");
     }
 }

@@ -77,12 +77,13 @@ public final class FreedEvents implements AutoCloseable {
     }
 
     /**
-     * A read judged {@code record} free: its member tenure has ended, and so has every earlier tenure of
-     * the member (tenures follow one another), so every key attached to one of them is freed too.
+     * A read judged {@code record} free. When its member tenure has ended, so has every earlier tenure of
+     * the member (tenures follow one another), and every key attached to one of them is freed too.
      */
-    private void foundDead(AttachedRecord record) {
+    private void foundDead(AttachedRecord record, boolean tenureEnded) {
         long after = record.attachment().memberTenure().revision() + 1;
-        List<AttachedRecord> ended = new ArrayList<>(index.endedBefore(record.attachment().member(), after));
+        List<AttachedRecord> ended = tenureEnded
+                ? new ArrayList<>(index.endedBefore(record.attachment().member(), after)) : new ArrayList<>();
         if (ended.stream().noneMatch(known -> known.key().equals(record.key()))) {
             ended.add(record);
         }

@@ -35,6 +35,8 @@ import java.util.concurrent.CompletionStage;
 public final class NatsLeaseStore implements LeaseStore {
 
     private static final byte[] NO_BODY = new byte[0];
+    /** The per-message TTL that outlives the stream's max_age (nats-server 2.11+). */
+    static final String NEVER = "never";
     private static final System.Logger LOG = System.getLogger(NatsLeaseStore.class.getName());
 
     private final JetStreamRequest requests;
@@ -92,7 +94,8 @@ public final class NatsLeaseStore implements LeaseStore {
                         .thenApply(member -> {
                             KeyState judged = AttachedLiveness.judge(attached, member);
                             if (judged instanceof KeyState.Free) {
-                                dead.found(attached);
+                                dead.found(attached, !(member instanceof KeyState.Held held)
+                                        || attached.attachment().memberTenure().isBelow(held.lease().tenure()));
                             }
                             return judged;
                         });
@@ -138,7 +141,10 @@ public final class NatsLeaseStore implements LeaseStore {
         byte[] body;
         if (write instanceof LeaseWrite.Put put) {
             if (put.attachment().isPresent()) {
-                // ADR-043: no TTL of its own; it lives by its member lease.
+                // ADR-043: no TTL of its own, it lives by its member lease; and "never", not no header: a
+                // bucket's max_age (0, or 600 s and more, is accepted) would otherwise remove the record
+                // under a live member, and the key would read free while its holder owns it.
+                headers.put(Subjects.HEADER_TTL, NEVER);
                 headers.put(LeaseHeaders.MEMBER, put.attachment().get().member().value());
             } else {
                 headers.put(Subjects.HEADER_TTL, put.ttl().seconds() + "s");
