@@ -19,7 +19,13 @@ public interface TenureWork {
     /** Runs {@code onCancel} once when the tenure ends (at once if it has ended). */
     void onCancel(Runnable onCancel);
 
-    /** Cancels {@code work} (interrupting it) when the tenure ends, and waits for it before the lease moves. */
+    /**
+     * Cancels {@code work} (interrupting it) when the tenure ends, and waits for its future before the
+     * lease moves. A cancelled {@code FutureTask} or {@code CompletableFuture} reports done at once,
+     * while its body may still run (blocked I/O ignores interrupts; a {@code CompletableFuture}'s
+     * cancel stops nothing): only {@link #run} waits until the body itself has returned, so give
+     * work that writes under the tenure's fence to {@link #run}.
+     */
     <F extends Future<?>> F track(F work);
 
     /** Runs {@code work} on a thread of its own, tracked as {@link #track} does. */

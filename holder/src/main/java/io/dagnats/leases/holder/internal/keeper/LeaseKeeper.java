@@ -55,6 +55,8 @@ public final class LeaseKeeper {
     private final FenceFloors floors;
     /** Its state, memory and loop; it ends when the rules enter {@link KeeperState.Closed}, and nowhere else. */
     private final StepRunner<KeeperState, KeeperMemory, KeeperEffect, KeeperEvent> runner;
+    /** Drains begun, numbering each: a yield cut short by the key's end leaves one whose end must not count. */
+    private long drains;
     /** Whether a rule threw already: the first is logged with its trace, later ones without; scheduler thread. */
     private boolean ruleFailed;
     private final CandidateCalls candidates; // asked on close, and at each renew while the strategy yields
@@ -75,7 +77,8 @@ public final class LeaseKeeper {
         this.ownership = new Ownership(clock);
         this.floors = floors;
         this.runner = new StepRunner<>(scheduler, new KeeperState.Idle(), KeeperMemory.FRESH,
-                (state, memory, event) -> sight.observed(rules.next(state, memory, event,
+                (state, memory, event) -> endsAnEarlierDrain(event) ? new KeeperStep(state, memory, List.of())
+                        : sight.observed(rules.next(state, memory, event,
                         new EventTime(clock.nanoTime(), wallClock.instant(), floors.floor(rules.key)))),
                 this::afterBug, this::perform, KeeperState.Closed.class::isInstance);
     }
@@ -150,6 +153,11 @@ public final class LeaseKeeper {
         return runner.ended();
     }
 
+    /** The end of a drain before the latest: both are read and written on the keeper's loop only. */
+    private boolean endsAnEarlierDrain(KeeperEvent event) {
+        return event instanceof KeeperEvent.Drained drained && drained.drain() != drains;
+    }
+
     private void submit(KeeperEvent event) {
         runner.submit(event);
     }
@@ -198,7 +206,9 @@ public final class LeaseKeeper {
             telemetry.ownershipChanged(rules.key.value(), false);
             sight.told(tell(target -> target.stoppedOwning(stop.reason())));
         } else if (effect instanceof KeeperEffect.DrainHandlers drain) {
-            sight.drained(ownership, drain.within()).whenComplete((done, slow) -> submit(new KeeperEvent.Drained(slow == null)));
+            long number = ++drains;
+            sight.drained(ownership, drain.within())
+                    .whenComplete((done, slow) -> submit(new KeeperEvent.Drained(number, slow == null)));
         } else if (effect instanceof KeeperEffect.AskCandidates ask) {
             candidates.ask(rules.key, ask.window()).whenComplete((answered, failure) -> submit(
                     new KeeperEvent.CandidatesAnswered(ask.ask(), failure == null ? answered : List.of())));
