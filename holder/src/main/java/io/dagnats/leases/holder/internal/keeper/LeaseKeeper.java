@@ -55,8 +55,7 @@ public final class LeaseKeeper {
     private final FenceFloors floors;
     /** Its state, memory and loop; it ends when the rules enter {@link KeeperState.Closed}, and nowhere else. */
     private final StepRunner<KeeperState, KeeperMemory, KeeperEffect, KeeperEvent> runner;
-    /** Drains begun, numbering each: a yield cut short by the key's end leaves one whose end must not count. */
-    private long drains;
+    private final Drains drains = new Drains();
     /** Whether a rule threw already: the first is logged with its trace, later ones without; scheduler thread. */
     private boolean ruleFailed;
     private final CandidateCalls candidates; // asked on close, and at each renew while the strategy yields
@@ -77,7 +76,7 @@ public final class LeaseKeeper {
         this.ownership = new Ownership(clock);
         this.floors = floors;
         this.runner = new StepRunner<>(scheduler, new KeeperState.Idle(), KeeperMemory.FRESH,
-                (state, memory, event) -> endsAnEarlierDrain(event) ? new KeeperStep(state, memory, List.of())
+                (state, memory, event) -> drains.isStale(event) ? new KeeperStep(state, memory, List.of())
                         : sight.observed(rules.next(state, memory, event,
                         new EventTime(clock.nanoTime(), wallClock.instant(), floors.floor(rules.key)))),
                 this::afterBug, this::perform, KeeperState.Closed.class::isInstance);
@@ -153,19 +152,11 @@ public final class LeaseKeeper {
         return runner.ended();
     }
 
-    /** The end of a drain before the latest: both are read and written on the keeper's loop only. */
-    private boolean endsAnEarlierDrain(KeeperEvent event) {
-        return event instanceof KeeperEvent.Drained drained && drained.drain() != drains;
-    }
-
     private void submit(KeeperEvent event) {
         runner.submit(event);
     }
 
-    /**
-     * A bug in a rule must not pass silently, nor stall the keeper: say which state and event
-     * (the trace once), end ownership and campaign again ({@link KeeperRules#failSafe}).
-     */
+    /** A rule's bug neither passes silently nor stalls: say so (trace once), end ownership, campaign again. */
     private Optional<Step<KeeperState, KeeperMemory, KeeperEffect>> afterBug(KeeperState state, KeeperMemory memory,
             KeeperEvent event, RuntimeException bug) {
         String line = "lease " + rules.key + ": no rule for " + event + " in " + state
@@ -206,9 +197,8 @@ public final class LeaseKeeper {
             telemetry.ownershipChanged(rules.key.value(), false);
             sight.told(tell(target -> target.stoppedOwning(stop.reason())));
         } else if (effect instanceof KeeperEffect.DrainHandlers drain) {
-            long number = ++drains;
-            sight.drained(ownership, drain.within())
-                    .whenComplete((done, slow) -> submit(new KeeperEvent.Drained(number, slow == null)));
+            long n = drains.begin();
+            sight.drained(ownership, drain.within()).whenComplete((done, slow) -> submit(new KeeperEvent.Drained(n, slow == null)));
         } else if (effect instanceof KeeperEffect.AskCandidates ask) {
             candidates.ask(rules.key, ask.window()).whenComplete((answered, failure) -> submit(
                     new KeeperEvent.CandidatesAnswered(ask.ask(), failure == null ? answered : List.of())));
