@@ -103,12 +103,15 @@ public final class LeaseWriter {
         /**
          * The lease this instance last saw holding {@code key}, while that write's advisory expiry is
          * still ahead on this instance's clock; past it, the lease was renewed elsewhere or has ended.
+         * Never an attached key (ADR-043): it lives by its member lease, which may have ended without
+         * a write on the key, so only a leader read can say who holds it.
          */
         Optional<Lease> rememberedLease(LeaseKey key) {
             Instant now = clock.instant();
             return known.lastSeen(ticket, key)
                     .filter(KeyState.Held.class::isInstance)
                     .map(state -> ((KeyState.Held) state).lease())
+                    .filter(lease -> !lease.isAttached())
                     .filter(lease -> now.isBefore(lease.expiresAt()));
         }
 

@@ -1,7 +1,10 @@
 package io.dagnats.leases.application;
 
 import java.util.Optional;
+import io.dagnats.leases.domain.AttachedLiveness;
+import io.dagnats.leases.domain.AttachedRecord;
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseWrite;
@@ -36,7 +39,17 @@ final class InMemoryLeaseStore implements LeaseStore {
     @Override
     public synchronized CompletionStage<KeyState> read(LeaseKey key) {
         reads++;
-        return CompletableFuture.completedFuture(keys.getOrDefault(key, new KeyState.Free(key, 0)));
+        KeyState state = keys.getOrDefault(key, new KeyState.Free(key, 0));
+        if (state instanceof KeyState.Held held && held.lease().attachment().isPresent()) {
+            // As the NATS store reads: an attached key is judged by its member's read (ADR-043).
+            Lease lease = held.lease();
+            AttachedRecord record = new AttachedRecord(key, lease.claimant(), lease.revision(), lease.tenure(),
+                    lease.acquiredAt(), lease.attachment().get());
+            LeaseKey member = lease.attachment().get().member();
+            return CompletableFuture.completedFuture(
+                    AttachedLiveness.judge(record, keys.getOrDefault(member, new KeyState.Free(member, 0))));
+        }
+        return CompletableFuture.completedFuture(state);
     }
 
     @Override
