@@ -12,7 +12,8 @@ final class WatchLines {
      * {@code 2026-11-30T12:00:00.250Z  acquired  notify-leader  by notify-7f3a  revision 42  ttl 15s},
      * {@code ... released  notify-leader  by notify-7f3a  revision 42  seq 44},
      * {@code ... expired   notify-leader  lease of notify-7f3a  revision 43  seq 45},
-     * {@code ... revoked   notify-leader  from notify-7f3a  revision 43  seq 46  reason "stuck"}.
+     * {@code ... revoked   notify-leader  from notify-7f3a  revoked by ops@box  revision 43  seq 46  reason "stuck"}
+     * (who revoked, when the revoke named them: ADR-041).
      * The revision is the lease's fence; the seq, on a change that ended a lease, is the change's own
      * revision (what {@code --since} takes), which for an acquire or renew is its fence.
      */
@@ -28,6 +29,7 @@ final class WatchLines {
             case EXPIRED -> "lease of ";
         };
         line.append("  ").append(whose).append(change.holder().map(Object::toString).orElse("(unknown)"));
+        change.revokedBy().ifPresent(by -> line.append("  revoked by ").append(by));
         change.fence().ifPresent(fence -> line.append("  revision ").append(fence));
         if (change.fence().isEmpty() || change.fence().get().revision() != change.sequence()) {
             line.append("  seq ").append(Long.toUnsignedString(change.sequence()));
@@ -45,6 +47,9 @@ final class WatchLines {
             generator.writeStringField("key", change.key().value());
             if (change.holder().isPresent()) {
                 generator.writeStringField("holder", change.holder().get().value());
+            }
+            if (change.revokedBy().isPresent()) {
+                generator.writeStringField("revoked_by", change.revokedBy().get());
             }
             if (change.fence().isPresent()) {
                 JsonObjects.writeFence(generator, "revision", change.fence().get());

@@ -32,7 +32,7 @@ class OperatorCliWatchAcceptanceTest extends OperatorCliService {
             long released = client.release("watch-a", "holder-1", renewed).path("revision").asLong();
             long seen = acquired("watch-short", "holder-2", 1_000);
             long revoked = acquired("watch-r", "holder-3", 60_000);
-            assertEquals(0, cli("leases", "revoke", "watch-r", "--reason", "stuck after deploy").exitCode());
+            assertEquals(0, cli("leases", "revoke", "watch-r", "--reason", "stuck after deploy", "--by", "ops@ci").exitCode());
             client.acquire("other-key", "holder-4", 15_000);
 
             String lines = text.awaitOut(WATCH_LIMIT, "both expiries", out -> out.contains("expired   watch-listed")
@@ -41,7 +41,7 @@ class OperatorCliWatchAcceptanceTest extends OperatorCliService {
             assertLine(lines, "renewed   watch-a  by holder-1  revision " + renewed + "  ttl 15s");
             // A change that ends a lease names the lease's revision, and its own as seq (what --since takes).
             assertLine(lines, "released  watch-a  by holder-1  revision " + renewed + "  seq " + released);
-            assertLine(lines, "revoked   watch-r  from holder-3  revision " + revoked + "  seq ", "  reason \"stuck after deploy\"");
+            assertLine(lines, "revoked   watch-r  from holder-3  revoked by ops@ci  revision " + revoked + "  seq ", "  reason \"stuck after deploy\"");
             assertLine(lines, "expired   watch-short  lease of holder-2  revision " + seen + "  seq ", "");
             assertLine(lines, "expired   watch-listed  lease of early-bird  revision " + listed + "  seq ", "");
             assertFalse(lines.contains("other-key"), lines);
@@ -58,6 +58,7 @@ class OperatorCliWatchAcceptanceTest extends OperatorCliService {
                     .filter(event -> event.path("event").asText().equals("revoked")).findFirst().orElseThrow();
             assertEquals("holder-3", revocation.path("holder").asText());
             assertEquals("stuck after deploy", revocation.path("reason").asText());
+            assertEquals("ops@ci", revocation.path("revoked_by").asText(), revocation.toString());
 
             text.signal("INT");
             json.signal("TERM");
