@@ -53,7 +53,8 @@ final class ClosingRules {
         if (ending instanceof KeeperState.Closing closing) {
             return closing(closing, event, step);
         }
-        if (ending instanceof KeeperState.Draining draining && event instanceof KeeperEvent.Drained drained) {
+        if (ending instanceof KeeperState.Draining draining && event instanceof KeeperEvent.Drained drained
+                && drained.drain() == draining.drain()) {
             return drained(draining, drained, step);
         }
         if (ending instanceof KeeperState.Releasing releasing && event instanceof KeeperEvent.Released released
@@ -97,9 +98,12 @@ final class ClosingRules {
 
     /** Releases {@code held}, once the handlers have drained, or, with nothing to release, closes at once. */
     private static KeeperStep release(KeeperStep.Builder step, Optional<Fence> held) {
-        if (held.isEmpty()) {
-            return step.into(new KeeperState.Closed());
-        }
-        return step.then(new KeeperEffect.DrainHandlers(HANDLER_DRAIN)).into(new KeeperState.Draining(held.get()));
+        return held.isEmpty() ? step.into(new KeeperState.Closed()) : drainThenRelease(step, held.get());
+    }
+
+    /** A drain of its own, whose end (and no other's) lets the release of {@code held} go. */
+    static KeeperStep drainThenRelease(KeeperStep.Builder step, Fence held) {
+        long drain = step.id();
+        return step.then(new KeeperEffect.DrainHandlers(drain, HANDLER_DRAIN)).into(new KeeperState.Draining(held, drain));
     }
 }

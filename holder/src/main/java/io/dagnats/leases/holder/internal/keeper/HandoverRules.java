@@ -80,15 +80,15 @@ final class HandoverRules {
             return stepDown(step, tenure, best.get(), StopReason.HANDED_OVER, true);
         }
         step.then(new KeeperEffect.StopOwning(StopReason.RELEASED));
-        return step.then(new KeeperEffect.DrainHandlers(ClosingRules.HANDLER_DRAIN))
-                .into(new KeeperState.Draining(tenure.fence()));
+        return ClosingRules.drainThenRelease(step, tenure.fence());
     }
 
     /** Ownership ends now (the listener told why); the handover waits for the tenure's work. */
     private KeeperStep stepDown(KeeperStep.Builder step, Tenure tenure, Candidate to, StopReason why, boolean closing) {
         step.then(new KeeperEffect.StopOwning(why));
-        step.then(new KeeperEffect.DrainHandlers(options.handoverBound()));
-        return step.into(new KeeperState.Yielding(tenure.start(), tenure.fence(), to, closing));
+        long drain = step.id();
+        step.then(new KeeperEffect.DrainHandlers(drain, options.handoverBound()));
+        return step.into(new KeeperState.Yielding(tenure.start(), tenure.fence(), to, drain, closing));
     }
 
     /** An event in {@link KeeperState.Yielding} or {@link KeeperState.HandingOver}. */
@@ -116,8 +116,8 @@ final class HandoverRules {
             return yielding.closing() ? step.into(new KeeperState.Closed())
                     : rules.waitFor(step, rules.jitter().millis(KeeperContext.AGAIN_JITTER_MS) * KeeperContext.MILLI);
         }
-        if (!(event instanceof KeeperEvent.Drained drained)) {
-            return step.into(yielding);
+        if (!(event instanceof KeeperEvent.Drained drained) || drained.drain() != yielding.drain()) {
+            return step.into(yielding); // the end of another drain is of a tenure already left
         }
         if (!drained.inTime()) {
             // Work of the ended tenure may still act: nobody else may own the key while it does.
@@ -157,7 +157,7 @@ final class HandoverRules {
 
     private static KeeperState closing(KeeperState.Handover state) {
         if (state instanceof KeeperState.Yielding yielding) {
-            return new KeeperState.Yielding(yielding.start(), yielding.held(), yielding.to(), true);
+            return new KeeperState.Yielding(yielding.start(), yielding.held(), yielding.to(), yielding.drain(), true);
         }
         KeeperState.HandingOver handing = (KeeperState.HandingOver) state;
         return new KeeperState.HandingOver(handing.start(), handing.held(), handing.to(), handing.call(), true);

@@ -62,25 +62,31 @@ class HandoverRulesTest {
 
     static Stream<Arguments> transitions() {
         KeeperState owning = new KeeperState.Owning(TENURE, 1);
-        KeeperState yielding = new KeeperState.Yielding(new Fence(5), new Fence(6), OLD, false);
-        KeeperState closingYield = new KeeperState.Yielding(new Fence(5), new Fence(6), OLD, true);
+        KeeperState yielding = new KeeperState.Yielding(new Fence(5), new Fence(6), OLD, 1, false);
+        KeeperState closingYield = new KeeperState.Yielding(new Fence(5), new Fence(6), OLD, 1, true);
         KeeperState handing = new KeeperState.HandingOver(new Fence(5), new Fence(6), OLD, 1, false);
         KeeperState closingHand = new KeeperState.HandingOver(new Fence(5), new Fence(6), OLD, 1, true);
         KeeperState choosing = new KeeperState.Choosing(TENURE, 1);
         return Stream.of(
                 row("an older version that waited long enough: step down first, then drain", owning, offered(1, OLD),
-                        "Yielding", "Log", "StopOwning PREFERRED_CANDIDATE", "DrainHandlers 2000ms"),
+                        "Yielding", "Log", "StopOwning PREFERRED_CANDIDATE", "DrainHandlers 2000ms #100"),
                 row("a newer version is no reason to yield", owning, offered(1, NEW), "Owning"),
                 row("an older version present for less than minCandidacy is not yet preferred", owning,
                         offered(1, OLD_BUT_FRESH), "Owning"),
                 row("an answer as owner is never a successor", owning, offered(1, OLD_OWNER), "Owning"),
                 row("nobody answered", owning, offered(1), "Owning"),
-                row("drained: one handover, of the fence held", yielding, new KeeperEvent.Drained(true), "HandingOver",
+                row("drained: one handover, of the fence held", yielding, new KeeperEvent.Drained(1, true), "HandingOver",
                         "SendHandover 6 old"),
-                row("work past its bound: no handover; renew to own again", yielding, new KeeperEvent.Drained(false),
+                row("work past its bound: no handover; renew to own again", yielding, new KeeperEvent.Drained(1, false),
                         "Proving", "Log", "SendRenew 6"),
-                row("work past its bound at close: left to the TTL", closingYield, new KeeperEvent.Drained(false),
+                row("work past its bound at close: left to the TTL", closingYield, new KeeperEvent.Drained(1, false),
                         "Closed", "Log"),
+                row("the end of another drain (an earlier tenure's) hands nothing over", yielding,
+                        new KeeperEvent.Drained(9, true), "Yielding"),
+                row("the end of another drain at close hands nothing over", closingYield,
+                        new KeeperEvent.Drained(9, true), "Yielding"),
+                row("the end of another drain past its bound renews nothing", yielding,
+                        new KeeperEvent.Drained(9, false), "Yielding"),
                 row("the lease ended while draining: a waiter", yielding, changed("revoked", 9, KeeperHarness.SELF),
                         "Waiting", "Schedule Wake 0ms"),
                 row("handed over: a waiter, stepping back a third of the TTL", handing,
@@ -105,9 +111,9 @@ class HandoverRulesTest {
                 row("a close during a yield makes it a close's handover", handing, new KeeperEvent.Close(true),
                         "HandingOver"),
                 row("close: the best waiting candidate gets it", choosing, offered(1, NEW, OLD, OLD_OWNER), "Yielding",
-                        "StopOwning HANDED_OVER", "DrainHandlers 2000ms"),
+                        "StopOwning HANDED_OVER", "DrainHandlers 2000ms #100"),
                 row("close with nobody waiting releases", choosing, offered(1), "Draining", "StopOwning RELEASED",
-                        "DrainHandlers 5000ms"),
+                        "DrainHandlers 5000ms #100"),
                 row("close: another ask's answer changes nothing", choosing, offered(9, OLD), "Choosing"),
                 row("close: the lease ended meanwhile", choosing, changed("revoked", 9, KeeperHarness.SELF), "Closed",
                         "StopOwning LOST"),
@@ -174,7 +180,7 @@ class HandoverRulesTest {
             return "StopOwning " + stop.reason();
         }
         if (effect instanceof KeeperEffect.DrainHandlers drain) {
-            return "DrainHandlers " + drain.within().toMillis() + "ms";
+            return "DrainHandlers " + drain.within().toMillis() + "ms #" + drain.drain();
         }
         if (effect instanceof KeeperEffect.SendRelease release) {
             return "SendRelease " + release.held();
