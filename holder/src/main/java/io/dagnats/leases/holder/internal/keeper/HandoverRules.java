@@ -51,7 +51,7 @@ final class HandoverRules {
     /** A close while owning, nothing in flight: ask who waits before ownership ends. */
     KeeperStep close(KeeperState.Owning owning, KeeperStep.Builder step) {
         long ask = step.id();
-        return step.then(new KeeperEffect.AskCandidates(ask, window())).into(new KeeperState.Choosing(owning.current(), ask));
+        return step.then(new KeeperEffect.AskCandidates(ask, window())).into(new KeeperState.Choosing(owning.current(), owning.timers(), ask));
     }
 
     /** Candidates answered while owning: step down for a better one, if the brakes allow. */
@@ -67,10 +67,13 @@ final class HandoverRules {
         return stepDown(step, owning.current(), better.get(), StopReason.PREFERRED_CANDIDATE, false);
     }
 
-    KeeperStep choosing(KeeperState.Choosing choosing, KeeperEvent event, KeeperStep.Builder step) {
+    KeeperStep choosing(KeeperState.Choosing choosing, KeeperEvent event, KeeperStep.Builder step, EventTime now) {
         Tenure tenure = choosing.current();
         if (event instanceof KeeperEvent.Changed changed && rules.endsOrTakes(changed, tenure.start())) {
             return step.then(new KeeperEffect.StopOwning(StopReason.LOST)).into(new KeeperState.Closed());
+        }
+        if (event instanceof KeeperEvent.DeadlineDue due && due.timers() == choosing.timers()) {
+            return chosenTooLate(choosing, step, now);
         }
         if (!(event instanceof KeeperEvent.CandidatesAnswered answered) || answered.ask() != choosing.ask()) {
             return step.into(choosing);
@@ -80,6 +83,21 @@ final class HandoverRules {
             return stepDown(step, tenure, best.get(), StopReason.HANDED_OVER, true);
         }
         step.then(new KeeperEffect.StopOwning(StopReason.RELEASED));
+        return ClosingRules.drainThenRelease(step, tenure.fence());
+    }
+
+    /**
+     * The deadline came before the candidates answered: ownership ends as in every owner phase, and
+     * the close releases what it held once the tenure's work returned (a release at that fence only
+     * lands while nobody else has written the key). An early timer looks again at the deadline.
+     */
+    private static KeeperStep chosenTooLate(KeeperState.Choosing choosing, KeeperStep.Builder step, EventTime now) {
+        Tenure tenure = choosing.current();
+        if (tenure.actingAsOwner(now.nanos())) {
+            return step.then(new KeeperEffect.Schedule(new KeeperEvent.DeadlineDue(choosing.timers()),
+                    tenure.nanosLeft(now.nanos()))).into(choosing);
+        }
+        step.then(new KeeperEffect.StopOwning(StopReason.DEADLINE_PASSED));
         return ClosingRules.drainThenRelease(step, tenure.fence());
     }
 

@@ -61,7 +61,7 @@ public final class KeeperRules {
                     ? handovers.close(owning, step) : closings.close(state, close.release(), step);
         }
         if (state instanceof KeeperState.Choosing choosing) {
-            return handovers.choosing(choosing, event, step);
+            return handovers.choosing(choosing, event, step, now);
         }
         if (state instanceof KeeperState.Waiting || state instanceof KeeperState.Acquiring) {
             Optional<KeeperStep> toMe = handovers.successor(state, event, step, now);

@@ -157,9 +157,10 @@ sealed interface KeeperState {
     /**
      * Closed while owning: still owner under {@code current}, for the short window in which the
      * key's candidates answer the ask {@code ask}; the best waiting one is handed the lease, or,
-     * with none, it is released. Ownership ends on the answer (at the deadline by itself, as ever).
+     * with none, it is released. Ownership ends on the answer, or at the deadline that the owner's
+     * timer {@code timers} names, whichever comes first: never acting past the deadline.
      */
-    record Choosing(Tenure current, long ask) implements Ending {
+    record Choosing(Tenure current, long timers, long ask) implements Ending {
         public Choosing {
             Objects.requireNonNull(current, "current");
         }

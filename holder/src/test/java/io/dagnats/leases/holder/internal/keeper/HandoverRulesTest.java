@@ -41,6 +41,10 @@ class HandoverRulesTest {
     private static final Tenure TENURE = Tenure.begin(KeeperHarness.KEY, KeeperHarness.ME, new Fence(5),
             NOW - 1_000 * MILLI, KeeperHarness.TTL).renewed(new Fence(6), NOW - 1_000 * MILLI, KeeperHarness.TTL);
 
+    /** The same tenure, its deadline passed. */
+    private static final Tenure PAST = Tenure.begin(KeeperHarness.KEY, KeeperHarness.ME, new Fence(5),
+            NOW - KeeperHarness.TTL.duration().toNanos(), KeeperHarness.TTL);
+
     static final Candidate OLD = candidate("old", "0.9", 20, false);
     private static final Candidate NEW = candidate("new", "1.1", 20, false);
     private static final Candidate OLD_BUT_FRESH = candidate("fresh", "0.9", 1, false);
@@ -66,7 +70,8 @@ class HandoverRulesTest {
         KeeperState closingYield = new KeeperState.Yielding(new Fence(5), new Fence(6), OLD, 1, true);
         KeeperState handing = new KeeperState.HandingOver(new Fence(5), new Fence(6), OLD, 1, false);
         KeeperState closingHand = new KeeperState.HandingOver(new Fence(5), new Fence(6), OLD, 1, true);
-        KeeperState choosing = new KeeperState.Choosing(TENURE, 1);
+        KeeperState choosing = new KeeperState.Choosing(TENURE, 1, 1);
+        KeeperState choosingTooLong = new KeeperState.Choosing(PAST, 1, 1);
         return Stream.of(
                 row("an older version that waited long enough: step down first, then drain", owning, offered(1, OLD),
                         "Yielding", "Log", "StopOwning PREFERRED_CANDIDATE", "DrainHandlers 2000ms #100"),
@@ -115,6 +120,13 @@ class HandoverRulesTest {
                 row("close with nobody waiting releases", choosing, offered(1), "Draining", "StopOwning RELEASED",
                         "DrainHandlers 5000ms #100"),
                 row("close: another ask's answer changes nothing", choosing, offered(9, OLD), "Choosing"),
+                row("close: the deadline before the candidates answered ends ownership, then drain and release",
+                        choosingTooLong, new KeeperEvent.DeadlineDue(1), "Draining", "StopOwning DEADLINE_PASSED",
+                        "DrainHandlers 5000ms #100"),
+                row("close: an early deadline timer looks again, still owner", choosing, new KeeperEvent.DeadlineDue(1),
+                        "Choosing", "Schedule DeadlineDue 13750ms"),
+                row("close: another tenure's deadline timer changes nothing", choosingTooLong,
+                        new KeeperEvent.DeadlineDue(9), "Choosing"),
                 row("close: the lease ended meanwhile", choosing, changed("revoked", 9, KeeperHarness.SELF), "Closed",
                         "StopOwning LOST"),
                 row("handed to this process: a renew at once, owner only on its answer", new KeeperState.Waiting(1),

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Every kind of event, with the id in flight and a stale one, and answers below, at and above the
  * floor (granted, lost, held by another), fed to every phase of {@link KeeperRules}, with no floor
- * and with one: nothing throws, an answered call (a release's outcome included) is never waited on
+ * and with one: nothing throws, no phase still owns after its deadline's timer once the deadline
+ * passed, an answered call (a release's outcome included) is never waited on
  * again, an owner phase that ends says so, a drain or release waited for was asked for, the end of
  * a drain other than the one a phase waits for (an earlier tenure's) changes nothing, and a keeper
  * that is neither owner nor waiting on a call or a drain has a wake pending, or is closed; and no
@@ -55,8 +56,8 @@ class KeeperCannotStallTest {
                 new KeeperState.Unsure(TENURE, 1, 1), new KeeperState.Resolving(TENURE, 1, 1),
                 new KeeperState.Resolving(PAST, 1, 1), new KeeperState.Closing(1, true, Optional.of(new Fence(10))),
                 new KeeperState.Closing(1, false, Optional.empty()), new KeeperState.Draining(new Fence(10), 1),
-                new KeeperState.Releasing(1), new KeeperState.Closed(), new KeeperState.Choosing(TENURE, 1),
-                new KeeperState.Choosing(PAST, 1),
+                new KeeperState.Releasing(1), new KeeperState.Closed(), new KeeperState.Choosing(TENURE, 1, 1),
+                new KeeperState.Choosing(PAST, 1, 1),
                 new KeeperState.Yielding(new Fence(5), new Fence(10), HandoverRulesTest.OLD, 1, false),
                 new KeeperState.Yielding(new Fence(5), new Fence(10), HandoverRulesTest.OLD, 1, true),
                 new KeeperState.HandingOver(new Fence(5), new Fence(10), HandoverRulesTest.OLD, 1, false),
@@ -133,6 +134,10 @@ class KeeperCannotStallTest {
             return Optional.of("still waits on the answered call " + answered.get() + ": " + next);
         }
         boolean stops = step.effects().stream().anyMatch(KeeperEffect.StopOwning.class::isInstance);
+        if (event.equals(new KeeperEvent.DeadlineDue(1)) && next.tenure().isPresent()
+                && state.tenure().filter(tenure -> !tenure.actingAsOwner(NOW)).isPresent()) {
+            return Optional.of("still owner after its deadline timer, the deadline passed: " + next);
+        }
         if (state.tenure().isPresent() && next.tenure().isEmpty() && !stops) {
             return Optional.of("the owner phase ended without StopOwning: " + next);
         }

@@ -163,4 +163,30 @@ class LeaseKeeperHandoverTest {
         assertEquals(new Fence(10), calls.next("handover").presented());
         assertTrue(calls.nothingPending(), "one handover: " + calls.made());
     }
+
+    @Test
+    void aDeadlineWhileChoosingASuccessorEndsOwnershipAndReleasesAfterTheDrain() {
+        // Candidates that never answer: the close's choosing lasts until the tenure's deadline.
+        LeaseKeeper keeper = KeeperHarness.keeper(calls, scheduler, listener, KeepOptions.defaults(),
+                (key, window) -> new CompletableFuture<>(), Runnable::run);
+        KeptLeaseHandle lease = new KeptLeaseHandle(keeper, () -> { });
+        keeper.start();
+        scheduler.runDue();
+        answer("acquire", KeeperHarness.granted(5));
+        answer("renew", KeeperHarness.renewed(6, 5));
+        CompletableFuture<Void> closed = keeper.beginClose();
+        scheduler.runDue();
+        assertEquals(List.of("owner 6"), told, "still owner while its candidates may answer");
+
+        scheduler.advance(KeeperHarness.TTL.duration());
+        assertFalse(lease.isOwner());
+        assertEquals(List.of("owner 6", "work cancelled", "stopped DEADLINE_PASSED"), told,
+                "the deadline ends ownership while choosing, as in every owner phase");
+        ScriptedCalls.Call release = calls.next("release");
+        assertEquals(new Fence(6), release.presented(), "released once the tenure's work returned");
+        assertEquals(Optional.of(OwnershipListener.StopReason.DEADLINE_PASSED), lease.lastStop());
+        release.answer().complete(new Answers.Release.Released(KeeperHarness.KEY, KeeperHarness.ME, new Fence(6)));
+        scheduler.runDue();
+        assertTrue(closed.isDone(), "and the close ends");
+    }
 }
