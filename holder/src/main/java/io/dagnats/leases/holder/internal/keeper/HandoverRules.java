@@ -69,6 +69,10 @@ final class HandoverRules {
 
     KeeperStep choosing(KeeperState.Choosing choosing, KeeperEvent event, KeeperStep.Builder step, EventTime now) {
         Tenure tenure = choosing.current();
+        if (event instanceof KeeperEvent.Close close && !close.release()) {
+            // Abandoned while its close asked who waits: nothing is handed over or released.
+            return step.then(new KeeperEffect.StopOwning(StopReason.ABANDONED)).into(new KeeperState.Closed());
+        }
         if (event instanceof KeeperEvent.Changed changed && rules.endsOrTakes(changed, tenure.start())) {
             return step.then(new KeeperEffect.StopOwning(StopReason.LOST)).into(new KeeperState.Closed());
         }
@@ -109,10 +113,15 @@ final class HandoverRules {
         return step.into(new KeeperState.Yielding(tenure.start(), tenure.fence(), to, drain, closing));
     }
 
-    /** An event in {@link KeeperState.Yielding} or {@link KeeperState.HandingOver}. */
+    /**
+     * An event in {@link KeeperState.Yielding} or {@link KeeperState.HandingOver}. A close makes the
+     * handover a close's; an abandon ({@code close(false)}: this process may still act through a
+     * tenure it handed out) moves nothing more, the key left to the TTL (a handover already sent may
+     * still land: the successor then owns only after a renew of its own, as ever).
+     */
     KeeperStep handover(KeeperState.Handover state, KeeperEvent event, KeeperStep.Builder step, EventTime now) {
-        if (event instanceof KeeperEvent.Close) {
-            return step.into(closing(state));
+        if (event instanceof KeeperEvent.Close close) {
+            return step.into(close.release() ? closing(state) : new KeeperState.Closed());
         }
         if (state instanceof KeeperState.Yielding yielding) {
             return yielding(yielding, event, step, now);

@@ -189,4 +189,22 @@ class LeaseKeeperHandoverTest {
         scheduler.runDue();
         assertTrue(closed.isDone(), "and the close ends");
     }
+
+    @Test
+    void anAbandonWhileYieldingHandsNothingOverAndLeavesTheKeyToTheTtl() {
+        listenerRunsAtOnce = false;
+        KeptLeaseHandle lease = keep(KeepOptions.defaults().candidacy(0, "1.0")
+                .succession(Succession.oldestVersionFirst()).minCandidacy(Duration.ZERO).handoverBound(Duration.ofMinutes(5)));
+        assertFalse(lease.isOwner(), "yielding: the drain waits for stoppedOwning");
+
+        CompletableFuture<Void> closed = lease.keeper().beginAbandon();
+        scheduler.runDue();
+        while (!listenerThread.isEmpty()) {
+            listenerThread.poll().run();
+        }
+        scheduler.advance(KeeperHarness.TTL.duration());
+        assertEquals(List.of("acquire", "renew"), calls.made().stream().map(ScriptedCalls.Call::operation).toList(),
+                "close(false) neither hands over nor releases nor renews");
+        assertTrue(closed.isDone(), "the abandon ends at once");
+    }
 }
