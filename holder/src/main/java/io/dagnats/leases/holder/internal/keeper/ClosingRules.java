@@ -32,7 +32,7 @@ final class ClosingRules {
 
     KeeperStep close(KeeperState state, boolean release, KeeperStep.Builder step) {
         if (state instanceof KeeperState.Ending) {
-            return step.into(state);
+            return release ? step.into(state) : abandoned((KeeperState.Ending) state, step);
         }
         Optional<Tenure> tenure = state.tenure();
         if (tenure.isPresent()) {
@@ -46,6 +46,20 @@ final class ClosingRules {
             return step.into(new KeeperState.Closing(awaiting.call(), release, held));
         }
         return release(step, release ? held : Optional.empty());
+    }
+
+    /**
+     * An abandon during a close: this process may still act through a tenure it handed out, so what
+     * the close would still release is left to the TTL (a release already sent is not recalled).
+     */
+    private static KeeperStep abandoned(KeeperState.Ending ending, KeeperStep.Builder step) {
+        if (ending instanceof KeeperState.Draining) {
+            return step.into(new KeeperState.Closed());
+        }
+        if (ending instanceof KeeperState.Closing closing) {
+            return step.into(new KeeperState.Closing(closing.call(), false, closing.held()));
+        }
+        return step.into(ending);
     }
 
     /** An event in one of the phases of a close. */

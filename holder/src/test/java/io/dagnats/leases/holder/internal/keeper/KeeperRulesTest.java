@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -168,7 +169,21 @@ class KeeperRulesTest {
                 row("a close while releasing changes nothing", new KeeperState.Releasing(1),
                         new KeeperEvent.Close(true), "Releasing"),
                 row("a close while draining changes nothing", new KeeperState.Draining(new Fence(6), 9),
-                        new KeeperEvent.Close(false), "Draining 6 #9"));
+                        new KeeperEvent.Close(true), "Draining 6 #9"),
+                row("an abandon while draining releases nothing: left to the TTL",
+                        new KeeperState.Draining(new Fence(6), 9), new KeeperEvent.Close(false), "Closed"),
+                row("an abandon while a close waits for a call releases nothing it shows",
+                        new KeeperState.Closing(1, true, Optional.of(new Fence(6))), new KeeperEvent.Close(false),
+                        "Closing"),
+                row("then the call's answer closes, releasing nothing", new KeeperState.Closing(1, false,
+                        Optional.of(new Fence(6))), renewAnswer(new Answers.Renew.Renewed(mine(7, 5))), "Closed"));
+    }
+
+    @Test
+    void anAbandonTurnsAClosesReleaseOff() {
+        KeeperStep step = RULES.next(new KeeperState.Closing(1, true, Optional.of(new Fence(6))), KeeperMemory.FRESH,
+                new KeeperEvent.Close(false), new EventTime(NOW, WALL));
+        assertEquals(new KeeperState.Closing(1, false, Optional.of(new Fence(6))), step.state());
     }
 
     private static Arguments row(String rule, KeeperState state, KeeperEvent event, String next, String... effects) {
