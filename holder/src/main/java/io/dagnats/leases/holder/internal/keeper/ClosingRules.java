@@ -32,7 +32,7 @@ final class ClosingRules {
 
     KeeperStep close(KeeperState state, boolean release, KeeperStep.Builder step) {
         if (state instanceof KeeperState.Ending) {
-            return step.into(state);
+            return release ? step.into(state) : abandoned((KeeperState.Ending) state, step);
         }
         Optional<Tenure> tenure = state.tenure();
         if (tenure.isPresent()) {
@@ -48,12 +48,27 @@ final class ClosingRules {
         return release(step, release ? held : Optional.empty());
     }
 
+    /**
+     * An abandon during a close: this process may still act through a tenure it handed out, so what
+     * the close would still release is left to the TTL (a release already sent is not recalled).
+     */
+    private static KeeperStep abandoned(KeeperState.Ending ending, KeeperStep.Builder step) {
+        if (ending instanceof KeeperState.Draining) {
+            return step.into(new KeeperState.Closed());
+        }
+        if (ending instanceof KeeperState.Closing closing) {
+            return step.into(new KeeperState.Closing(closing.call(), false, closing.held()));
+        }
+        return step.into(ending);
+    }
+
     /** An event in one of the phases of a close. */
     KeeperStep ending(KeeperState.Ending ending, KeeperEvent event, KeeperStep.Builder step) {
         if (ending instanceof KeeperState.Closing closing) {
             return closing(closing, event, step);
         }
-        if (ending instanceof KeeperState.Draining draining && event instanceof KeeperEvent.Drained drained) {
+        if (ending instanceof KeeperState.Draining draining && event instanceof KeeperEvent.Drained drained
+                && drained.drain() == draining.drain()) {
             return drained(draining, drained, step);
         }
         if (ending instanceof KeeperState.Releasing releasing && event instanceof KeeperEvent.Released released
@@ -97,9 +112,12 @@ final class ClosingRules {
 
     /** Releases {@code held}, once the handlers have drained, or, with nothing to release, closes at once. */
     private static KeeperStep release(KeeperStep.Builder step, Optional<Fence> held) {
-        if (held.isEmpty()) {
-            return step.into(new KeeperState.Closed());
-        }
-        return step.then(new KeeperEffect.DrainHandlers(HANDLER_DRAIN)).into(new KeeperState.Draining(held.get()));
+        return held.isEmpty() ? step.into(new KeeperState.Closed()) : drainThenRelease(step, held.get());
+    }
+
+    /** A drain of its own, whose end (and no other's) lets the release of {@code held} go. */
+    static KeeperStep drainThenRelease(KeeperStep.Builder step, Fence held) {
+        long drain = step.id();
+        return step.then(new KeeperEffect.DrainHandlers(drain, HANDLER_DRAIN)).into(new KeeperState.Draining(held, drain));
     }
 }

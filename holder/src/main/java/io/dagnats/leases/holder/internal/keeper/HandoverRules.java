@@ -51,7 +51,7 @@ final class HandoverRules {
     /** A close while owning, nothing in flight: ask who waits before ownership ends. */
     KeeperStep close(KeeperState.Owning owning, KeeperStep.Builder step) {
         long ask = step.id();
-        return step.then(new KeeperEffect.AskCandidates(ask, window())).into(new KeeperState.Choosing(owning.current(), ask));
+        return step.then(new KeeperEffect.AskCandidates(ask, window())).into(new KeeperState.Choosing(owning.current(), owning.timers(), ask));
     }
 
     /** Candidates answered while owning: step down for a better one, if the brakes allow. */
@@ -67,10 +67,17 @@ final class HandoverRules {
         return stepDown(step, owning.current(), better.get(), StopReason.PREFERRED_CANDIDATE, false);
     }
 
-    KeeperStep choosing(KeeperState.Choosing choosing, KeeperEvent event, KeeperStep.Builder step) {
+    KeeperStep choosing(KeeperState.Choosing choosing, KeeperEvent event, KeeperStep.Builder step, EventTime now) {
         Tenure tenure = choosing.current();
+        if (event instanceof KeeperEvent.Close close && !close.release()) {
+            // Abandoned while its close asked who waits: nothing is handed over or released.
+            return step.then(new KeeperEffect.StopOwning(StopReason.ABANDONED)).into(new KeeperState.Closed());
+        }
         if (event instanceof KeeperEvent.Changed changed && rules.endsOrTakes(changed, tenure.start())) {
             return step.then(new KeeperEffect.StopOwning(StopReason.LOST)).into(new KeeperState.Closed());
+        }
+        if (event instanceof KeeperEvent.DeadlineDue due && due.timers() == choosing.timers()) {
+            return chosenTooLate(choosing, step, now);
         }
         if (!(event instanceof KeeperEvent.CandidatesAnswered answered) || answered.ask() != choosing.ask()) {
             return step.into(choosing);
@@ -80,21 +87,41 @@ final class HandoverRules {
             return stepDown(step, tenure, best.get(), StopReason.HANDED_OVER, true);
         }
         step.then(new KeeperEffect.StopOwning(StopReason.RELEASED));
-        return step.then(new KeeperEffect.DrainHandlers(ClosingRules.HANDLER_DRAIN))
-                .into(new KeeperState.Draining(tenure.fence()));
+        return ClosingRules.drainThenRelease(step, tenure.fence());
+    }
+
+    /**
+     * The deadline came before the candidates answered: ownership ends as in every owner phase, and
+     * the close releases what it held once the tenure's work returned (a release at that fence only
+     * lands while nobody else has written the key). An early timer looks again at the deadline.
+     */
+    private static KeeperStep chosenTooLate(KeeperState.Choosing choosing, KeeperStep.Builder step, EventTime now) {
+        Tenure tenure = choosing.current();
+        if (tenure.actingAsOwner(now.nanos())) {
+            return step.then(new KeeperEffect.Schedule(new KeeperEvent.DeadlineDue(choosing.timers()),
+                    tenure.nanosLeft(now.nanos()))).into(choosing);
+        }
+        step.then(new KeeperEffect.StopOwning(StopReason.DEADLINE_PASSED));
+        return ClosingRules.drainThenRelease(step, tenure.fence());
     }
 
     /** Ownership ends now (the listener told why); the handover waits for the tenure's work. */
     private KeeperStep stepDown(KeeperStep.Builder step, Tenure tenure, Candidate to, StopReason why, boolean closing) {
         step.then(new KeeperEffect.StopOwning(why));
-        step.then(new KeeperEffect.DrainHandlers(options.handoverBound()));
-        return step.into(new KeeperState.Yielding(tenure.start(), tenure.fence(), to, closing));
+        long drain = step.id();
+        step.then(new KeeperEffect.DrainHandlers(drain, options.handoverBound()));
+        return step.into(new KeeperState.Yielding(tenure.start(), tenure.fence(), to, drain, closing));
     }
 
-    /** An event in {@link KeeperState.Yielding} or {@link KeeperState.HandingOver}. */
+    /**
+     * An event in {@link KeeperState.Yielding} or {@link KeeperState.HandingOver}. A close makes the
+     * handover a close's; an abandon ({@code close(false)}: this process may still act through a
+     * tenure it handed out) moves nothing more, the key left to the TTL (a handover already sent may
+     * still land: the successor then owns only after a renew of its own, as ever).
+     */
     KeeperStep handover(KeeperState.Handover state, KeeperEvent event, KeeperStep.Builder step, EventTime now) {
-        if (event instanceof KeeperEvent.Close) {
-            return step.into(closing(state));
+        if (event instanceof KeeperEvent.Close close) {
+            return step.into(close.release() ? closing(state) : new KeeperState.Closed());
         }
         if (state instanceof KeeperState.Yielding yielding) {
             return yielding(yielding, event, step, now);
@@ -116,8 +143,8 @@ final class HandoverRules {
             return yielding.closing() ? step.into(new KeeperState.Closed())
                     : rules.waitFor(step, rules.jitter().millis(KeeperContext.AGAIN_JITTER_MS) * KeeperContext.MILLI);
         }
-        if (!(event instanceof KeeperEvent.Drained drained)) {
-            return step.into(yielding);
+        if (!(event instanceof KeeperEvent.Drained drained) || drained.drain() != yielding.drain()) {
+            return step.into(yielding); // the end of another drain is of a tenure already left
         }
         if (!drained.inTime()) {
             // Work of the ended tenure may still act: nobody else may own the key while it does.
@@ -157,7 +184,7 @@ final class HandoverRules {
 
     private static KeeperState closing(KeeperState.Handover state) {
         if (state instanceof KeeperState.Yielding yielding) {
-            return new KeeperState.Yielding(yielding.start(), yielding.held(), yielding.to(), true);
+            return new KeeperState.Yielding(yielding.start(), yielding.held(), yielding.to(), yielding.drain(), true);
         }
         KeeperState.HandingOver handing = (KeeperState.HandingOver) state;
         return new KeeperState.HandingOver(handing.start(), handing.held(), handing.to(), handing.call(), true);

@@ -51,9 +51,9 @@ sealed interface KeeperEffect {
     /**
      * Wait, at most {@code within}, for the key's forward handlers (told to stop) and the ended
      * tenure's work ({@link io.dagnats.leases.holder.TenureWork}, cancelled) to end; the outcome
-     * comes back as {@link KeeperEvent.Drained}.
+     * comes back as {@link KeeperEvent.Drained} naming {@code drain}.
      */
-    record DrainHandlers(Duration within) implements KeeperEffect {
+    record DrainHandlers(long drain, Duration within) implements KeeperEffect {
     }
 
     /** Send a release of {@code held}; its outcome, answered or not, comes back as {@link KeeperEvent.Released} naming {@code call}. */

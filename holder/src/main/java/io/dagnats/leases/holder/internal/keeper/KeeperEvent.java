@@ -56,16 +56,11 @@ sealed interface KeeperEvent {
     }
 
     /**
-     * The key's forward handlers have stopped ({@code inTime}), or one still ran when the drain's bound passed.
-     * {@code drain} numbers the drain it ends: the keeper drops the end of an earlier drain (a yield that the
-     * key's end cut short) so that it cannot release or hand over while a later tenure's work still runs.
+     * The drain {@code drain} ended: the key's forward handlers, the tenure's work and the listener
+     * returned ({@code inTime}), or one still ran when the drain's bound passed. The rules move the
+     * lease only on the end of the drain their state waits for ({@link KeeperState.AwaitingDrain}).
      */
     record Drained(long drain, boolean inTime) implements KeeperEvent {
-
-        /** The end of the drain under way, for rules tested without a keeper numbering its drains. */
-        public Drained(boolean inTime) {
-            this(0, inTime);
-        }
     }
 
     /** Release {@code call} came back, answered or not: either way there is nothing more to do for it. */

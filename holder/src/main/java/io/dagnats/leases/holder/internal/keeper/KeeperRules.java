@@ -56,12 +56,12 @@ public final class KeeperRules {
         if (state instanceof KeeperState.Handover handover) {
             return handovers.handover(handover, event, step, now);
         }
+        if (state instanceof KeeperState.Choosing choosing) {
+            return handovers.choosing(choosing, event, step, now);
+        }
         if (event instanceof KeeperEvent.Close close) {
             return close.release() && state instanceof KeeperState.Owning owning
                     ? handovers.close(owning, step) : closings.close(state, close.release(), step);
-        }
-        if (state instanceof KeeperState.Choosing choosing) {
-            return handovers.choosing(choosing, event, step);
         }
         if (state instanceof KeeperState.Waiting || state instanceof KeeperState.Acquiring) {
             Optional<KeeperStep> toMe = handovers.successor(state, event, step, now);

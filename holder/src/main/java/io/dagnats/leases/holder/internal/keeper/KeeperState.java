@@ -20,7 +20,8 @@ import java.util.Optional;
  *
  * <p>Phases that share data share a type, so a rule asks the type and not a ladder of phases:
  * the owner phases are {@link Owner} (a tenure and its timers), the phases that wait for a
- * call's answer {@link AwaitingCall} (the call).
+ * call's answer {@link AwaitingCall} (the call), those that wait for a drain {@link AwaitingDrain}
+ * (the drain).
  */
 sealed interface KeeperState {
 
@@ -45,6 +46,15 @@ sealed interface KeeperState {
     sealed interface AwaitingCall extends KeeperState permits Acquiring, Proving, Renewing, Resolving, Closing, Releasing,
             HandingOver {
         long call();
+    }
+
+    /**
+     * The phases that wait for the drain {@code drain} names (the tenure's work, the forward handlers
+     * and the listener's stoppedOwning returned) before the lease moves: the end of another drain,
+     * such as that of a yield the key's end cut short, is of a tenure already left, and moves nothing.
+     */
+    sealed interface AwaitingDrain extends KeeperState permits Draining, Yielding {
+        long drain();
     }
 
     /** The phases of a close: no longer owner, and no close starts again. */
@@ -130,10 +140,11 @@ sealed interface KeeperState {
     }
 
     /**
-     * Closed, waiting for the forward handlers of the key to stop before {@code held} is released:
-     * until then this process may still act on the key, and a release would let another owner in.
+     * Closed, waiting for the forward handlers of the key to stop (the drain {@code drain}) before
+     * {@code held} is released: until then this process may still act on the key, and a release
+     * would let another owner in.
      */
-    record Draining(Fence held) implements Ending {
+    record Draining(Fence held, long drain) implements Ending, AwaitingDrain {
         public Draining {
             Objects.requireNonNull(held, "held");
         }
@@ -146,9 +157,10 @@ sealed interface KeeperState {
     /**
      * Closed while owning: still owner under {@code current}, for the short window in which the
      * key's candidates answer the ask {@code ask}; the best waiting one is handed the lease, or,
-     * with none, it is released. Ownership ends on the answer (at the deadline by itself, as ever).
+     * with none, it is released. Ownership ends on the answer, or at the deadline that the owner's
+     * timer {@code timers} names, whichever comes first: never acting past the deadline.
      */
-    record Choosing(Tenure current, long ask) implements Ending {
+    record Choosing(Tenure current, long timers, long ask) implements Ending {
         public Choosing {
             Objects.requireNonNull(current, "current");
         }
@@ -159,8 +171,8 @@ sealed interface KeeperState {
         }
     }
 
-    /** Stepped down for {@code to}: waiting for the tenure's work and forward handlers to return. */
-    record Yielding(Fence start, Fence held, Candidate to, boolean closing) implements Handover {
+    /** Stepped down for {@code to}: waiting for the tenure's work and forward handlers to return (drain {@code drain}). */
+    record Yielding(Fence start, Fence held, Candidate to, long drain, boolean closing) implements Handover, AwaitingDrain {
         public Yielding {
             Objects.requireNonNull(start, "start");
             Objects.requireNonNull(held, "held");

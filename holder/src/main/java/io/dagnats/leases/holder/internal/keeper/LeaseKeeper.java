@@ -55,7 +55,6 @@ public final class LeaseKeeper {
     private final FenceFloors floors;
     /** Its state, memory and loop; it ends when the rules enter {@link KeeperState.Closed}, and nowhere else. */
     private final StepRunner<KeeperState, KeeperMemory, KeeperEffect, KeeperEvent> runner;
-    private final Drains drains = new Drains();
     /** Whether a rule threw already: the first is logged with its trace, later ones without; scheduler thread. */
     private boolean ruleFailed;
     private final CandidateCalls candidates; // asked on close, and at each renew while the strategy yields
@@ -76,8 +75,7 @@ public final class LeaseKeeper {
         this.ownership = new Ownership(clock);
         this.floors = floors;
         this.runner = new StepRunner<>(scheduler, new KeeperState.Idle(), KeeperMemory.FRESH,
-                (state, memory, event) -> drains.isStale(event) ? new KeeperStep(state, memory, List.of())
-                        : sight.observed(rules.next(state, memory, event,
+                (state, memory, event) -> sight.observed(rules.next(state, memory, event,
                         new EventTime(clock.nanoTime(), wallClock.instant(), floors.floor(rules.key)))),
                 this::afterBug, this::perform, KeeperState.Closed.class::isInstance);
     }
@@ -197,8 +195,8 @@ public final class LeaseKeeper {
             telemetry.ownershipChanged(rules.key.value(), false);
             sight.told(tell(target -> target.stoppedOwning(stop.reason())));
         } else if (effect instanceof KeeperEffect.DrainHandlers drain) {
-            long n = drains.begin();
-            sight.drained(ownership, drain.within()).whenComplete((done, slow) -> submit(new KeeperEvent.Drained(n, slow == null)));
+            sight.drained(ownership, drain.within())
+                    .whenComplete((done, slow) -> submit(new KeeperEvent.Drained(drain.drain(), slow == null)));
         } else if (effect instanceof KeeperEffect.AskCandidates ask) {
             candidates.ask(rules.key, ask.window()).whenComplete((answered, failure) -> submit(
                     new KeeperEvent.CandidatesAnswered(ask.ask(), failure == null ? answered : List.of())));

@@ -41,6 +41,10 @@ class HandoverRulesTest {
     private static final Tenure TENURE = Tenure.begin(KeeperHarness.KEY, KeeperHarness.ME, new Fence(5),
             NOW - 1_000 * MILLI, KeeperHarness.TTL).renewed(new Fence(6), NOW - 1_000 * MILLI, KeeperHarness.TTL);
 
+    /** The same tenure, its deadline passed. */
+    private static final Tenure PAST = Tenure.begin(KeeperHarness.KEY, KeeperHarness.ME, new Fence(5),
+            NOW - KeeperHarness.TTL.duration().toNanos(), KeeperHarness.TTL);
+
     static final Candidate OLD = candidate("old", "0.9", 20, false);
     private static final Candidate NEW = candidate("new", "1.1", 20, false);
     private static final Candidate OLD_BUT_FRESH = candidate("fresh", "0.9", 1, false);
@@ -62,25 +66,32 @@ class HandoverRulesTest {
 
     static Stream<Arguments> transitions() {
         KeeperState owning = new KeeperState.Owning(TENURE, 1);
-        KeeperState yielding = new KeeperState.Yielding(new Fence(5), new Fence(6), OLD, false);
-        KeeperState closingYield = new KeeperState.Yielding(new Fence(5), new Fence(6), OLD, true);
+        KeeperState yielding = new KeeperState.Yielding(new Fence(5), new Fence(6), OLD, 1, false);
+        KeeperState closingYield = new KeeperState.Yielding(new Fence(5), new Fence(6), OLD, 1, true);
         KeeperState handing = new KeeperState.HandingOver(new Fence(5), new Fence(6), OLD, 1, false);
         KeeperState closingHand = new KeeperState.HandingOver(new Fence(5), new Fence(6), OLD, 1, true);
-        KeeperState choosing = new KeeperState.Choosing(TENURE, 1);
+        KeeperState choosing = new KeeperState.Choosing(TENURE, 1, 1);
+        KeeperState choosingTooLong = new KeeperState.Choosing(PAST, 1, 1);
         return Stream.of(
                 row("an older version that waited long enough: step down first, then drain", owning, offered(1, OLD),
-                        "Yielding", "Log", "StopOwning PREFERRED_CANDIDATE", "DrainHandlers 2000ms"),
+                        "Yielding", "Log", "StopOwning PREFERRED_CANDIDATE", "DrainHandlers 2000ms #100"),
                 row("a newer version is no reason to yield", owning, offered(1, NEW), "Owning"),
                 row("an older version present for less than minCandidacy is not yet preferred", owning,
                         offered(1, OLD_BUT_FRESH), "Owning"),
                 row("an answer as owner is never a successor", owning, offered(1, OLD_OWNER), "Owning"),
                 row("nobody answered", owning, offered(1), "Owning"),
-                row("drained: one handover, of the fence held", yielding, new KeeperEvent.Drained(true), "HandingOver",
+                row("drained: one handover, of the fence held", yielding, new KeeperEvent.Drained(1, true), "HandingOver",
                         "SendHandover 6 old"),
-                row("work past its bound: no handover; renew to own again", yielding, new KeeperEvent.Drained(false),
+                row("work past its bound: no handover; renew to own again", yielding, new KeeperEvent.Drained(1, false),
                         "Proving", "Log", "SendRenew 6"),
-                row("work past its bound at close: left to the TTL", closingYield, new KeeperEvent.Drained(false),
+                row("work past its bound at close: left to the TTL", closingYield, new KeeperEvent.Drained(1, false),
                         "Closed", "Log"),
+                row("the end of another drain (an earlier tenure's) hands nothing over", yielding,
+                        new KeeperEvent.Drained(9, true), "Yielding"),
+                row("the end of another drain at close hands nothing over", closingYield,
+                        new KeeperEvent.Drained(9, true), "Yielding"),
+                row("the end of another drain past its bound renews nothing", yielding,
+                        new KeeperEvent.Drained(9, false), "Yielding"),
                 row("the lease ended while draining: a waiter", yielding, changed("revoked", 9, KeeperHarness.SELF),
                         "Waiting", "Schedule Wake 0ms"),
                 row("handed over: a waiter, stepping back a third of the TTL", handing,
@@ -104,11 +115,26 @@ class HandoverRulesTest {
                         changed("handed-over", 7, OLD_CLAIMANT), "HandingOver"),
                 row("a close during a yield makes it a close's handover", handing, new KeeperEvent.Close(true),
                         "HandingOver"),
+                row("abandon (close(false)) during a yield hands nothing over: left to the TTL", yielding,
+                        new KeeperEvent.Close(false), "Closed"),
+                row("abandon during a close's yield hands nothing over", closingYield, new KeeperEvent.Close(false),
+                        "Closed"),
+                row("abandon with a handover in flight sends nothing more, renews nothing", handing,
+                        new KeeperEvent.Close(false), "Closed"),
+                row("abandon while choosing stops owning and hands nothing over", choosing, new KeeperEvent.Close(false),
+                        "Closed", "StopOwning ABANDONED"),
                 row("close: the best waiting candidate gets it", choosing, offered(1, NEW, OLD, OLD_OWNER), "Yielding",
-                        "StopOwning HANDED_OVER", "DrainHandlers 2000ms"),
+                        "StopOwning HANDED_OVER", "DrainHandlers 2000ms #100"),
                 row("close with nobody waiting releases", choosing, offered(1), "Draining", "StopOwning RELEASED",
-                        "DrainHandlers 5000ms"),
+                        "DrainHandlers 5000ms #100"),
                 row("close: another ask's answer changes nothing", choosing, offered(9, OLD), "Choosing"),
+                row("close: the deadline before the candidates answered ends ownership, then drain and release",
+                        choosingTooLong, new KeeperEvent.DeadlineDue(1), "Draining", "StopOwning DEADLINE_PASSED",
+                        "DrainHandlers 5000ms #100"),
+                row("close: an early deadline timer looks again, still owner", choosing, new KeeperEvent.DeadlineDue(1),
+                        "Choosing", "Schedule DeadlineDue 13750ms"),
+                row("close: another tenure's deadline timer changes nothing", choosingTooLong,
+                        new KeeperEvent.DeadlineDue(9), "Choosing"),
                 row("close: the lease ended meanwhile", choosing, changed("revoked", 9, KeeperHarness.SELF), "Closed",
                         "StopOwning LOST"),
                 row("handed to this process: a renew at once, owner only on its answer", new KeeperState.Waiting(1),
@@ -174,7 +200,7 @@ class HandoverRulesTest {
             return "StopOwning " + stop.reason();
         }
         if (effect instanceof KeeperEffect.DrainHandlers drain) {
-            return "DrainHandlers " + drain.within().toMillis() + "ms";
+            return "DrainHandlers " + drain.within().toMillis() + "ms #" + drain.drain();
         }
         if (effect instanceof KeeperEffect.SendRelease release) {
             return "SendRelease " + release.held();

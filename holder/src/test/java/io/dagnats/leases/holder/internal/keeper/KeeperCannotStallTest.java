@@ -19,10 +19,12 @@ import org.junit.jupiter.api.Test;
 /**
  * Every kind of event, with the id in flight and a stale one, and answers below, at and above the
  * floor (granted, lost, held by another), fed to every phase of {@link KeeperRules}, with no floor
- * and with one: nothing throws, an answered call (a release's outcome included) is never waited on
- * again, an owner phase that ends says so, a drain or release waited for was asked for, and a
- * keeper that is neither owner nor waiting on a call or a drain has a wake pending, or is closed;
- * and no owner phase sends a handover in the same step in which it still owns (ADR-042).
+ * and with one: nothing throws, no phase still owns after its deadline's timer once the deadline
+ * passed, an answered call (a release's outcome included) is never waited on
+ * again, an owner phase that ends says so, a drain or release waited for was asked for, the end of
+ * a drain other than the one a phase waits for (an earlier tenure's) changes nothing, and a keeper
+ * that is neither owner nor waiting on a call or a drain has a wake pending, or is closed; and no
+ * owner phase sends a handover in the same step in which it still owns (ADR-042).
  */
 class KeeperCannotStallTest {
 
@@ -53,21 +55,21 @@ class KeeperCannotStallTest {
                 new KeeperState.Renewing(TENURE, 1, new Fence(7), 1, NOW - 300 * MILLI),
                 new KeeperState.Unsure(TENURE, 1, 1), new KeeperState.Resolving(TENURE, 1, 1),
                 new KeeperState.Resolving(PAST, 1, 1), new KeeperState.Closing(1, true, Optional.of(new Fence(10))),
-                new KeeperState.Closing(1, false, Optional.empty()), new KeeperState.Draining(new Fence(10)),
-                new KeeperState.Releasing(1), new KeeperState.Closed(), new KeeperState.Choosing(TENURE, 1),
-                new KeeperState.Choosing(PAST, 1),
-                new KeeperState.Yielding(new Fence(5), new Fence(10), HandoverRulesTest.OLD, false),
-                new KeeperState.Yielding(new Fence(5), new Fence(10), HandoverRulesTest.OLD, true),
+                new KeeperState.Closing(1, false, Optional.empty()), new KeeperState.Draining(new Fence(10), 1),
+                new KeeperState.Releasing(1), new KeeperState.Closed(), new KeeperState.Choosing(TENURE, 1, 1),
+                new KeeperState.Choosing(PAST, 1, 1),
+                new KeeperState.Yielding(new Fence(5), new Fence(10), HandoverRulesTest.OLD, 1, false),
+                new KeeperState.Yielding(new Fence(5), new Fence(10), HandoverRulesTest.OLD, 1, true),
                 new KeeperState.HandingOver(new Fence(5), new Fence(10), HandoverRulesTest.OLD, 1, false),
                 new KeeperState.HandingOver(new Fence(5), new Fence(10), HandoverRulesTest.OLD, 1, true));
     }
 
     private static List<KeeperEvent> events() {
         List<KeeperEvent> events = new ArrayList<>(List.of(new KeeperEvent.Start(), new KeeperEvent.Close(true),
-                new KeeperEvent.Close(false), new KeeperEvent.Changed(Optional.empty()), new KeeperEvent.Drained(true),
-                new KeeperEvent.Drained(false)));
+                new KeeperEvent.Close(false), new KeeperEvent.Changed(Optional.empty())));
         for (long id : new long[] {1, 9}) {
-            events.addAll(List.of(new KeeperEvent.Wake(id), new KeeperEvent.RenewDue(id),
+            events.addAll(List.of(new KeeperEvent.Drained(id, true), new KeeperEvent.Drained(id, false),
+                    new KeeperEvent.Wake(id), new KeeperEvent.RenewDue(id),
                     new KeeperEvent.DeadlineDue(id), new KeeperEvent.ResolveDue(id),
                     new KeeperEvent.CallFailed(id, Optional.empty()), new KeeperEvent.CallFailed(id, Optional.of("no"))));
             for (long revision : new long[] {4, 7, 10, 12}) {
@@ -132,6 +134,10 @@ class KeeperCannotStallTest {
             return Optional.of("still waits on the answered call " + answered.get() + ": " + next);
         }
         boolean stops = step.effects().stream().anyMatch(KeeperEffect.StopOwning.class::isInstance);
+        if (event.equals(new KeeperEvent.DeadlineDue(1)) && next.tenure().isPresent()
+                && state.tenure().filter(tenure -> !tenure.actingAsOwner(NOW)).isPresent()) {
+            return Optional.of("still owner after its deadline timer, the deadline passed: " + next);
+        }
         if (state.tenure().isPresent() && next.tenure().isEmpty() && !stops) {
             return Optional.of("the owner phase ended without StopOwning: " + next);
         }
@@ -140,9 +146,14 @@ class KeeperCannotStallTest {
                         && schedule.event().equals(new KeeperEvent.Wake(waiting.wake())))) {
             return Optional.of("waits for a wake nobody scheduled: " + step.effects());
         }
-        if (next instanceof KeeperState.Draining && !next.equals(state)
-                && step.effects().stream().noneMatch(KeeperEffect.DrainHandlers.class::isInstance)) {
-            return Optional.of("drains with no drain asked for: " + step.effects());
+        if (event instanceof KeeperEvent.Drained drained && !(state instanceof KeeperState.AwaitingDrain waits
+                && waits.drain() == drained.drain()) && !(next.equals(state) && step.effects().isEmpty())) {
+            return Optional.of("the end of a drain it does not wait for moved it: " + next + " " + step.effects());
+        }
+        if (next instanceof KeeperState.AwaitingDrain waits && !(state instanceof KeeperState.AwaitingDrain was
+                && was.drain() == waits.drain()) && step.effects().stream().noneMatch(effect -> effect
+                        instanceof KeeperEffect.DrainHandlers drain && drain.drain() == waits.drain())) {
+            return Optional.of("waits for a drain nobody asked for: " + step.effects());
         }
         if (next instanceof KeeperState.Releasing releasing && !next.equals(state) && step.effects().stream()
                 .noneMatch(effect -> effect instanceof KeeperEffect.SendRelease send && send.call() == releasing.call())) {
@@ -151,11 +162,6 @@ class KeeperCannotStallTest {
         if (!(state instanceof KeeperState.Yielding) && step.effects().stream()
                 .anyMatch(KeeperEffect.SendHandover.class::isInstance)) {
             return Optional.of("sent a handover before ownership ended and the work drained: " + step.effects());
-        }
-        if (next instanceof KeeperState.Yielding && !next.equals(state)
-                && step.effects().stream().noneMatch(KeeperEffect.DrainHandlers.class::isInstance)
-                && !(state instanceof KeeperState.Yielding)) {
-            return Optional.of("yields with no drain asked for: " + step.effects());
         }
         if (next instanceof KeeperState.HandingOver handing && !(state instanceof KeeperState.HandingOver)
                 && step.effects().stream().noneMatch(effect -> effect instanceof KeeperEffect.SendHandover send

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -144,27 +145,45 @@ class KeeperRulesTest {
                 row("close with a renew in flight waits for it", renewing, new KeeperEvent.Close(true), "Closing",
                         "StopOwning RELEASED"),
                 row("close releases what the renew in flight wrote", new KeeperState.Closing(1, true,
-                        Optional.of(new Fence(6))), renewAnswer(new Answers.Renew.Renewed(mine(7, 5))), "Draining 7",
-                        "DrainHandlers 5s"),
+                        Optional.of(new Fence(6))), renewAnswer(new Answers.Renew.Renewed(mine(7, 5))), "Draining 7 #1",
+                        "DrainHandlers 5s #1"),
                 row("abandon releases nothing a call in flight shows", new KeeperState.Closing(1, false,
                         Optional.of(new Fence(6))), answered(new Answers.Acquire.Granted(mine(7, 5))), "Closed"),
                 row("an unanswered call at close releases the fence last known", new KeeperState.Closing(1, true,
-                        Optional.of(new Fence(6))), FAILED, "Draining 6", "DrainHandlers 5s"),
+                        Optional.of(new Fence(6))), FAILED, "Draining 6 #1", "DrainHandlers 5s #1"),
                 row("close while proving a grant waits for the renew", proving, new KeeperEvent.Close(true), "Closing"),
                 row("close releases the grant a proving renew left unanswered", new KeeperState.Closing(1, true,
-                        Optional.of(new Fence(5))), FAILED, "Draining 5", "DrainHandlers 5s"),
+                        Optional.of(new Fence(5))), FAILED, "Draining 5 #1", "DrainHandlers 5s #1"),
                 row("a waiter closes at once", new KeeperState.Waiting(1), new KeeperEvent.Close(true), "Closed"),
-                row("drained handlers let the release go", new KeeperState.Draining(new Fence(6)),
-                        new KeeperEvent.Drained(true), "Releasing", "SendRelease 1 6"),
-                row("a handler past the drain's bound leaves the key to the TTL", new KeeperState.Draining(new Fence(6)),
-                        new KeeperEvent.Drained(false), "Closed", "Log"),
+                row("drained handlers let the release go", new KeeperState.Draining(new Fence(6), 9),
+                        new KeeperEvent.Drained(9, true), "Releasing", "SendRelease 1 6"),
+                row("a handler past the drain's bound leaves the key to the TTL", new KeeperState.Draining(new Fence(6), 9),
+                        new KeeperEvent.Drained(9, false), "Closed", "Log"),
+                row("the end of another drain (an earlier tenure's) releases nothing",
+                        new KeeperState.Draining(new Fence(6), 9), new KeeperEvent.Drained(1, true), "Draining 6 #9"),
+                row("the end of another drain past its bound changes nothing",
+                        new KeeperState.Draining(new Fence(6), 9), new KeeperEvent.Drained(1, false), "Draining 6 #9"),
                 row("the release's outcome closes", new KeeperState.Releasing(1), new KeeperEvent.Released(1), "Closed"),
                 row("another release's outcome changes nothing", new KeeperState.Releasing(1),
                         new KeeperEvent.Released(2), "Releasing"),
                 row("a close while releasing changes nothing", new KeeperState.Releasing(1),
                         new KeeperEvent.Close(true), "Releasing"),
-                row("a close while draining changes nothing", new KeeperState.Draining(new Fence(6)),
-                        new KeeperEvent.Close(false), "Draining 6"));
+                row("a close while draining changes nothing", new KeeperState.Draining(new Fence(6), 9),
+                        new KeeperEvent.Close(true), "Draining 6 #9"),
+                row("an abandon while draining releases nothing: left to the TTL",
+                        new KeeperState.Draining(new Fence(6), 9), new KeeperEvent.Close(false), "Closed"),
+                row("an abandon while a close waits for a call releases nothing it shows",
+                        new KeeperState.Closing(1, true, Optional.of(new Fence(6))), new KeeperEvent.Close(false),
+                        "Closing"),
+                row("then the call's answer closes, releasing nothing", new KeeperState.Closing(1, false,
+                        Optional.of(new Fence(6))), renewAnswer(new Answers.Renew.Renewed(mine(7, 5))), "Closed"));
+    }
+
+    @Test
+    void anAbandonTurnsAClosesReleaseOff() {
+        KeeperStep step = RULES.next(new KeeperState.Closing(1, true, Optional.of(new Fence(6))), KeeperMemory.FRESH,
+                new KeeperEvent.Close(false), new EventTime(NOW, WALL));
+        assertEquals(new KeeperState.Closing(1, false, Optional.of(new Fence(6))), step.state());
     }
 
     private static Arguments row(String rule, KeeperState state, KeeperEvent event, String next, String... effects) {
@@ -177,8 +196,8 @@ class KeeperRulesTest {
         KeeperStep step = RULES.next(state, KeeperMemory.FRESH, event, new EventTime(NOW, WALL));
 
         String name = step.state().getClass().getSimpleName();
-        assertEquals(next, step.state() instanceof KeeperState.Draining draining ? name + " " + draining.held() : name,
-                rule);
+        assertEquals(next, step.state() instanceof KeeperState.Draining draining
+                ? name + " " + draining.held() + " #" + draining.drain() : name, rule);
         assertEquals(effects, step.effects().stream().map(KeeperRulesTest::describe).toList(), rule);
     }
 
@@ -200,7 +219,7 @@ class KeeperRulesTest {
             return "StopOwning " + stop.reason();
         }
         if (effect instanceof KeeperEffect.DrainHandlers drain) {
-            return "DrainHandlers " + drain.within().toSeconds() + "s";
+            return "DrainHandlers " + drain.within().toSeconds() + "s #" + drain.drain();
         }
         if (effect instanceof KeeperEffect.SendRelease release) {
             return "SendRelease " + release.call() + " " + release.held();

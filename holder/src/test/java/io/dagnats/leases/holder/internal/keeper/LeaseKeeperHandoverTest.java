@@ -126,4 +126,85 @@ class LeaseKeeperHandoverTest {
         scheduler.advance(KeeperHarness.TTL.duration().dividedBy(3));
         assertEquals("renew", calls.next("renew").operation(), "and keeps renewing, not yielding again within the interval");
     }
+
+    @Test
+    void theEndOfAYieldsDrainNeitherHandsOverNorReleasesALaterTenure() {
+        // The listener's thread is held, so each drain ends only when the test runs what it was told.
+        listenerRunsAtOnce = false;
+        // A bound no slow machine reaches: each drain here ends when the test says, never by its bound.
+        KeptLeaseHandle lease = keep(KeepOptions.defaults().candidacy(0, "1.0")
+                .succession(Succession.oldestVersionFirst()).minCandidacy(Duration.ZERO).handoverBound(Duration.ofMinutes(5)));
+        assertFalse(lease.isOwner(), "yielded to the older candidate at once: drain #1 waits for stoppedOwning");
+        assertTrue(calls.nothingPending(), "no handover before drain #1 ends: " + calls.made());
+
+        // Revoked while drain #1 runs: a waiter, then owner again under tenure 9.
+        lease.keeper().keyChanged(KeeperHarness.change("revoked", 8, KeeperHarness.SELF));
+        scheduler.runDue();
+        answer("acquire", KeeperHarness.granted(9));
+        answer("renew", KeeperHarness.renewed(10, 9));
+        assertTrue(lease.isOwner(), "owner again, not yielding again within the yield interval");
+
+        // Closed: it hands tenure 9 over once drain #2 (this tenure's stoppedOwning) has ended.
+        lease.keeper().beginClose();
+        scheduler.runDue();
+        assertFalse(lease.isOwner());
+
+        // Drain #1 ends first: the first tenure's becameOwner and stoppedOwning return.
+        listenerThread.poll().run();
+        listenerThread.poll().run();
+        scheduler.runDue();
+        assertTrue(calls.nothingPending(), "the end of drain #1 moved the later tenure while its own"
+                + " stoppedOwning had not returned: " + calls.made());
+
+        // Drain #2 ends: now, and only now, the handover of the later tenure's fence.
+        listenerThread.poll().run();
+        listenerThread.poll().run();
+        scheduler.runDue();
+        assertEquals(new Fence(10), calls.next("handover").presented());
+        assertTrue(calls.nothingPending(), "one handover: " + calls.made());
+    }
+
+    @Test
+    void aDeadlineWhileChoosingASuccessorEndsOwnershipAndReleasesAfterTheDrain() {
+        // Candidates that never answer: the close's choosing lasts until the tenure's deadline.
+        LeaseKeeper keeper = KeeperHarness.keeper(calls, scheduler, listener, KeepOptions.defaults(),
+                (key, window) -> new CompletableFuture<>(), Runnable::run);
+        KeptLeaseHandle lease = new KeptLeaseHandle(keeper, () -> { });
+        keeper.start();
+        scheduler.runDue();
+        answer("acquire", KeeperHarness.granted(5));
+        answer("renew", KeeperHarness.renewed(6, 5));
+        CompletableFuture<Void> closed = keeper.beginClose();
+        scheduler.runDue();
+        assertEquals(List.of("owner 6"), told, "still owner while its candidates may answer");
+
+        scheduler.advance(KeeperHarness.TTL.duration());
+        assertFalse(lease.isOwner());
+        assertEquals(List.of("owner 6", "work cancelled", "stopped DEADLINE_PASSED"), told,
+                "the deadline ends ownership while choosing, as in every owner phase");
+        ScriptedCalls.Call release = calls.next("release");
+        assertEquals(new Fence(6), release.presented(), "released once the tenure's work returned");
+        assertEquals(Optional.of(OwnershipListener.StopReason.DEADLINE_PASSED), lease.lastStop());
+        release.answer().complete(new Answers.Release.Released(KeeperHarness.KEY, KeeperHarness.ME, new Fence(6)));
+        scheduler.runDue();
+        assertTrue(closed.isDone(), "and the close ends");
+    }
+
+    @Test
+    void anAbandonWhileYieldingHandsNothingOverAndLeavesTheKeyToTheTtl() {
+        listenerRunsAtOnce = false;
+        KeptLeaseHandle lease = keep(KeepOptions.defaults().candidacy(0, "1.0")
+                .succession(Succession.oldestVersionFirst()).minCandidacy(Duration.ZERO).handoverBound(Duration.ofMinutes(5)));
+        assertFalse(lease.isOwner(), "yielding: the drain waits for stoppedOwning");
+
+        CompletableFuture<Void> closed = lease.keeper().beginAbandon();
+        scheduler.runDue();
+        while (!listenerThread.isEmpty()) {
+            listenerThread.poll().run();
+        }
+        scheduler.advance(KeeperHarness.TTL.duration());
+        assertEquals(List.of("acquire", "renew"), calls.made().stream().map(ScriptedCalls.Call::operation).toList(),
+                "close(false) neither hands over nor releases nor renews");
+        assertTrue(closed.isDone(), "the abandon ends at once");
+    }
 }

@@ -120,4 +120,27 @@ class LeaseKeeperWaitingTest extends KeeperHarness {
 
         calls.next("acquire");
     }
+
+    @Test
+    void aSuccessorConfirmsAHandoverOnItsEventWithNoTimerBetween() {
+        waitBehindAnotherHolder(Duration.ofSeconds(10));
+        long before = scheduler.nanoTime();
+        keeper.expecting(); // its candidacy said yes to the owner's handover check
+        keeper.keyChanged(change("handed-over", 20, SELF));
+        scheduler.runDue();
+        answer("renew", renewed(21, 20));
+        assertEquals(before, scheduler.nanoTime(), "the clock did not move");
+        assertEquals(List.of("owner 20 21"), told, "owner on the event and its own renew, no timer waited for");
+    }
+
+    @Test
+    void aSuccessorWhoseHandedOverEventIsLostAsksSoonAfterItsYes() {
+        waitBehindAnotherHolder(Duration.ofSeconds(10));
+        keeper.expecting();
+        scheduler.runDue();
+        scheduler.advance(Duration.ofNanos(HandoverRules.EXPECTING_NANOS - 1));
+        assertTrue(calls.nothingPending(), "the event may still come: " + calls.made());
+        scheduler.advance(Duration.ofNanos(1));
+        calls.next("acquire");
+    }
 }
