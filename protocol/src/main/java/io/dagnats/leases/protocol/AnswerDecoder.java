@@ -197,7 +197,7 @@ final class AnswerDecoder {
                 Optional.ofNullable(fields.account).map(Account::new),
                 Optional.ofNullable(fields.attachedTo).map(member -> new Attachment(new LeaseKey(member),
                         positive(fields, WireFields.MEMBER_TENURE, Fields.MEMBER_TENURE),
-                        Optional.ofNullable(fields.storedValue))));
+                        Optional.ofNullable(fields.linked.storedValue))));
     }
 
     private static Fence positive(WireFields fields, int field, String name) {
