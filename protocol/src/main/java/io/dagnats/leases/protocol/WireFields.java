@@ -217,14 +217,6 @@ final class WireFields implements FlatJson.FieldReader {
         };
     }
 
-    /** @throws InvalidLeaseInput naming the field when it is absent */
-    static <T> T required(T value, String field) {
-        if (value == null) {
-            throw new InvalidLeaseInput(field + " is required");
-        }
-        return value;
-    }
-
     private static String name(int field) {
         return switch (field) {
             case TTL -> Fields.TTL_MS;
