@@ -4,6 +4,7 @@ import io.dagnats.leases.domain.Account;
 import io.dagnats.leases.domain.KeyPrefix;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.AttachedAndHandoverReplies;
 import io.dagnats.leases.protocol.DagnatsException;
 import io.dagnats.leases.protocol.LeaseView;
 import io.dagnats.leases.protocol.ListingWalk;
@@ -81,7 +82,7 @@ final class DagnatsCalls {
 
     Answers.Candidates candidates(Request.Candidates request) {
         // dagnats answers once the window has closed: the usual wait comes on top of it.
-        return call(Operation.CANDIDATES.subject(), Requests.encode(request), Replies::decodeCandidates,
+        return call(Operation.CANDIDATES.subject(), Requests.encode(request), AttachedAndHandoverReplies::decodeCandidates,
                 NatsSession.TIMEOUT.plus(request.window()));
     }
 

@@ -66,7 +66,8 @@ public final class AttachRules {
 
     /** Frees the caller's attached key at {@code presented} with the release form; lost as a release is. */
     public static Decision<Release> detach(KeyState state, Claimant caller, Fence presented) {
-        Optional<Lost> lost = checkAttached(state, caller, presented);
+        Optional<Lost> lost = LeaseRules.checkHeldAt(state, caller, presented, LeaseRules.Form.ATTACHED_KEY,
+                "release it");
         if (lost.isPresent()) {
             return new Decision.Answer<>(lost.get());
         }
@@ -81,21 +82,13 @@ public final class AttachRules {
      */
     public static Decision<Moving> move(KeyState state, Claimant caller, Fence presented, Lease successorMember,
             Attachment to, Instant now) {
-        Optional<Lost> lost = checkAttached(state, caller, presented);
+        Optional<Lost> lost = LeaseRules.checkHeldAt(state, caller, presented, LeaseRules.Form.ATTACHED_KEY,
+                "release it");
         if (lost.isPresent()) {
             return new Decision.Answer<>(lost.get());
         }
         return new Decision.Apply<>(new LeaseWrite.Put(state.key(), state.lastSequence(), LeaseEvent.MOVED,
                 successorMember.claimant(), now, successorMember.writtenAt(), successorMember.ttl(), Optional.empty(),
                 Optional.of(to), Optional.of(caller.holder())));
-    }
-
-    private static Optional<Lost> checkAttached(KeyState state, Claimant caller, Fence presented) {
-        Optional<Lost> lost = LeaseRules.checkFence(state, caller, presented);
-        if (lost.isEmpty() && !((KeyState.Held) state).lease().isAttached()) {
-            return Optional.of(new Lost(state.key(), Lost.Reason.NOT_HELD,
-                    "it is a plain lease, not a key attached to a member lease: release it"));
-        }
-        return lost;
     }
 }

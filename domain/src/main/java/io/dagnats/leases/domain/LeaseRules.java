@@ -38,15 +38,12 @@ public final class LeaseRules {
      */
     public static Decision<Renewal> renew(
             KeyState state, Claimant caller, Fence presented, Optional<LeaseTtl> ttl, Instant now) {
-        Optional<Lost> lost = checkFence(state, caller, presented);
+        Optional<Lost> lost = checkHeldAt(state, caller, presented, Form.PLAIN_LEASE,
+                "renew the member lease instead, or detach the key");
         if (lost.isPresent()) {
             return new Decision.Answer<>(lost.get());
         }
         Lease lease = ((KeyState.Held) state).lease();
-        if (lease.isAttached()) {
-            return new Decision.Answer<>(new Lost(state.key(), Lost.Reason.ATTACHED, "it is attached to member lease "
-                    + lease.attachment().get().member() + ": renew the member lease instead, or detach the key"));
-        }
         return new Decision.Apply<>(new LeaseWrite.Put(
                 lease.key(),
                 lease.revision().revision(),
@@ -74,15 +71,12 @@ public final class LeaseRules {
         if (successor.holder().equals(caller.holder())) {
             throw new IllegalArgumentException("a holder hands a lease to another holder id, not to its own");
         }
-        Optional<Lost> lost = checkFence(state, caller, presented);
+        Optional<Lost> lost = checkHeldAt(state, caller, presented, Form.PLAIN_LEASE,
+                "move it to another member instead");
         if (lost.isPresent()) {
             return new Decision.Answer<>(lost.get());
         }
         Lease lease = ((KeyState.Held) state).lease();
-        if (lease.isAttached()) {
-            return new Decision.Answer<>(new Lost(state.key(), Lost.Reason.ATTACHED, "it is attached to member lease "
-                    + lease.attachment().get().member() + ": move it to another member instead"));
-        }
         return new Decision.Apply<>(new LeaseWrite.Put(
                 lease.key(),
                 lease.revision().revision(),
@@ -144,6 +138,33 @@ public final class LeaseRules {
             return new Decision.Answer<>(new Revocation.NotCurrent(held.lease()));
         }
         return revoke(state, Optional.empty(), reason, by);
+    }
+
+    /** What a call at a fence acts on (ADR-043): renew and handover a plain lease, detach and move an attached key. */
+    enum Form { PLAIN_LEASE, ATTACHED_KEY }
+
+    /**
+     * The one check before renew, handover, detach and move: the key is held by the caller under exactly
+     * {@code presented} ({@link #checkFence}), and is the form the call acts on. A plain-lease call on an
+     * attached key is lost {@code ATTACHED}; an attached-key call on a plain lease is lost {@code NOT_HELD}.
+     *
+     * @param instead what the caller should do instead, said in the lost answer of the wrong form
+     */
+    static Optional<Lost> checkHeldAt(KeyState state, Claimant caller, Fence presented, Form form, String instead) {
+        Optional<Lost> lost = checkFence(state, caller, presented);
+        if (lost.isPresent()) {
+            return lost;
+        }
+        Lease lease = ((KeyState.Held) state).lease();
+        if (form == Form.PLAIN_LEASE && lease.isAttached()) {
+            return Optional.of(new Lost(state.key(), Lost.Reason.ATTACHED, "it is attached to member lease "
+                    + lease.attachment().get().member() + ": " + instead));
+        }
+        if (form == Form.ATTACHED_KEY && !lease.isAttached()) {
+            return Optional.of(new Lost(state.key(), Lost.Reason.NOT_HELD,
+                    "it is a plain lease, not a key attached to a member lease: " + instead));
+        }
+        return Optional.empty();
     }
 
     static Optional<Lost> checkFence(KeyState state, Claimant caller, Fence presented) {

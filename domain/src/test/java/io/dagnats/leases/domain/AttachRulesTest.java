@@ -82,4 +82,35 @@ class AttachRulesTest {
                 AttachRules.detach(new KeyState.Held(attached), ALICE, new Fence(70))).write();
         assertEquals(LeaseEvent.RELEASED, detach.event());
     }
+
+    @Test
+    void eachCallAtAFenceActsOnOneFormAndIsLostOnTheOther() {
+        Lease attached = new Lease(SHARD, ALICE.holder(), Optional.empty(), Optional.empty(), new Fence(70),
+                new Fence(70), T1, T1, TTL, Optional.of(TO_ALICE));
+        Lease plain = new Lease(SHARD, ALICE.holder(), new Fence(9), new Fence(9), T0, T1, TTL);
+        Lease bobMember = new Lease(new LeaseKey("orders-member-bob"), BOB.holder(), new Fence(80), new Fence(12), T0,
+                T1, TTL);
+        Attachment toBob = new Attachment(bobMember.key(), new Fence(12), Optional.empty());
+        String attachedTo = "lease orders-shard-7 is lost: it is attached to member lease " + MEMBER + ": ";
+        assertLost(Lost.Reason.ATTACHED, attachedTo + "renew the member lease instead, or detach the key",
+                LeaseRules.renew(new KeyState.Held(attached), ALICE, new Fence(70), Optional.empty(), T1));
+        assertLost(Lost.Reason.ATTACHED, attachedTo + "move it to another member instead",
+                LeaseRules.handover(new KeyState.Held(attached), ALICE, new Fence(70), BOB, Optional.empty(), T1));
+        String plainLease = "lease orders-shard-7 is lost: it is a plain lease, not a key attached to a member lease:"
+                + " release it";
+        assertLost(Lost.Reason.NOT_HELD, plainLease, AttachRules.detach(new KeyState.Held(plain), ALICE, new Fence(9)));
+        assertLost(Lost.Reason.NOT_HELD, plainLease,
+                AttachRules.move(new KeyState.Held(plain), ALICE, new Fence(9), bobMember, toBob, T1));
+        // The fence is checked first, on either form.
+        assertLost(Lost.Reason.STALE_FENCE, "lease orders-shard-7 is lost: revision 8 is not the current fence 9",
+                AttachRules.detach(new KeyState.Held(plain), ALICE, new Fence(8)));
+        assertLost(Lost.Reason.HELD_BY_OTHER, "lease orders-shard-7 is lost: it is held by another holder",
+                LeaseRules.renew(new KeyState.Held(attached), BOB, new Fence(70), Optional.empty(), T1));
+    }
+
+    private static void assertLost(Lost.Reason reason, String sentence, Decision<?> decision) {
+        Lost lost = assertInstanceOf(Lost.class, assertInstanceOf(Decision.Answer.class, decision).outcome());
+        assertEquals(reason, lost.reason());
+        assertEquals(sentence, lost.sentence());
+    }
 }

@@ -12,6 +12,7 @@ import io.dagnats.leases.holder.internal.HealthWatch;
 import io.dagnats.leases.holder.internal.HolderTelemetry;
 import io.dagnats.leases.holder.internal.LeaseCalls;
 import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.AttachedAndHandoverReplies;
 import io.dagnats.leases.protocol.DagnatsException;
 import io.dagnats.leases.protocol.Kinds;
 import io.dagnats.leases.protocol.ListRequest;
@@ -115,7 +116,7 @@ public final class LeaseClient implements LeaseCalls {
     public CompletableFuture<Answers.Handover> handover(LeaseKey key, Claimant holder, Fence revision, Claimant successor,
             Optional<LeaseTtl> ttl) {
         return call(() -> new Request.Handover(key, holder.holder(), holder.incarnation(), revision, successor, ttl),
-                requestTimeout, Replies::decodeHandover);
+                requestTimeout, AttachedAndHandoverReplies::decodeHandover);
     }
 
     /** A handover keeping the lease's TTL for the successor. */
@@ -131,20 +132,20 @@ public final class LeaseClient implements LeaseCalls {
     public CompletableFuture<Answers.Attach> attach(LeaseKey key, Claimant holder, LeaseKey member, Fence memberTenure,
             Optional<String> value) {
         return call(() -> new Request.Attach(key, holder.holder(), holder.incarnation(), member, memberTenure, value),
-                requestTimeout, Replies::decodeAttach);
+                requestTimeout, AttachedAndHandoverReplies::decodeAttach);
     }
 
     /** ADR-043: detaches {@code key}, {@code holder}'s at {@code revision}: free afterwards. */
     public CompletableFuture<Answers.Release> detach(LeaseKey key, Claimant holder, Fence revision) {
         return call(() -> new Request.Detach(key, holder.holder(), holder.incarnation(), revision), requestTimeout,
-                Replies::decodeDetach);
+                AttachedAndHandoverReplies::decodeDetach);
     }
 
     /** ADR-043: moves {@code key}, {@code holder}'s at {@code revision}, to {@code to}'s member lease at its tenure. */
     public CompletableFuture<Answers.Move> move(LeaseKey key, Claimant holder, Fence revision, Claimant to,
             LeaseKey toMember, Fence toMemberTenure) {
         return call(() -> new Request.Move(key, holder.holder(), holder.incarnation(), revision, to.holder(),
-                to.incarnation(), toMember, toMemberTenure), requestTimeout, Replies::decodeMove);
+                to.incarnation(), toMember, toMemberTenure), requestTimeout, AttachedAndHandoverReplies::decodeMove);
     }
 
     public CompletableFuture<Answers.Owner> owner(LeaseKey key) {

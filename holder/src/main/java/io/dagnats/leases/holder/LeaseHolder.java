@@ -5,23 +5,11 @@ import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.MonotonicClock;
-import io.dagnats.leases.holder.internal.Daemons;
-import io.dagnats.leases.holder.internal.HolderThreads;
-import io.dagnats.leases.holder.internal.HealthWatch;
-import io.dagnats.leases.holder.internal.HolderTelemetry;
-import io.dagnats.leases.holder.internal.KeyChanges;
 import io.dagnats.leases.holder.internal.RandomIds;
-import io.dagnats.leases.holder.internal.candidacy.CandidateDesk;
-import io.dagnats.leases.holder.internal.follow.Followings;
-import io.dagnats.leases.holder.internal.forward.ForwardInbox;
-import io.dagnats.leases.holder.internal.keeper.KeptKeys;
-import io.dagnats.leases.holder.internal.shards.ShardHolder;
-import io.dagnats.leases.holder.internal.shards.ShardSets;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Connection;
 import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
@@ -39,53 +27,21 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * if (leader.isOwner()) { store.write(record, leader.fence().orElseThrow()); }
  * }</pre>
  *
- * <p>Its own job is the order of start and close; the parts are classes of the internal packages.
+ * <p>Its own job is the API above; what it is made of, and the order of start and close, is
+ * {@code HolderParts}'.
  */
 public final class LeaseHolder implements AutoCloseable {
 
     /** The holder id and this holder's own random incarnation: whose leases are this process's, as a fact. */
     private final Claimant self;
-    private final LeaseClient client;
-    /** The thread that campaigns and renews, and the one listeners are told on; stopped on close. */
-    private final HolderThreads threads;
-    private final KeptKeys kept;
+    private final HolderParts parts;
     private final AtomicBoolean closed = new AtomicBoolean();
-    /** Serves forwards to the keys this holder owns; empty when no forward handler was given. */
-    private final Optional<ForwardInbox> inbox;
-    /** Change events of the kept keys: one subscription per key, each waking its lease. */
-    private final KeyChanges changes;
-    /** The shard sets made by {@link #shards}, left first on close. */
-    private final ShardSets shardSets;
-    /** The keys followed by {@link #follow}, stopped on close after the shard sets. */
-    private final Followings followings;
-    /** Hears every call's outcome; behind {@link #health()} and the stuck and recovered log lines. */
-    private final HealthWatch health;
-    /** This holder's candidacy on the wire (ADR-042); closed after the kept keys, which hand over through it. */
-    private final CandidateDesk desk;
 
     private LeaseHolder(Builder builder) {
-        Connection connection = builder.connection;
         HolderId id = builder.holderId != null ? builder.holderId : uniqueId(builder.holderPrefix);
         this.self = Claimant.of(id, new Incarnation(RandomIds.hex(12)));
-        HolderTelemetry telemetry = new HolderTelemetry(builder.openTelemetry, this::owners, connection::getConnectedUrl);
-        this.health = new HealthWatch(id, connection::getStatus, builder.requestTimeout, builder.clock);
-        this.client = new LeaseClient(connection, builder.requestTimeout, telemetry, health);
-        this.threads = new HolderThreads(id, builder.scheduler);
-        this.changes = new KeyChanges(connection);
-        this.desk = new CandidateDesk(connection, self, builder.clock);
-        this.kept = new KeptKeys(self, client, builder.clock, threads.scheduler(), threads.listeners(), changes, telemetry,
-                health, desk);
-        this.shardSets = new ShardSets(new ShardHolder(id, client, kept::keep), self, connection, builder.clock);
-        this.followings = new Followings(self, connection, client, threads.scheduler(), threads.listeners(), builder.clock,
-                kept.floors());
-        this.inbox = Optional.ofNullable(builder.forwardHandler).map(handler -> new ForwardInbox(connection, self,
-                handler, telemetry, kept::ownership, Daemons.named("dagnats-forward-" + id)));
-    }
-
-    /** Opens the change events' dispatcher and the inbox: from here on dagnats may route requests here. */
-    private void start() {
-        changes.open();
-        inbox.ifPresent(ForwardInbox::start);
+        this.parts = new HolderParts(builder.connection, self, builder.requestTimeout, builder.clock,
+                Optional.ofNullable(builder.forwardHandler), builder.scheduler, builder.openTelemetry);
     }
 
     public static Builder builder(Connection connection) {
@@ -108,22 +64,22 @@ public final class LeaseHolder implements AutoCloseable {
 
     /** Whether this holder reaches dagnats, as its calls show: see {@link HolderHealth}, and its log lines there. */
     public HolderHealth health() {
-        return health.health();
+        return parts.health.health();
     }
 
     /** Typed calls to every lease subject, as this holder's connection. */
     public LeaseClient client() {
-        return client;
+        return parts.client;
     }
 
     /** Starts keeping {@code key}: campaigning for it now, renewing it while held. */
     public KeptLease keep(String key, Duration ttl, OwnershipListener listener) {
-        return kept.keep(key, ttl, listener);
+        return parts.kept.keep(key, ttl, listener);
     }
 
     /** As {@link #keep(String, Duration, OwnershipListener)}: a candidate with a strategy and brakes ({@link KeepOptions}). */
     public KeptLease keep(String key, Duration ttl, KeepOptions options, OwnershipListener listener) {
-        return kept.keep(key, ttl, options, listener);
+        return parts.kept.keep(key, ttl, options, listener);
     }
 
     /**
@@ -151,7 +107,7 @@ public final class LeaseHolder implements AutoCloseable {
      */
     public ShardSet shards(String setName, int shardCount, Duration ttl, Duration drainBound, ShardSetOptions options,
             ShardListener listener) {
-        return shardSets.join(setName, shardCount, ttl, drainBound, options, listener);
+        return parts.shardSets.join(setName, shardCount, ttl, drainBound, options, listener);
     }
 
     /**
@@ -159,17 +115,12 @@ public final class LeaseHolder implements AutoCloseable {
      * change, on the listener thread ({@link Following}); a closed holder follows nothing (ISE).
      */
     public Following follow(LeaseKey key, OwnerListener listener) {
-        return followings.follow(key, listener);
-    }
-
-    /** What the owner gauge reads; the keys are made after the telemetry that reads them. */
-    private Map<LeaseKey, Boolean> owners() {
-        return kept.owners();
+        return parts.followings.follow(key, listener);
     }
 
     /** Stops keeping {@code key} and releases it if held. */
     public void drop(String key) {
-        kept.get(new LeaseKey(key)).ifPresent(KeptLease::close);
+        parts.kept.get(new LeaseKey(key)).ifPresent(KeptLease::close);
     }
 
     /** Hands over or releases every kept lease, stops serving forwards; the connection stays open. Idempotent. */
@@ -178,14 +129,7 @@ public final class LeaseHolder implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        inbox.ifPresent(ForwardInbox::stopReceiving);
-        shardSets.closeAll();
-        followings.closeAll();
-        kept.closeAll();
-        desk.close();
-        changes.close();
-        threads.stop(); // what the closes told the listeners still reaches them
-        inbox.ifPresent(ForwardInbox::stopHandlers);
+        parts.close();
     }
 
     /** How a holder is set up. Only the connection is required. */
@@ -250,7 +194,7 @@ public final class LeaseHolder implements AutoCloseable {
 
         public LeaseHolder build() {
             LeaseHolder holder = new LeaseHolder(this);
-            holder.start();
+            holder.parts.start();
             return holder;
         }
     }

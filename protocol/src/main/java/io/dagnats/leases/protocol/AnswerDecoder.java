@@ -33,7 +33,7 @@ final class AnswerDecoder {
     static Answers.Acquire decodeAcquire(byte[] body) {
         return decode(Operation.ACQUIRE, body, (fields, kind) -> {
             LeaseView lease = view(fields);
-            return WireFields.required(fields.granted, Fields.GRANTED)
+            return FlatJson.required(fields.granted, Fields.GRANTED)
                     ? new Answers.Acquire.Granted(lease)
                     : new Answers.Acquire.HeldByOther(lease);
         });
@@ -60,7 +60,7 @@ final class AnswerDecoder {
                 return new Answers.Attach.Lost(sentence(fields));
             }
             LeaseView lease = view(fields);
-            return WireFields.required(fields.granted, Fields.GRANTED)
+            return FlatJson.required(fields.granted, Fields.GRANTED)
                     ? new Answers.Attach.Granted(lease)
                     : new Answers.Attach.HeldByOther(lease);
         });
@@ -84,7 +84,7 @@ final class AnswerDecoder {
 
     /** @throws DagnatsException for an error reply, or one that breaks the contract */
     static Answers.Owner decodeOwner(byte[] body) {
-        return decode(Operation.OWNER, body, (fields, kind) -> WireFields.required(fields.held, Fields.HELD)
+        return decode(Operation.OWNER, body, (fields, kind) -> FlatJson.required(fields.held, Fields.HELD)
                 ? new Answers.Owner.Held(view(fields))
                 : new Answers.Owner.Free(new LeaseKey(fields.key)));
     }
@@ -98,7 +98,7 @@ final class AnswerDecoder {
                         fields.has(WireFields.REVISION) ? Optional.of(fence(fields)) : Optional.empty());
             }
             return new Answers.Forward.Answered(new HolderId(fields.holder), fence(fields),
-                    Base64.getDecoder().decode(WireFields.required(fields.payload, Fields.PAYLOAD)));
+                    Base64.getDecoder().decode(FlatJson.required(fields.payload, Fields.PAYLOAD)));
         });
     }
 
@@ -106,7 +106,7 @@ final class AnswerDecoder {
     static Answers.Listing decodeList(byte[] body) {
         return decode(Operation.LIST, body, (fields, kind) -> {
             List<LeaseView> leases = new ArrayList<>();
-            for (WireFields lease : WireFields.required(fields.leases, Fields.LEASES)) {
+            for (WireFields lease : FlatJson.required(fields.leases, Fields.LEASES)) {
                 leases.add(view(lease));
             }
             return new Answers.Listing(leases, Optional.ofNullable(fields.nextCursor));
@@ -116,11 +116,11 @@ final class AnswerDecoder {
     /** @throws DagnatsException for an error reply, or one that breaks the contract */
     static Answers.Revoke decodeRevoke(byte[] body) {
         return decode(Operation.REVOKE, body, (fields, kind) -> {
-            if (WireFields.required(fields.revoked, Fields.REVOKED)) {
+            if (FlatJson.required(fields.revoked, Fields.REVOKED)) {
                 return new Answers.Revoke.Revoked(new LeaseKey(fields.key), new HolderId(fields.holder),
                         fence(fields), revokedFence(fields));
             }
-            return WireFields.required(fields.held, Fields.HELD)
+            return FlatJson.required(fields.held, Fields.HELD)
                     ? new Answers.Revoke.NotCurrent(view(fields))
                     : new Answers.Revoke.Free(new LeaseKey(fields.key));
         });
@@ -135,7 +135,7 @@ final class AnswerDecoder {
             if (kind == ErrorKind.NO_SUCCESSOR) {
                 return new Answers.Handover.NoSuccessor(sentence(fields));
             }
-            if (!WireFields.required(fields.handedOver, Fields.HANDED_OVER)) {
+            if (!FlatJson.required(fields.handedOver, Fields.HANDED_OVER)) {
                 throw new InvalidLeaseInput(Fields.HANDED_OVER + " is false");
             }
             return new Answers.Handover.HandedOver(view(fields));
@@ -145,7 +145,7 @@ final class AnswerDecoder {
     /** @throws DagnatsException for an error reply, or one that breaks the contract */
     static Answers.Candidates decodeCandidates(byte[] body) {
         return decode(Operation.CANDIDATES, body, (fields, kind) -> new Answers.Candidates(
-                new LeaseKey(fields.key), WireFields.required(fields.candidates, Fields.CANDIDATES)));
+                new LeaseKey(fields.key), FlatJson.required(fields.candidates, Fields.CANDIDATES)));
     }
 
     /** Builds one operation's answer from a reply that is one: an error reply or not, {@code kind} says. */
@@ -191,13 +191,13 @@ final class AnswerDecoder {
         return new LeaseView(new LeaseKey(fields.key), new HolderId(fields.holder),
                 Optional.ofNullable(fields.incarnation).map(Incarnation::new), fence(fields),
                 fields.has(WireFields.TENURE) ? Optional.of(tenureFence(fields)) : Optional.empty(),
-                Timestamps.parse(WireFields.required(fields.acquiredAt, Fields.ACQUIRED_AT)),
-                Timestamps.parse(WireFields.required(fields.expiresAt, Fields.EXPIRES_AT)),
+                Timestamps.parse(FlatJson.required(fields.acquiredAt, Fields.ACQUIRED_AT)),
+                Timestamps.parse(FlatJson.required(fields.expiresAt, Fields.EXPIRES_AT)),
                 new LeaseTtl(fields.required(WireFields.TTL)),
                 Optional.ofNullable(fields.account).map(Account::new),
                 Optional.ofNullable(fields.attachedTo).map(member -> new Attachment(new LeaseKey(member),
                         positive(fields, WireFields.MEMBER_TENURE, Fields.MEMBER_TENURE),
-                        Optional.ofNullable(fields.storedValue))));
+                        Optional.ofNullable(fields.linked.storedValue))));
     }
 
     private static Fence positive(WireFields fields, int field, String name) {

@@ -132,20 +132,13 @@ public record Candidate(LeaseKey key, HolderId holder, Incarnation incarnation, 
         }
 
         Candidate candidate() {
-            return new Candidate(new LeaseKey(required(key, Fields.KEY)),
-                    new HolderId(required(holder, Fields.HOLDER)),
-                    new Incarnation(required(incarnation, Fields.INCARNATION)),
-                    required(priority, Fields.PRIORITY),
-                    required(version, Fields.VERSION),
-                    Duration.ofMillis(required(waited, Fields.WAITED_MS)),
-                    State.fromWireName(required(state, Fields.STATE)));
-        }
-
-        private static <T> T required(T value, String field) {
-            if (value == null) {
-                throw new InvalidLeaseInput(field + " is required");
-            }
-            return value;
+            return new Candidate(new LeaseKey(FlatJson.required(key, Fields.KEY)),
+                    new HolderId(FlatJson.required(holder, Fields.HOLDER)),
+                    new Incarnation(FlatJson.required(incarnation, Fields.INCARNATION)),
+                    FlatJson.required(priority, Fields.PRIORITY),
+                    FlatJson.required(version, Fields.VERSION),
+                    Duration.ofMillis(FlatJson.required(waited, Fields.WAITED_MS)),
+                    State.fromWireName(FlatJson.required(state, Fields.STATE)));
         }
     }
 }

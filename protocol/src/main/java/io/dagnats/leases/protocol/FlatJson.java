@@ -86,6 +86,18 @@ final class FlatJson {
         return new InvalidLeaseInput("unknown field \"" + safe + "\"");
     }
 
+    /**
+     * A field's value as a reader kept it (null when the body left it out), for every reader of this shape.
+     *
+     * @throws InvalidLeaseInput naming the field when it is absent
+     */
+    static <T> T required(T value, String field) {
+        if (value == null) {
+            throw new InvalidLeaseInput(field + " is required");
+        }
+        return value;
+    }
+
     static String string(JsonParser parser, JsonToken value, String field) throws IOException {
         if (value != JsonToken.VALUE_STRING) {
             throw new InvalidLeaseInput(field + " must be a string");

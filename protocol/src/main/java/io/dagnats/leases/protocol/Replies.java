@@ -14,7 +14,8 @@ import java.util.Optional;
 
 /**
  * Reply bodies: encoded by the service (every reply is JSON, errors included),
- * decoded by a client into {@link Answers} or an {@link DagnatsException}.
+ * decoded by a client into {@link Answers} or an {@link DagnatsException} (the replies of
+ * ADR-042 and ADR-043's operations by {@link AttachedAndHandoverReplies}).
  */
 public final class Replies {
 
@@ -193,7 +194,8 @@ public final class Replies {
         }
     }
 
-    // ---- a client's side: decoding (the rules live in AnswerDecoder) ----
+    // ---- a client's side: decoding the lease operations' replies (the rules live in AnswerDecoder;
+    // attach, detach, move, handover and candidates: AttachedAndHandoverReplies) ----
 
     /** @throws DagnatsException for an error reply, or one that breaks the contract */
     public static Answers.Acquire decodeAcquire(byte[] body) {
@@ -210,21 +212,6 @@ public final class Replies {
         return AnswerDecoder.decodeRelease(body);
     }
 
-    /** @throws DagnatsException for an error reply but {@code lost}, or one that breaks the contract */
-    public static Answers.Attach decodeAttach(byte[] body) {
-        return AnswerDecoder.decodeAttach(body);
-    }
-
-    /** @throws DagnatsException for an error reply but {@code lost}, or one that breaks the contract */
-    public static Answers.Release decodeDetach(byte[] body) {
-        return AnswerDecoder.decodeDetach(body);
-    }
-
-    /** @throws DagnatsException for an error reply but {@code lost} and {@code no_successor}, or one that breaks the contract */
-    public static Answers.Move decodeMove(byte[] body) {
-        return AnswerDecoder.decodeMove(body);
-    }
-
     /** @throws DagnatsException for an error reply, or one that breaks the contract */
     public static Answers.Owner decodeOwner(byte[] body) {
         return AnswerDecoder.decodeOwner(body);
@@ -238,16 +225,6 @@ public final class Replies {
     /** @throws DagnatsException for an error reply, or one that breaks the contract */
     public static Answers.Listing decodeList(byte[] body) {
         return AnswerDecoder.decodeList(body);
-    }
-
-    /** @throws DagnatsException for an error reply but {@code lost} and {@code no_successor}, or one that breaks the contract */
-    public static Answers.Handover decodeHandover(byte[] body) {
-        return AnswerDecoder.decodeHandover(body);
-    }
-
-    /** @throws DagnatsException for an error reply, or one that breaks the contract */
-    public static Answers.Candidates decodeCandidates(byte[] body) {
-        return AnswerDecoder.decodeCandidates(body);
     }
 
     /** @throws DagnatsException for an error reply, or one that breaks the contract */

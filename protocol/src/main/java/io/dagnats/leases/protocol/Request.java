@@ -6,13 +6,11 @@ import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Incarnation;
-import io.dagnats.leases.domain.InvalidLeaseInput;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.RevokeReason;
 import io.dagnats.leases.domain.Revoker;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -42,12 +40,7 @@ public sealed interface Request {
     }
 
     record Acquire(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, LeaseTtl ttl) implements ByHolder {
-        public Acquire {
-            Objects.requireNonNull(key, "key");
-            Objects.requireNonNull(holder, "holder");
-            Objects.requireNonNull(incarnation, "incarnation");
-            Objects.requireNonNull(ttl, "ttl");
-        }
+        public Acquire { RequestChecks.acquire(key, holder, incarnation, ttl); }
 
         /** An acquire by a plain holder, with no incarnation. */
         public Acquire(LeaseKey key, HolderId holder, LeaseTtl ttl) {
@@ -63,13 +56,7 @@ public sealed interface Request {
     /** @param ttl the new TTL, or empty to keep the lease's current one */
     record Renew(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, Fence revision,
             Optional<LeaseTtl> ttl) implements ByHolder {
-        public Renew {
-            Objects.requireNonNull(key, "key");
-            Objects.requireNonNull(holder, "holder");
-            Objects.requireNonNull(incarnation, "incarnation");
-            Objects.requireNonNull(revision, "revision");
-            Objects.requireNonNull(ttl, "ttl");
-        }
+        public Renew { RequestChecks.renew(key, holder, incarnation, revision, ttl); }
 
         /** A renew by a plain holder, with no incarnation. */
         public Renew(LeaseKey key, HolderId holder, Fence revision, Optional<LeaseTtl> ttl) {
@@ -84,12 +71,7 @@ public sealed interface Request {
 
     record Release(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, Fence revision)
             implements ByHolder {
-        public Release {
-            Objects.requireNonNull(key, "key");
-            Objects.requireNonNull(holder, "holder");
-            Objects.requireNonNull(incarnation, "incarnation");
-            Objects.requireNonNull(revision, "revision");
-        }
+        public Release { RequestChecks.byHolderAt(key, holder, incarnation, revision); }
 
         /** A release by a plain holder, with no incarnation. */
         public Release(LeaseKey key, HolderId holder, Fence revision) {
@@ -111,23 +93,7 @@ public sealed interface Request {
      */
     record Handover(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, Fence revision,
             Claimant successor, Optional<LeaseTtl> ttl) implements ByHolder {
-        public Handover {
-            Objects.requireNonNull(key, "key");
-            Objects.requireNonNull(holder, "holder");
-            Objects.requireNonNull(incarnation, "incarnation");
-            Objects.requireNonNull(revision, "revision");
-            Objects.requireNonNull(successor, "successor");
-            Objects.requireNonNull(ttl, "ttl");
-            if (successor.incarnation().isEmpty()) {
-                throw new InvalidLeaseInput("to_incarnation is required: a handover names the one process it goes to");
-            }
-            if (successor.holder().equals(holder)) {
-                throw new InvalidLeaseInput("to_holder must differ from holder: a lease is handed to another holder");
-            }
-            if (successor.principal().isPresent()) {
-                throw new IllegalArgumentException("a successor on the wire names no principal; the service binds it");
-            }
-        }
+        public Handover { RequestChecks.handover(key, holder, incarnation, revision, successor, ttl); }
 
         @Override
         public Operation operation() {
@@ -147,15 +113,7 @@ public sealed interface Request {
         /** What dagnats waits for answers when the request leaves {@code timeout_ms} out. */
         public static final Duration DEFAULT_WINDOW = Duration.ofMillis(250);
 
-        public Candidates {
-            Objects.requireNonNull(key, "key");
-            Objects.requireNonNull(window, "window");
-            Objects.requireNonNull(account, "account");
-            if (window.compareTo(MIN_WINDOW) < 0 || window.compareTo(MAX_WINDOW) > 0) {
-                throw new InvalidLeaseInput("timeout_ms must be from " + MIN_WINDOW.toMillis()
-                        + " to " + MAX_WINDOW.toMillis());
-            }
-        }
+        public Candidates { RequestChecks.candidates(key, window, account, MIN_WINDOW, MAX_WINDOW); }
 
         /** The default window, in the caller's own namespace. */
         public Candidates(LeaseKey key) {
@@ -177,18 +135,7 @@ public sealed interface Request {
      */
     record Attach(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, LeaseKey member,
             Fence memberTenure, Optional<String> value) implements ByHolder {
-        public Attach {
-            Objects.requireNonNull(key, "key");
-            Objects.requireNonNull(holder, "holder");
-            Objects.requireNonNull(incarnation, "incarnation");
-            Objects.requireNonNull(member, "member");
-            Objects.requireNonNull(memberTenure, "memberTenure");
-            Objects.requireNonNull(value, "value");
-            if (member.equals(key)) {
-                throw new InvalidLeaseInput("a key cannot be attached to itself");
-            }
-            new Attachment(member, memberTenure, value); // the value's length rule
-        }
+        public Attach { RequestChecks.attach(key, holder, incarnation, member, memberTenure, value); }
 
         /** What the key is attached to. */
         public Attachment attachment() {
@@ -204,12 +151,7 @@ public sealed interface Request {
     /** Frees the caller's attached key at {@code revision}, as a release frees a lease (ADR-043). */
     record Detach(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, Fence revision)
             implements ByHolder {
-        public Detach {
-            Objects.requireNonNull(key, "key");
-            Objects.requireNonNull(holder, "holder");
-            Objects.requireNonNull(incarnation, "incarnation");
-            Objects.requireNonNull(revision, "revision");
-        }
+        public Detach { RequestChecks.byHolderAt(key, holder, incarnation, revision); }
 
         @Override
         public Operation operation() {
@@ -224,19 +166,7 @@ public sealed interface Request {
     record Move(LeaseKey key, HolderId holder, Optional<Incarnation> incarnation, Fence revision,
             HolderId toHolder, Optional<Incarnation> toIncarnation, LeaseKey toMember, Fence toMemberTenure)
             implements ByHolder {
-        public Move {
-            Objects.requireNonNull(key, "key");
-            Objects.requireNonNull(holder, "holder");
-            Objects.requireNonNull(incarnation, "incarnation");
-            Objects.requireNonNull(revision, "revision");
-            Objects.requireNonNull(toHolder, "toHolder");
-            Objects.requireNonNull(toIncarnation, "toIncarnation");
-            Objects.requireNonNull(toMember, "toMember");
-            Objects.requireNonNull(toMemberTenure, "toMemberTenure");
-            if (toMember.equals(key)) {
-                throw new InvalidLeaseInput("a key cannot be attached to itself");
-            }
-        }
+        public Move { RequestChecks.move(key, holder, incarnation, revision, toHolder, toIncarnation, toMember, toMemberTenure); }
 
         @Override
         public Operation operation() {
@@ -246,10 +176,7 @@ public sealed interface Request {
 
     /** @param account identity mode (ADR-036), operators: the account whose key it is; empty for the caller's own */
     record Owner(LeaseKey key, Optional<Account> account) implements Request {
-        public Owner {
-            Objects.requireNonNull(key, "key");
-            Objects.requireNonNull(account, "account");
-        }
+        public Owner { RequestChecks.owner(key, account); }
 
         /** A look in the caller's own namespace (the only one, with identity mode off). */
         public Owner(LeaseKey key) {
@@ -272,15 +199,7 @@ public sealed interface Request {
         /** What dagnats waits when the request leaves {@code timeout_ms} out. */
         public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(5_000);
 
-        public Forward {
-            Objects.requireNonNull(key, "key");
-            Objects.requireNonNull(payload, "payload");
-            Objects.requireNonNull(timeout, "timeout");
-            if (timeout.compareTo(MIN_TIMEOUT) < 0 || timeout.compareTo(MAX_TIMEOUT) > 0) {
-                throw new InvalidLeaseInput("timeout_ms must be from " + MIN_TIMEOUT.toMillis()
-                        + " to " + MAX_TIMEOUT.toMillis());
-            }
-        }
+        public Forward { RequestChecks.forward(key, payload, timeout, MIN_TIMEOUT, MAX_TIMEOUT); }
 
         @Override
         public Operation operation() {
@@ -298,13 +217,7 @@ public sealed interface Request {
      */
     record Revoke(LeaseKey key, RevokeReason reason, Optional<Fence> revision, Optional<Account> account,
             Optional<Revoker> by) implements Request {
-        public Revoke {
-            Objects.requireNonNull(key, "key");
-            Objects.requireNonNull(reason, "reason");
-            Objects.requireNonNull(revision, "revision");
-            Objects.requireNonNull(account, "account");
-            Objects.requireNonNull(by, "by");
-        }
+        public Revoke { RequestChecks.revoke(key, reason, revision, account, by); }
 
         /** A revoke that claims no revoker. */
         public Revoke(LeaseKey key, RevokeReason reason, Optional<Fence> revision, Optional<Account> account) {

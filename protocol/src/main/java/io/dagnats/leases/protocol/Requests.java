@@ -83,9 +83,9 @@ public final class Requests {
     public static Request.Attach attach(byte[] body) {
         WireFields fields = WireFields.request(body, Operation.ATTACH);
         return new Request.Attach(new LeaseKey(fields.key), new HolderId(fields.holder), incarnation(fields),
-                new LeaseKey(WireFields.required(fields.member, Fields.MEMBER)),
+                new LeaseKey(FlatJson.required(fields.linked.member, Fields.MEMBER)),
                 positive(fields, WireFields.MEMBER_TENURE, Fields.MEMBER_TENURE),
-                Optional.ofNullable(fields.storedValue));
+                Optional.ofNullable(fields.linked.storedValue));
     }
 
     /** @throws InvalidLeaseInput with a sentence naming what is wrong */
@@ -99,9 +99,9 @@ public final class Requests {
     public static Request.Move move(byte[] body) {
         WireFields fields = WireFields.request(body, Operation.MOVE);
         return new Request.Move(new LeaseKey(fields.key), new HolderId(fields.holder), incarnation(fields),
-                revision(fields), new HolderId(WireFields.required(fields.toHolder, Fields.TO_HOLDER)),
-                Optional.ofNullable(fields.toIncarnation).map(Incarnation::new),
-                new LeaseKey(WireFields.required(fields.toMember, Fields.TO_MEMBER)),
+                revision(fields), new HolderId(FlatJson.required(fields.linked.toHolder, Fields.TO_HOLDER)),
+                Optional.ofNullable(fields.linked.toIncarnation).map(Incarnation::new),
+                new LeaseKey(FlatJson.required(fields.linked.toMember, Fields.TO_MEMBER)),
                 positive(fields, WireFields.TO_MEMBER_TENURE, Fields.TO_MEMBER_TENURE));
     }
 
@@ -147,9 +147,9 @@ public final class Requests {
         HolderId holder = new HolderId(fields.holder);
         Optional<Incarnation> incarnation = incarnation(fields);
         Fence revision = revision(fields);
-        HolderId successor = new HolderId(WireFields.required(fields.toHolder, Fields.TO_HOLDER));
+        HolderId successor = new HolderId(FlatJson.required(fields.linked.toHolder, Fields.TO_HOLDER));
         Incarnation successorIncarnation = new Incarnation(
-                WireFields.required(fields.toIncarnation, Fields.TO_INCARNATION));
+                FlatJson.required(fields.linked.toIncarnation, Fields.TO_INCARNATION));
         return new Request.Handover(key, holder, incarnation, revision,
                 Claimant.of(successor, successorIncarnation),
                 fields.has(WireFields.TTL) ? Optional.of(new LeaseTtl(fields.ttlMillis)) : Optional.empty());

@@ -27,8 +27,8 @@ final class WireFields implements FlatJson.FieldReader {
     static final int PAGE_SIZE = 8;
     static final int REVOKED_REVISION = 16;
     static final int TENURE = 32;
-    static final int MEMBER_TENURE = 64;
-    static final int TO_MEMBER_TENURE = 128;
+    static final int MEMBER_TENURE = SuccessorAndAttachmentFields.MEMBER_TENURE;
+    static final int TO_MEMBER_TENURE = SuccessorAndAttachmentFields.TO_MEMBER_TENURE;
 
     private final boolean request;
     /** The operation a request is for (its fields depend on it only for {@code account}); null for a reply. */
@@ -47,13 +47,8 @@ final class WireFields implements FlatJson.FieldReader {
     String reason;
     String account;
     String by;
-    String toHolder;
-    String toIncarnation;
-    String member;
-    long memberTenure;
-    String storedValue;
-    String toMember;
-    long toMemberTenure;
+    /** The fields that name a successor or a member lease (ADR-042, ADR-043). */
+    final SuccessorAndAttachmentFields linked;
     String attachedTo;
     private int present;
 
@@ -76,6 +71,7 @@ final class WireFields implements FlatJson.FieldReader {
     private WireFields(boolean request, Operation operation) {
         this.request = request;
         this.operation = operation;
+        this.linked = new SuccessorAndAttachmentFields(request, operation);
     }
 
     /**
@@ -130,9 +126,10 @@ final class WireFields implements FlatJson.FieldReader {
             case Fields.CURSOR -> cursor = FlatJson.string(parser, value, name);
             case Fields.REASON -> reason = FlatJson.string(parser, value, name);
             case Fields.BY -> by = FlatJson.string(parser, value, name);
-            case Fields.MEMBER, Fields.MEMBER_TENURE, Fields.VALUE, Fields.TO_MEMBER, Fields.TO_MEMBER_TENURE -> attachmentField(name, value, parser);
+            case Fields.MEMBER, Fields.MEMBER_TENURE, Fields.VALUE, Fields.TO_MEMBER, Fields.TO_MEMBER_TENURE ->
+                    linked.attachment(name, value, parser);
+            case Fields.TO_HOLDER, Fields.TO_INCARNATION -> linked.successor(name, value, parser);
             case Fields.ACCOUNT -> {
-
                 if (request && !operation.takesAccount()) {
                     // Accepted and ignored, it would let a caller that meant another account act in its own.
                     throw new InvalidLeaseInput(FlatJson.unknownField(name).getMessage() + " on "
@@ -140,45 +137,11 @@ final class WireFields implements FlatJson.FieldReader {
                 }
                 account = FlatJson.string(parser, value, name);
             }
-            case Fields.TO_HOLDER, Fields.TO_INCARNATION -> {
-                if (request && operation != Operation.HANDOVER && operation != Operation.MOVE) {
-                    // Only a handover or a move names a successor; elsewhere the field is unknown, as it always was.
-                    throw FlatJson.unknownField(name);
-                }
-                String text = FlatJson.string(parser, value, name);
-                if (name.equals(Fields.TO_HOLDER)) {
-                    toHolder = text;
-                } else {
-                    toIncarnation = text;
-                }
-            }
             default -> {
                 if (request) {
                     throw FlatJson.unknownField(name);
                 }
                 replyField(name, value, parser);
-            }
-        }
-    }
-
-    /** ADR-043's fields: in a request, only on {@link Operation#takesAttachment()}; in a reply, a lease view's. */
-    private void attachmentField(String name, JsonToken value, JsonParser parser) throws IOException {
-        if (request && !operation.takesAttachment()) {
-            throw FlatJson.unknownField(name);
-        }
-        switch (name) {
-            case Fields.MEMBER -> member = FlatJson.string(parser, value, name);
-            case Fields.MEMBER_TENURE -> {
-                memberTenure = FlatJson.integer(parser, value, name);
-                present |= MEMBER_TENURE;
-            }
-            case Fields.VALUE -> storedValue = FlatJson.string(parser, value, name);
-            case Fields.TO_HOLDER -> toHolder = FlatJson.string(parser, value, name);
-            case Fields.TO_INCARNATION -> toIncarnation = FlatJson.string(parser, value, name);
-            case Fields.TO_MEMBER -> toMember = FlatJson.string(parser, value, name);
-            default -> {
-                toMemberTenure = FlatJson.integer(parser, value, name);
-                present |= TO_MEMBER_TENURE;
             }
         }
     }
@@ -234,7 +197,7 @@ final class WireFields implements FlatJson.FieldReader {
     }
 
     boolean has(int field) {
-        return (present & field) != 0;
+        return ((present | linked.present) & field) != 0;
     }
 
     /** @throws InvalidLeaseInput naming the field when it is absent */
@@ -248,18 +211,10 @@ final class WireFields implements FlatJson.FieldReader {
             case PAGE_SIZE -> pageSize;
             case REVOKED_REVISION -> revokedRevision;
             case TENURE -> tenure;
-            case MEMBER_TENURE -> memberTenure;
-            case TO_MEMBER_TENURE -> toMemberTenure;
+            case MEMBER_TENURE -> linked.memberTenure;
+            case TO_MEMBER_TENURE -> linked.toMemberTenure;
             default -> timeoutMillis;
         };
-    }
-
-    /** @throws InvalidLeaseInput naming the field when it is absent */
-    static <T> T required(T value, String field) {
-        if (value == null) {
-            throw new InvalidLeaseInput(field + " is required");
-        }
-        return value;
     }
 
     private static String name(int field) {

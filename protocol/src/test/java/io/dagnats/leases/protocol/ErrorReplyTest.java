@@ -106,11 +106,11 @@ class ErrorReplyTest {
             case FORWARD -> Replies::decodeForward;
             case LIST -> Replies::decodeList;
             case REVOKE -> Replies::decodeRevoke;
-            case HANDOVER -> Replies::decodeHandover;
-            case CANDIDATES -> Replies::decodeCandidates;
-            case ATTACH -> Replies::decodeAttach;
-            case DETACH -> Replies::decodeDetach;
-            case MOVE -> Replies::decodeMove;
+            case HANDOVER -> AttachedAndHandoverReplies::decodeHandover;
+            case CANDIDATES -> AttachedAndHandoverReplies::decodeCandidates;
+            case ATTACH -> AttachedAndHandoverReplies::decodeAttach;
+            case DETACH -> AttachedAndHandoverReplies::decodeDetach;
+            case MOVE -> AttachedAndHandoverReplies::decodeMove;
         };
     }
 }

@@ -89,7 +89,7 @@ class HandoverWireTest {
                 Candidate.State.OWNER);
         Candidate a = new Candidate(KEY, new HolderId("a"), new Incarnation("i"), 1, "2", Duration.ofSeconds(3),
                 Candidate.State.WAITING);
-        Answers.Candidates answer = Replies.decodeCandidates(Replies.candidates(KEY, List.of(b, a)));
+        Answers.Candidates answer = AttachedAndHandoverReplies.decodeCandidates(Replies.candidates(KEY, List.of(b, a)));
         assertEquals(new Answers.Candidates(KEY, List.of(a, b)), answer);
     }
 
@@ -98,11 +98,11 @@ class HandoverWireTest {
         Instant now = Instant.parse("2026-12-04T10:00:00Z");
         Lease successors = new Lease(KEY, new HolderId("h2"), Optional.of(new Incarnation("i2")), new Fence(9),
                 new Fence(9), now, now, new LeaseTtl(15_000));
-        Answers.Handover handed = Replies.decodeHandover(Replies.handedOver(successors));
+        Answers.Handover handed = AttachedAndHandoverReplies.decodeHandover(Replies.handedOver(successors));
         assertEquals(new Fence(9), assertInstanceOf(Answers.Handover.HandedOver.class, handed).lease().revision());
         assertInstanceOf(Answers.Handover.NoSuccessor.class,
-                Replies.decodeHandover(Replies.error(ErrorKind.NO_SUCCESSOR, "nobody")));
-        assertInstanceOf(Answers.Handover.Lost.class, Replies.decodeHandover(Replies.error(ErrorKind.LOST, "gone")));
+                AttachedAndHandoverReplies.decodeHandover(Replies.error(ErrorKind.NO_SUCCESSOR, "nobody")));
+        assertInstanceOf(Answers.Handover.Lost.class, AttachedAndHandoverReplies.decodeHandover(Replies.error(ErrorKind.LOST, "gone")));
     }
 
     private static byte[] bytes(String text) {

@@ -104,50 +104,61 @@ class RequestSchemaTest {
                 Arguments.of(Operation.LIST, "{\"key\":\"a.b\",\"holder\":\"x y\",\"ttl_ms\":1500,\"revision\":-1,"
                         + "\"payload\":\"!!\",\"timeout_ms\":0,\"reason\":\"\"}"),
                 Arguments.of(Operation.LIST, "{\"key\":5}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"stuck after a GC pause\"}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"revision\":42}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"~ !\",\"holder\":\"x y\",\"page_size\":0}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"" + "r".repeat(200) + "\"}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"" + "r".repeat(201) + "\"}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"\"}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\" r\"}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r \"}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"a\\nb\"}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"caf\u00e9\"}"),
+                revoke("stuck after a GC pause", ""),
+                revoke("r", ",\"revision\":42"),
+                revoke("~ !", ",\"holder\":\"x y\",\"page_size\":0"),
+                revoke("r".repeat(200), ""),
+                revoke("r".repeat(201), ""),
+                revoke("", ""),
+                revoke(" r", ""),
+                revoke("r ", ""),
+                revoke("a\\nb", ""),
+                revoke("caf\u00e9", ""),
                 Arguments.of(Operation.REVOKE, "{\"key\":\"k\"}"),
                 Arguments.of(Operation.REVOKE, "{\"reason\":\"r\"}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"revision\":0}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"force\":true}"),
+                revoke("r", ",\"revision\":0"),
+                revoke("r", ",\"force\":true"),
                 // by: who revokes (ADR-041), a header value like reason; a table field, so ignored elsewhere if typed.
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"by\":\"alice@ops-1\"}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"by\":\"" + "b".repeat(321) + "\"}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"by\":\"" + "b".repeat(322) + "\"}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"by\":\"\"}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"by\":\"alice \"}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"by\":\"caf\u00e9\"}"),
-                Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"r\",\"by\":7}"),
+                revokeBy("alice@ops-1"),
+                revokeBy("b".repeat(321)),
+                revokeBy("b".repeat(322)),
+                revokeBy(""),
+                revokeBy("alice "),
+                revokeBy("caf\u00e9"),
+                revoke("r", ",\"by\":7"),
                 Arguments.of(Operation.ACQUIRE, "{\"key\":\"k\",\"holder\":\"h\",\"ttl_ms\":15000,\"by\":\"\"}"),
                 Arguments.of(Operation.OWNER, "{\"key\":\"k\",\"by\":7}"),
                 // handover and candidates (ADR-042); to_holder differing from holder is a rule no schema states.
                 Arguments.of(Operation.HANDOVER, "{\"key\":\"k\",\"holder\":\"h\",\"incarnation\":\"i\",\"revision\":4,"
                         + "\"to_holder\":\"h2\",\"to_incarnation\":\"i2\"}"),
-                Arguments.of(Operation.HANDOVER, "{\"key\":\"k\",\"holder\":\"h\",\"revision\":4,\"to_holder\":\"h2\","
-                        + "\"to_incarnation\":\"i2\",\"ttl_ms\":60000,\"reason\":\"x\"}"),
+                handover(4, "h2", ",\"ttl_ms\":60000,\"reason\":\"x\""),
                 Arguments.of(Operation.HANDOVER, "{\"key\":\"k\",\"holder\":\"h\",\"revision\":4,\"to_holder\":\"h2\"}"),
-                Arguments.of(Operation.HANDOVER, "{\"key\":\"k\",\"holder\":\"h\",\"revision\":0,\"to_holder\":\"h2\","
-                        + "\"to_incarnation\":\"i2\"}"),
-                Arguments.of(Operation.HANDOVER, "{\"key\":\"k\",\"holder\":\"h\",\"revision\":4,\"to_holder\":\"h 2\","
-                        + "\"to_incarnation\":\"i2\"}"),
-                Arguments.of(Operation.HANDOVER, "{\"key\":\"k\",\"holder\":\"h\",\"revision\":4,\"to_holder\":\"h2\","
-                        + "\"to_incarnation\":\"i2\",\"ttl_ms\":1500}"),
-                Arguments.of(Operation.HANDOVER, "{\"key\":\"k\",\"holder\":\"h\",\"revision\":4,\"to_holder\":\"h2\","
-                        + "\"to_incarnation\":\"i2\",\"account\":\"A\"}"),
+                handover(0, "h2", ""),
+                handover(4, "h 2", ""),
+                handover(4, "h2", ",\"ttl_ms\":1500"),
+                handover(4, "h2", ",\"account\":\"A\""),
                 Arguments.of(Operation.RENEW, "{\"key\":\"k\",\"holder\":\"h\",\"revision\":1,\"to_holder\":\"h2\"}"),
                 Arguments.of(Operation.CANDIDATES, "{\"key\":\"k\"}"),
                 Arguments.of(Operation.CANDIDATES, "{\"key\":\"k\",\"timeout_ms\":5000,\"account\":\"A\"}"),
                 Arguments.of(Operation.CANDIDATES, "{\"key\":\"k\",\"timeout_ms\":9}"),
                 Arguments.of(Operation.CANDIDATES, "{\"key\":\"k\",\"to_holder\":\"h2\"}"),
                 Arguments.of(Operation.CANDIDATES, "{}"));
+    }
+
+    /** A revoke of k for {@code reason}, then {@code more} fields (each with its leading comma). */
+    private static Arguments revoke(String reason, String more) {
+        return Arguments.of(Operation.REVOKE, "{\"key\":\"k\",\"reason\":\"" + reason + "\"" + more + "}");
+    }
+
+    /** A revoke of k for "r" that names {@code by} as who revokes (ADR-041). */
+    private static Arguments revokeBy(String by) {
+        return revoke("r", ",\"by\":\"" + by + "\"");
+    }
+
+    /** A handover of k by h at {@code revision} to {@code toHolder} under i2, then {@code more} fields. */
+    private static Arguments handover(long revision, String toHolder, String more) {
+        return Arguments.of(Operation.HANDOVER, "{\"key\":\"k\",\"holder\":\"h\",\"revision\":" + revision
+                + ",\"to_holder\":\"" + toHolder + "\",\"to_incarnation\":\"i2\"" + more + "}");
     }
 
     @ParameterizedTest(name = "{0} {1}")

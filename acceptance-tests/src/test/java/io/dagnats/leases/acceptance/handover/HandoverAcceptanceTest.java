@@ -74,15 +74,7 @@ class HandoverAcceptanceTest extends SharedServiceTest {
 
     @Test
     void aHandoverToAnotherIncarnationOfTheSuccessorIsNoSuccessor() throws Exception {
-        long revision = acquire("other-incarnation", "h1", "i1").path("revision").asLong();
-        try (PlayedCandidate successor = new PlayedCandidate(client.connection(), "other-incarnation", "h2", "i2")) {
-
-            JsonNode reply = client.call("handover", handover("other-incarnation", "h1", "i1", revision, "h2", "i3"));
-
-            assertEquals("no_successor", reply.path("kind").asText(), reply.toString());
-            assertEquals(1, successor.checks());
-        }
-        assertUnchanged("other-incarnation", "h1", revision);
+        assertRefusedWritingNothing("other-incarnation", "h1", "i1", "i3", "no_successor", 1);
     }
 
     @Test
@@ -101,15 +93,7 @@ class HandoverAcceptanceTest extends SharedServiceTest {
 
     @Test
     void aHandoverByAnotherHolderIsLostAndAsksNobody() throws Exception {
-        long revision = acquire("not-yours", "h1", "i1").path("revision").asLong();
-        try (PlayedCandidate successor = new PlayedCandidate(client.connection(), "not-yours", "h2", "i2")) {
-
-            JsonNode reply = client.call("handover", handover("not-yours", "intruder", "i7", revision, "h2", "i2"));
-
-            assertEquals("lost", reply.path("kind").asText(), reply.toString());
-            assertEquals(0, successor.checks());
-        }
-        assertUnchanged("not-yours", "h1", revision);
+        assertRefusedWritingNothing("not-yours", "intruder", "i7", "i2", "lost", 0);
     }
 
     @Test
@@ -131,6 +115,24 @@ class HandoverAcceptanceTest extends SharedServiceTest {
             assertEquals(0, successor.checks());
         }
         assertUnchanged("bad-handover", "h1", revision);
+    }
+
+    /**
+     * h1 (incarnation i1) owns a fresh lease of {@code key} and h2 waits for it as i2; {@code holder} under
+     * {@code incarnation} hands it to h2 under {@code toIncarnation}. The reply is of {@code kind}, h2 was
+     * asked {@code checks} times, and nothing was written.
+     */
+    private static void assertRefusedWritingNothing(String key, String holder, String incarnation, String toIncarnation,
+            String kind, int checks) throws Exception {
+        long revision = acquire(key, "h1", "i1").path("revision").asLong();
+        try (PlayedCandidate successor = new PlayedCandidate(client.connection(), key, "h2", "i2")) {
+
+            JsonNode reply = client.call("handover", handover(key, holder, incarnation, revision, "h2", toIncarnation));
+
+            assertEquals(kind, reply.path("kind").asText(), reply.toString());
+            assertEquals(checks, successor.checks());
+        }
+        assertUnchanged(key, "h1", revision);
     }
 
     private static ObjectNode handover(String key, String holder, String incarnation, long revision, String toHolder,

@@ -4,6 +4,8 @@ import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.Lost;
+import io.dagnats.leases.domain.Release;
 import io.dagnats.leases.protocol.Replies;
 import java.util.Objects;
 import java.util.Optional;
@@ -29,6 +31,24 @@ record Answer(byte[] body, LeaseTelemetry.Facts facts, Optional<WireFailure> fai
     /** A lease answer naming {@code lease}. */
     static Answer of(byte[] body, LeaseTelemetry.Facts.Result result, Lease lease) {
         return new Answer(body, LeaseTelemetry.Facts.Answered.of(result, lease));
+    }
+
+    /** The lease view with {@code granted}: an acquire's, renew's, attach's or move's answer naming {@code lease}. */
+    static Answer lease(Lease lease, boolean granted, LeaseTelemetry.Facts.Result result) {
+        return of(Replies.lease(lease, granted), result, lease);
+    }
+
+    /** A release's or a detach's answer: the release form, or lost. */
+    static Answer released(Release outcome) {
+        return outcome instanceof Release.Released released
+                ? new Answer(Replies.released(released), new LeaseTelemetry.Facts.Answered(
+                        LeaseTelemetry.Facts.Result.RELEASED, released.key(), released.holder(), released.revision()))
+                : lost((Lost) outcome);
+    }
+
+    /** The caller no longer owns the key: it must stop acting as owner now. */
+    static Answer lost(Lost lost) {
+        return failed(ErrorKind.LOST, lost.sentence(), lost.key());
     }
 
     /** An error reply before (or without) a key: bad input, the bucket refused, a failure. */

@@ -8,8 +8,6 @@ import io.dagnats.leases.domain.Caller;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Lost;
 import io.dagnats.leases.domain.Moving;
-import io.dagnats.leases.domain.Release;
-import io.dagnats.leases.protocol.Replies;
 import io.dagnats.leases.protocol.Request;
 import java.util.Objects;
 import java.util.Optional;
@@ -36,12 +34,12 @@ final class AttachHandlers {
                         request.memberTenure(), request.value()));
         return keys.attach(command).thenApply(answer -> {
             if (answer instanceof Attaching.Granted granted) {
-                return Answer.of(Replies.lease(granted.lease(), true), Facts.Result.GRANTED, granted.lease());
+                return Answer.lease(granted.lease(), true, Facts.Result.GRANTED);
             }
             if (answer instanceof Attaching.HeldByOther held) {
-                return Answer.of(Replies.lease(held.lease(), false), Facts.Result.HELD, held.lease());
+                return Answer.lease(held.lease(), false, Facts.Result.HELD);
             }
-            return lost((Lost) answer);
+            return Answer.lost((Lost) answer);
         });
     }
 
@@ -49,10 +47,7 @@ final class AttachHandlers {
     CompletionStage<Answer> detach(Request.Detach request, Caller caller) {
         AttachedKeys.Detach command = new AttachedKeys.Detach(caller.key(request.key().value()),
                 caller.claimant(request.claimant()), request.revision());
-        return keys.detach(command).thenApply(answer -> answer instanceof Release.Released released
-                ? new Answer(Replies.released(released), new Facts.Answered(
-                        Facts.Result.RELEASED, released.key(), released.holder(), released.revision()))
-                : lost((Lost) answer));
+        return keys.detach(command).thenApply(Answer::released);
     }
 
     /** The key's new lease view ({@code granted: true}, the successor as holder); lost; or {@code no_successor}. */
@@ -63,16 +58,12 @@ final class AttachHandlers {
                         Optional.empty()));
         return keys.move(command).thenApply(answer -> {
             if (answer instanceof Moving.Moved moved) {
-                return Answer.of(Replies.lease(moved.lease(), true), Facts.Result.GRANTED, moved.lease());
+                return Answer.lease(moved.lease(), true, Facts.Result.GRANTED);
             }
             if (answer instanceof Moving.NoSuccessor none) {
                 return Answer.failed(ErrorKind.NO_SUCCESSOR, none.sentence(), none.key());
             }
-            return lost((Lost) answer);
+            return Answer.lost((Lost) answer);
         });
-    }
-
-    private static Answer lost(Lost lost) {
-        return Answer.failed(ErrorKind.LOST, lost.sentence(), lost.key());
     }
 }

@@ -36,8 +36,7 @@ final class HandoverHandlers {
             if (outcome instanceof Handover.HandedOver handed) {
                 return Answer.of(Replies.handedOver(handed.lease()), Facts.Result.HANDED_OVER, handed.lease());
             }
-            Lost lost = (Lost) outcome;
-            return Answer.failed(ErrorKind.LOST, lost.sentence(), lost.key());
+            return Answer.lost((Lost) outcome);
         });
     }
 

@@ -11,7 +11,6 @@ import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Lost;
-import io.dagnats.leases.domain.Release;
 import io.dagnats.leases.domain.Renewal;
 import io.dagnats.leases.protocol.Replies;
 import io.dagnats.leases.protocol.Request;
@@ -45,25 +44,22 @@ final class LeaseHandlers {
         AcquireLease.Command command = new AcquireLease.Command(
                 caller.key(request.key().value()), caller.claimant(request.claimant()), request.ttl());
         return acquire.execute(command).thenApply(acquisition -> acquisition instanceof Acquisition.Granted granted
-                ? Answer.of(Replies.lease(granted.lease(), true), Facts.Result.GRANTED, granted.lease())
-                : Answer.of(Replies.lease(acquisition.lease(), false), Facts.Result.HELD, acquisition.lease()));
+                ? Answer.lease(granted.lease(), true, Facts.Result.GRANTED)
+                : Answer.lease(acquisition.lease(), false, Facts.Result.HELD));
     }
 
     CompletionStage<Answer> renew(Request.Renew request, Caller caller) {
         RenewLease.Command command = new RenewLease.Command(caller.key(request.key().value()),
                 caller.claimant(request.claimant()), request.revision(), request.ttl());
         return renew.execute(command).thenApply(renewal -> renewal instanceof Renewal.Renewed renewed
-                ? Answer.of(Replies.lease(renewed.lease(), true), Facts.Result.RENEWED, renewed.lease())
-                : lost((Lost) renewal));
+                ? Answer.lease(renewed.lease(), true, Facts.Result.RENEWED)
+                : Answer.lost((Lost) renewal));
     }
 
     CompletionStage<Answer> release(Request.Release request, Caller caller) {
         ReleaseLease.Command command = new ReleaseLease.Command(caller.key(request.key().value()),
                 caller.claimant(request.claimant()), request.revision());
-        return release.execute(command).thenApply(answer -> answer instanceof Release.Released released
-                ? new Answer(Replies.released(released), new Facts.Answered(
-                        Facts.Result.RELEASED, released.key(), released.holder(), released.revision()))
-                : lost((Lost) answer));
+        return release.execute(command).thenApply(Answer::released);
     }
 
     /** A leader read, held against the memory of known leases ({@link ReadLease}), in the caller's namespace. */
@@ -77,9 +73,5 @@ final class LeaseHandlers {
         return owner.execute(key).thenApply(state -> state instanceof KeyState.Held held
                 ? Answer.of(Replies.owner(state), Facts.Result.HELD, held.lease())
                 : new Answer(Replies.owner(state), new Facts.Free(key)));
-    }
-
-    private static Answer lost(Lost lost) {
-        return Answer.failed(ErrorKind.LOST, lost.sentence(), lost.key());
     }
 }

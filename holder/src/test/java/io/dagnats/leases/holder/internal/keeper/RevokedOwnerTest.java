@@ -45,43 +45,51 @@ class RevokedOwnerTest {
                 .map(effect -> ((KeeperEffect.StopOwning) effect).reason()).findFirst().orElseThrow();
     }
 
-    @Test
-    void anOperatorsRevokeStopsTheOwnerAsRevokedAndTheLogNamesTheOperatorNotThisHolder() {
+    /** The headers of a message at revision 7 of the key. */
+    private static Map<String, String> atRevision7() {
         Map<String, String> headers = new HashMap<>();
         headers.put("Nats-Sequence", "7");
+        return headers;
+    }
+
+    /** dagnats' revoke event at revision 7 that ends this owner's lease (fence 6), with the operator's reason. */
+    private static Map<String, String> revokeOfThisOwner() {
+        Map<String, String> headers = atRevision7();
         headers.put(LeaseHeaders.EVENT, "revoked");
         headers.put(LeaseHeaders.HOLDER, KeeperHarness.ME.value());
         headers.put(LeaseHeaders.FENCE, "6");
         headers.put(LeaseHeaders.REASON, "moving the job to eu-west");
+        return headers;
+    }
 
-        List<KeeperEffect> effects = ownerSees(headers);
+    /** The owner's log line for {@link #revokeOfThisOwner}, revoked by {@code by}. */
+    private static String revokedLine(String by) {
+        return "lease " + KeeperHarness.KEY + " revoked by " + by + " at revision 7: moving the job to eu-west;"
+                + " this process (holder " + KeeperHarness.ME + ") stops acting as owner";
+    }
+
+    @Test
+    void anOperatorsRevokeStopsTheOwnerAsRevokedAndTheLogNamesTheOperatorNotThisHolder() {
+        List<KeeperEffect> effects = ownerSees(revokeOfThisOwner());
 
         assertEquals(StopReason.REVOKED, stopped(effects));
-        assertEquals("lease " + KeeperHarness.KEY + " revoked by an operator at revision 7: moving the job to eu-west;"
-                + " this process (holder " + KeeperHarness.ME + ") stops acting as owner", logged(effects));
+        assertEquals(revokedLine("an operator"), logged(effects));
     }
 
     @Test
     void aRevokeThatNamesItsRevokerIsLoggedWithTheirName() {
-        Map<String, String> headers = new HashMap<>();
-        headers.put("Nats-Sequence", "7");
-        headers.put(LeaseHeaders.EVENT, "revoked");
-        headers.put(LeaseHeaders.HOLDER, KeeperHarness.ME.value());
-        headers.put(LeaseHeaders.FENCE, "6");
-        headers.put(LeaseHeaders.REASON, "moving the job to eu-west");
+        Map<String, String> headers = revokeOfThisOwner();
         headers.put(LeaseHeaders.REVOKED_BY, "alice@ops-1");
 
         List<KeeperEffect> effects = ownerSees(headers);
 
         assertEquals(StopReason.REVOKED, stopped(effects));
-        assertEquals("lease " + KeeperHarness.KEY + " revoked by alice@ops-1 at revision 7: moving the job to eu-west;"
-                + " this process (holder " + KeeperHarness.ME + ") stops acting as owner", logged(effects));
+        assertEquals(revokedLine("alice@ops-1"), logged(effects));
     }
 
     @Test
     void aKeyRemovedWithNatsOwnToolsStopsTheOwnerAsRevokedAndTheLogSaysSo() {
-        Map<String, String> headers = new HashMap<>();
-        headers.put("Nats-Sequence", "7");
+        Map<String, String> headers = atRevision7();
         headers.put("KV-Operation", "DEL");
 
         List<KeeperEffect> effects = ownerSees(headers);
@@ -95,8 +103,7 @@ class RevokedOwnerTest {
 
     @Test
     void anotherEndOfTheLeaseIsStillLost() {
-        Map<String, String> headers = new HashMap<>();
-        headers.put("Nats-Sequence", "7");
+        Map<String, String> headers = atRevision7();
         headers.put("Nats-Marker-Reason", "MaxAge");
 
         assertEquals(StopReason.LOST, stopped(ownerSees(headers)));
