@@ -14,6 +14,7 @@
 #   scripts/bench.sh wait                waiters of a held key: acquires per waiter per minute, release to next owner
 #                                        (WAIT_WAITERS=1,100 WAIT_TTL_MS=15000 WAIT_WINDOW_MS=60000 WAIT_HANDOVERS=50)
 #   scripts/bench.sh handover            leaderless gap: planned handover, release and reacquire, kill -9 (TTL expiry)
+#                                        beside one service round trip (a renew; HANDOVER_ROUND_TRIPS=5000, after as many to warm up)
 #                                        (HANDOVER_RUNS=50 HANDOVER_TTL_MS=15000 HANDOVER_KILL_RUNS=10 HANDOVER_KILL_TTL_MS=2000)
 #   scripts/bench.sh profile [dir]       the matrix (BENCH_OPS, BENCH_CLIENTS, ... as above; default renew, acquire and
 #                                        owner at 1 and 64 clients, 10 leases) with a JFR recording of dagnats per

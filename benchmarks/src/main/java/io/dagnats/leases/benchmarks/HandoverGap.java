@@ -31,6 +31,12 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * {@code HANDOVER_RUNS} (default 50) of each, {@code HANDOVER_KILL_RUNS} (default 10) at a
  * {@code HANDOVER_KILL_TTL_MS} (default 2000) TTL; the others at {@code HANDOVER_TTL_MS} (15000).
+ * First, {@code HANDOVER_ROUND_TRIPS} (default 5000) renews are timed after as many unmeasured
+ * ({@link ServiceRoundTrip}): the "renew" row, one service round trip to hold the gaps against, and
+ * a dagnats that has served calls, as one in use has, not a fresh JVM's interpreted first calls.
+ * The old side's holder and connection are closed only after the next owner began: in a real
+ * deployment that teardown is another process's, and here it would compete for the same cores
+ * inside the gap.
  * Starts nothing: NATS_URL names a nats-server a dagnats serves on ({@code scripts/bench.sh handover}).
  */
 public final class HandoverGap {
@@ -46,8 +52,10 @@ public final class HandoverGap {
         int killRuns = Integer.parseInt(System.getenv().getOrDefault("HANDOVER_KILL_RUNS", "10"));
         Duration ttl = Duration.ofMillis(Long.parseLong(System.getenv().getOrDefault("HANDOVER_TTL_MS", "15000")));
         Duration killTtl = Duration.ofMillis(Long.parseLong(System.getenv().getOrDefault("HANDOVER_KILL_TTL_MS", "2000")));
+        int roundTrips = Integer.parseInt(System.getenv().getOrDefault("HANDOVER_ROUND_TRIPS", "5000"));
         System.out.printf(Locale.ROOT, "%-9s | %5s %7s | %9s %9s %9s%n", "move", "runs", "ttl ms", "p50 ms", "max ms",
                 "min ms");
+        report("renew", roundTrips, Duration.ZERO, ServiceRoundTrip.renews(url, roundTrips));
         report("handover", runs, ttl, moves(url, runs, ttl, true, false));
         report("release", runs, ttl, moves(url, runs, ttl, false, false));
         report("kill -9", killRuns, killTtl, moves(url, killRuns, killTtl, false, true));
@@ -77,15 +85,16 @@ public final class HandoverGap {
                 endedAt = System.nanoTime();
                 owner.connection.close(); // no release, no renew: as a kill -9 leaves it
             } else {
-                owner.holder.close();
+                // Only the key is closed here: the old side's holder and connection are torn down
+                // once the next owner began, so that their teardown (threads joined, subscriptions
+                // ended, the socket closed) does not compete for this machine's cores inside the gap.
+                owner.lease.close();
                 endedAt = take(ended, "the old owner's belief to end");
-                owner.connection.close();
             }
             long beganAt = take(began, "the next owner");
             gaps.add(beganAt - endedAt);
-            if (kill) {
-                owner.holder.close(); // the dead side's keeper, still running in this JVM, stops
-            }
+            owner.holder.close(); // a killed side's keeper, still running in this JVM, stops too
+            owner.connection.close();
             ended.clear();
             owner = waiter;
         }
