@@ -23,13 +23,11 @@ import java.util.Optional;
 public record KeepOptions(Optional<Priority> candidacy, Succession succession, Duration minCandidacy,
         Duration yieldInterval, Duration handoverBound) {
 
-    /** What a candidate says of itself. */
+    /** What a candidate says of itself; its version follows the wire's rule (printable ASCII, at most 256). */
     public record Priority(int priority, String version) {
         public Priority {
             Objects.requireNonNull(version, "version");
-            if (version.length() > 64 || version.chars().anyMatch(c -> c < 0x20 || c == '"' || c == '\\')) {
-                throw new IllegalArgumentException("a version is up to 64 printable characters, no quote or backslash");
-            }
+            io.dagnats.leases.protocol.Candidate.requireVersion(version);
         }
     }
 

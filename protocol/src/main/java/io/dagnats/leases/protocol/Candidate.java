@@ -39,12 +39,22 @@ public record Candidate(LeaseKey key, HolderId holder, Incarnation incarnation, 
         Objects.requireNonNull(version, "version");
         Objects.requireNonNull(waited, "waited");
         Objects.requireNonNull(state, "state");
-        if (version.length() > MAX_VERSION_LENGTH || !version.chars().allMatch(c -> c >= ' ' && c <= '~')) {
-            throw new InvalidLeaseInput("version must be at most " + MAX_VERSION_LENGTH + " printable ASCII characters");
-        }
+        requireVersion(version);
         if (waited.isNegative()) {
             throw new InvalidLeaseInput("waited_ms must be 0 or more");
         }
+    }
+
+    /**
+     * The wire's rule for a version, for whoever sets one before any answer is written.
+     *
+     * @throws InvalidLeaseInput when it is longer than {@value #MAX_VERSION_LENGTH} characters or not printable ASCII
+     */
+    public static String requireVersion(String version) {
+        if (version.length() > MAX_VERSION_LENGTH || !version.chars().allMatch(c -> c >= ' ' && c <= '~')) {
+            throw new InvalidLeaseInput("version must be at most " + MAX_VERSION_LENGTH + " printable ASCII characters");
+        }
+        return version;
     }
 
     /** Waiting for the key, willing to take it; or owning it now. */
