@@ -5,8 +5,6 @@ import io.dagnats.leases.domain.Decision;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.Handover;
-import io.dagnats.leases.domain.KeyState;
-import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseRules;
 import io.dagnats.leases.domain.LeaseTtl;
@@ -52,50 +50,30 @@ public final class HandOverLease {
         this.successors = Objects.requireNonNull(successors, "successors");
     }
 
-    /**
-     * Fails {@link ErrorKind#NO_SUCCESSOR} when the successor did not say it waits: then nothing was written.
-     *
-     * <p>The owner's own last write is usually remembered (its renews are written here): when the
-     * memory alone says the caller owns the key at the revision it sent, the successor is asked at
-     * once, with no leader read first, as a renew is one write. The memory only ever proposes that
-     * write, never answers: the write is the same compare-and-set on the revision sent, so a key that
-     * moved on meanwhile makes it fail, read, and answer {@code lost} as before; and a caller the
-     * memory does not vouch for is read through the leader before anyone is asked.
-     */
+    /** Fails {@link ErrorKind#NO_SUCCESSOR} when the successor did not say it waits: then nothing was written. */
     public CompletionStage<Handover> execute(Command command) {
         PresentedRevision<Handover> presented = new PresentedRevision<>(command.key(), command.revision(),
                 command.ttl());
         CallRules<Handover> rules = presented.watching(state -> LeaseRules.handover(state, command.holder(),
                 command.revision(), command.successor(), command.ttl(), writer.now()));
-        LeaseWriter.Call call = writer.begin();
-        Optional<Lease> remembered = call.rememberedLease(command.key());
-        if (remembered.isPresent() && rules.decide(new KeyState.Held(remembered.get())) instanceof Decision.Apply) {
-            return askThenWrite(command, rules, presented);
-        }
         // Through the leader, and remembered: the write below then proposes exactly the revision read.
-        return call.read(command.key()).thenCompose(state -> {
+        return writer.begin().read(command.key()).thenCompose(state -> {
             Decision<Handover> decision = rules.decide(state);
             if (decision instanceof Decision.Answer<Handover> answer) {
                 return presented.checked(writer, answer.outcome());
             }
-            return askThenWrite(command, rules, presented);
-        });
-    }
-
-    /** The successor asked; on its yes, one compare-and-set on the revision the caller sent. */
-    private CompletionStage<Handover> askThenWrite(Command command, CallRules<Handover> rules,
-            PresentedRevision<Handover> presented) {
-        return successors.ask(command.key(), command.successor(), SUCCESSOR_TIMEOUT).thenCompose(reply -> {
-            if (reply instanceof SuccessorCheck.Reply.NotWaiting notWaiting) {
-                return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.NO_SUCCESSOR,
-                        "lease " + command.key() + " was not handed over to " + command.successor() + ": "
-                                + notWaiting.why() + "; nothing was written, the lease is still yours at revision "
-                                + command.revision()));
-            }
-            return writer.write(command.key(), false, rules,
-                            (write, written) -> (Handover) new Handover.HandedOver(
-                                    ((LeaseWrite.Put) write).leaseAt(written.revision())))
-                    .thenCompose(outcome -> presented.checked(writer, outcome));
+            return successors.ask(command.key(), command.successor(), SUCCESSOR_TIMEOUT).thenCompose(reply -> {
+                if (reply instanceof SuccessorCheck.Reply.NotWaiting notWaiting) {
+                    return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.NO_SUCCESSOR,
+                            "lease " + command.key() + " was not handed over to " + command.successor() + ": "
+                                    + notWaiting.why() + "; nothing was written, the lease is still yours at revision "
+                                    + command.revision()));
+                }
+                return writer.write(command.key(), false, rules,
+                                (write, written) -> (Handover) new Handover.HandedOver(
+                                        ((LeaseWrite.Put) write).leaseAt(written.revision())))
+                        .thenCompose(outcome -> presented.checked(writer, outcome));
+            });
         });
     }
 }

@@ -83,33 +83,6 @@ class HandOverLeaseTest extends LeaseUseCasesFixture {
         assertEquals(0, asked.get());
     }
 
-    @Test
-    void anOwnerThisInstanceRemembersIsAskedAndWrittenWithNoLeaderReadFirst() {
-        Lease alices = granted(acquire(ALICE));
-        int readsBefore = store.reads();
-
-        Handover answer = join(handover.execute(command(alices)));
-
-        assertInstanceOf(Handover.HandedOver.class, answer);
-        assertEquals(readsBefore, store.reads(), "the memory of alice's own write stands for the leader read");
-        assertEquals(alices.revision().revision(), store.applied().get(1).expectedSequence());
-    }
-
-    @Test
-    void aMemoryThatMissedAWriteOfAnotherInstanceOnlyProposesAndTheHandoverIsLost() {
-        Lease alices = granted(acquire(ALICE));
-        // Another dagnats instance renews alice's lease: this instance still remembers the revision before.
-        join(new RenewLease(store, new KnownLeases(1_000), clock).execute(
-                new RenewLease.Command(KEY, ALICE, alices.revision(), Optional.empty())));
-
-        Handover answer = join(handover.execute(command(alices)));
-
-        assertInstanceOf(Lost.class, answer);
-        assertEquals(1, asked.get(), "asked on the memory's word, which only ever proposes the write");
-        assertEquals(2, store.applied().size(), "the acquire and the other instance's renew; no handover");
-        assertEquals(LeaseEvent.RENEWED, store.applied().get(1).event());
-    }
-
     private static HandOverLease.Command command(Lease lease) {
         return new HandOverLease.Command(KEY, lease.claimant(), lease.revision(), SUCCESSOR, Optional.empty());
     }
