@@ -11,7 +11,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * What others read of one {@link LeaseKeeper} off its scheduler thread: whether it waits for the
  * key (what its candidacy answers), why it last stopped owning ({@code KeptLease.lastStop}), and
- * the {@link TenureWorks} of its current belief window. Written on the scheduler thread only.
+ * the {@link TenureWorks} of its current belief window (which also holds the earlier windows' work
+ * that has not returned). Written on the scheduler thread only.
  */
 final class KeeperSight {
 
@@ -19,7 +20,7 @@ final class KeeperSight {
     private volatile boolean waiting;
     private volatile Optional<OwnershipListener.StopReason> lastStop = Optional.empty();
     private volatile TenureWorks work = TenureWorks.NONE;
-    /** Completes once the listener returned from the last stoppedOwning: a handover waits for it too. */
+    /** Completes once the listener returned from every stoppedOwning told so far: a handover waits for it too. */
     private volatile CompletableFuture<Void> stopTold = CompletableFuture.completedFuture(null);
 
     KeeperSight(String key) {
@@ -40,9 +41,13 @@ final class KeeperSight {
         return lastStop;
     }
 
-    /** A belief window begins: the work it starts is tracked from here. */
+    /**
+     * A belief window begins: the work it starts is tracked from here, and the earlier windows' work
+     * that has not returned stays waited for (an overrun yield kept the key for it; no later drain
+     * may let the key go while it may still act).
+     */
     TenureWorks began() {
-        TenureWorks begun = new TenureWorks(Daemons.named("dagnats-tenure-" + key));
+        TenureWorks begun = work.next(Daemons.named("dagnats-tenure-" + key));
         work = begun;
         return begun;
     }
@@ -55,7 +60,7 @@ final class KeeperSight {
 
     /** The listener is being told the window ended; {@code returned} completes when it has returned. */
     void told(CompletableFuture<Void> returned) {
-        stopTold = returned;
+        stopTold = stopTold.isDone() ? returned : CompletableFuture.allOf(stopTold, returned);
     }
 
     /**

@@ -8,6 +8,7 @@ import io.dagnats.leases.holder.KeepOptions;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.Succession;
 import io.dagnats.leases.holder.TenureWork;
+import io.dagnats.leases.holder.internal.CandidateCalls;
 import io.dagnats.leases.holder.internal.FenceFloors;
 import io.dagnats.leases.holder.internal.HolderTelemetry;
 import io.dagnats.leases.holder.internal.ManualScheduler;
@@ -19,17 +20,18 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review s33: a yield whose drain overran its bound does not hand over ("work of the ended tenure
- * may still act: nobody else may own the key while it does") and renews to keep the key. Once that
- * renew makes it owner again, the next handover must still wait for the first tenure's work, which
- * has not returned; the drain a keeper phase waits for covers only the latest tenure's work.
+ * A yield whose drain overran its bound does not hand over ("work of the ended tenure may still
+ * act: nobody else may own the key while it does") and renews to keep the key. Owner again, the
+ * next handover, or release when no candidate answers, must still wait for the first tenure's work
+ * while it has not returned, not only for the latest tenure's.
  */
-class ReviewOverrunWorkTest {
+class HandoverWaitsForEveryEarlierTenuresWorkTest {
 
     private final ManualScheduler manual = new ManualScheduler();
     /** The drains end on other threads (their bounds are real time): their events queue under this lock. */
@@ -55,17 +57,22 @@ class ReviewOverrunWorkTest {
     };
     private final ScriptedCalls calls = new ScriptedCalls();
     private final List<String> told = new CopyOnWriteArrayList<>();
+    private final CountDownLatch stubbornWorkStarted = new CountDownLatch(1);
     private final CountDownLatch letStubbornWorkReturn = new CountDownLatch(1);
     private volatile boolean stubbornWorkRuns;
 
-    /** The first tenure starts work that ignores its interrupt (blocked I/O does); later tenures start none. */
+    /**
+     * The first tenure starts work that ignores its interrupt (blocked I/O does) and returns only once
+     * it runs (a task cancelled before its thread starts never runs); later tenures start none.
+     */
     private final OwnershipListener listener = new OwnershipListener() {
         @Override
         public void becameOwner(Tenure tenure, TenureWork work) {
             told.add("owner " + tenure.fence());
             if (told.size() == 1) {
-                stubbornWorkRuns = true;
                 work.run(() -> {
+                    stubbornWorkRuns = true;
+                    stubbornWorkStarted.countDown();
                     while (true) {
                         try {
                             letStubbornWorkReturn.await();
@@ -76,6 +83,11 @@ class ReviewOverrunWorkTest {
                         }
                     }
                 });
+                try {
+                    assertTrue(stubbornWorkStarted.await(10, TimeUnit.SECONDS), "the work started");
+                } catch (InterruptedException stopped) {
+                    throw new AssertionError(stopped);
+                }
             }
         }
 
@@ -112,32 +124,59 @@ class ReviewOverrunWorkTest {
         }
     }
 
-    @Test
-    void aHandoverAfterAnOverrunYieldWaitsForTheFirstTenuresWorkToo() {
+    private ScriptedCalls.Call last() {
+        return calls.made().get(calls.made().size() - 1);
+    }
+
+    /**
+     * Owner at fence 6 with the stubborn work running, yielded to the older candidate, the drain
+     * overrun (200 ms), and owner again at fence 7 by the renew that keeps the key.
+     */
+    private LeaseKeeper ownerAgainAfterAnOverrunYield(CandidateCalls candidates) {
         KeepOptions options = KeepOptions.defaults().candidacy(0, "1.0").succession(Succession.oldestVersionFirst())
                 .minCandidacy(Duration.ZERO).handoverBound(Duration.ofMillis(200));
         LeaseKeeper keeper = new LeaseKeeper(new KeeperRules(KeeperHarness.KEY, KeeperHarness.SELF, KeeperHarness.TTL,
-                bound -> 0, options), calls, (key, window) -> CompletableFuture.completedFuture(List.of(HandoverRulesTest.OLD)),
-                manual, manual.wallClock(), locked, Runnable::run, listener,
+                bound -> 0, options), calls, candidates, manual, manual.wallClock(), locked, Runnable::run, listener,
                 new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null), new FenceFloors());
         keeper.start();
         runDue();
         answer("acquire", KeeperHarness.granted(5));
         answer("renew", KeeperHarness.renewed(6, 5));
-
-        // Yielded to the older candidate at once; the first tenure's work overruns the 200 ms bound:
-        // no handover, a renew to keep the key while that work may still act.
         runUntil(() -> !calls.nothingPending(), "the renew after the overrun drain");
         answer("renew", KeeperHarness.renewed(7, 5));
         assertEquals(List.of("owner 6", "stopped PREFERRED_CANDIDATE", "owner 7"), told, "owner again (yield brake holds)");
+        return keeper;
+    }
 
-        // Closed: the close hands over to the candidate once the drain it waits for has ended.
+    @Test
+    void aCloseDoesNotHandOverWhileAnEarlierTenuresWorkStillRuns() {
+        LeaseKeeper keeper = ownerAgainAfterAnOverrunYield(
+                (key, window) -> CompletableFuture.completedFuture(List.of(HandoverRulesTest.OLD)));
+
         keeper.beginClose();
         runDue();
-        runUntil(() -> !calls.nothingPending() || keeper.closedStage().isDone(), "a handover, or the close leaving the key to the TTL");
+        runUntil(() -> !calls.nothingPending() || keeper.closedStage().isDone(),
+                "a handover, or the close leaving the key to the TTL");
         assertTrue(stubbornWorkRuns, "precondition: the first tenure's work still runs");
-        assertTrue(calls.nothingPending(), "handed over (fence " + calls.made().get(calls.made().size() - 1).presented()
+        assertTrue(calls.nothingPending(), "handed over (fence " + last().presented()
                 + ") while the first tenure's work, for which the overrun yield kept the key, still runs: "
                 + calls.made());
+    }
+
+    @Test
+    void aCloseReleasesOnlyOnceAnEarlierTenuresWorkReturned() {
+        // The older candidate waits only until this keeper owns again.
+        LeaseKeeper keeper = ownerAgainAfterAnOverrunYield((key, window) -> CompletableFuture.completedFuture(
+                told.size() < 3 ? List.of(HandoverRulesTest.OLD) : List.of()));
+
+        keeper.beginClose();
+        runDue(); // nobody answers the close's ask: a release once the drain has ended
+        assertTrue(stubbornWorkRuns, "precondition: the first tenure's work still runs");
+        assertTrue(calls.nothingPending(), "released while the first tenure's work still runs: " + calls.made());
+
+        letStubbornWorkReturn.countDown();
+        runUntil(() -> !calls.nothingPending(), "the release once that work returned");
+        assertEquals("release", last().operation(), "calls " + calls.made());
+        assertEquals(7, last().presented().revision());
     }
 }
