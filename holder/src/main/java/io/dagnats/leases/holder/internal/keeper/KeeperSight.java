@@ -7,6 +7,7 @@ import io.dagnats.leases.holder.internal.TenureWorks;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What others read of one {@link LeaseKeeper} off its scheduler thread: whether it waits for the
@@ -64,12 +65,13 @@ final class KeeperSight {
     }
 
     /**
-     * Completes once the forward handlers, the ended window's work and the listener's
+     * Completes once the forward handlers, the ended windows' work and the listener's
      * {@code stoppedOwning} have returned (the belief window, as the listener sees it, is over), or
-     * fails after {@code within}.
+     * fails after {@code within}. The bound times out a copy: the shared stoppedOwning stage must
+     * still complete when the listener returns, for the next drain, after an overrun one, to see it.
      */
     CompletableFuture<Void> drained(Ownership ownership, Duration within) {
         return CompletableFuture.allOf(ownership.runsEnded(within), work.returned(within.toNanos()),
-                stopTold.orTimeout(within.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS));
+                stopTold.copy().orTimeout(within.toNanos(), TimeUnit.NANOSECONDS));
     }
 }

@@ -23,12 +23,13 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review s33: a yield whose drain overran because the listener was still in stoppedOwning renews
- * to keep the key. The drain's bound failed the shared stoppedOwning stage itself ({@code orTimeout}),
- * so a close's later drain fails at once though the listener has long returned: nothing is released
- * and the key waits out its TTL with no owner.
+ * A drain that overran fails only itself: a yield whose drain overran because the listener was still
+ * in stoppedOwning renews to keep the key; once the listener has returned, a close's later drain of
+ * that same stoppedOwning ends in time and releases. (Were the bound to fail the shared stage itself,
+ * as {@code orTimeout} on it did, that drain would fail at once, release nothing, and leave the key
+ * to its TTL with no owner.)
  */
-class ReviewStickyDrainTest {
+class OverrunDrainFailsNoLaterDrainTest {
 
     private final ManualScheduler manual = new ManualScheduler();
     /** The drains end on other threads (their bounds are real time): their events queue under this lock. */
