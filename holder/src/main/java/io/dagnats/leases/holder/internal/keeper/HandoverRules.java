@@ -74,7 +74,10 @@ final class HandoverRules {
             return step.then(new KeeperEffect.StopOwning(StopReason.ABANDONED)).into(new KeeperState.Closed());
         }
         if (event instanceof KeeperEvent.Changed changed && rules.endsOrTakes(changed, tenure.start())) {
-            return step.then(new KeeperEffect.StopOwning(StopReason.LOST)).into(new KeeperState.Closed());
+            // Told why as the owner phases tell it: a revoke is no fault of this process.
+            boolean revoked = changed.change().orElseThrow().kind() == LeaseChange.Kind.REVOKED;
+            return step.then(new KeeperEffect.StopOwning(revoked ? StopReason.REVOKED : StopReason.LOST))
+                    .into(new KeeperState.Closed());
         }
         if (event instanceof KeeperEvent.DeadlineDue due && due.timers() == choosing.timers()) {
             return chosenTooLate(choosing, step, now);
