@@ -59,6 +59,11 @@ final class KeeperSight {
         lastStop = Optional.of(why);
     }
 
+    /** Why the window ended, as first told, no longer holds: {@code why} is the last stop now. */
+    void restated(OwnershipListener.StopReason why) {
+        lastStop = Optional.of(why);
+    }
+
     /** The listener is being told the window ended; {@code returned} completes when it has returned. */
     void told(CompletableFuture<Void> returned) {
         stopTold = stopTold.isDone() ? returned : CompletableFuture.allOf(stopTold, returned);

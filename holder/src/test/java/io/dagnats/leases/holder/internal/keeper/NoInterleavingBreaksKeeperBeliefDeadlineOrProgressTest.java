@@ -161,6 +161,8 @@ class NoInterleavingBreaksKeeperBeliefDeadlineOrProgressTest {
                     return Optional.of("stopped owning twice");
                 }
                 believed = Optional.empty();
+            } else if (effect instanceof KeeperEffect.Restate && believed.isPresent()) {
+                return Optional.of("restated why ownership ended while still owner");
             }
         }
         return Optional.empty();
