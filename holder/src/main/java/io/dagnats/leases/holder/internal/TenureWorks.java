@@ -14,8 +14,11 @@ import java.util.concurrent.TimeUnit;
  * The {@link TenureWork} of one belief window: made when the keeper tells the listener
  * {@code becameOwner}, cancelled (its futures interrupted, its callbacks run) when it tells
  * {@code stoppedOwning}. {@link #returned} is what a handover or a close waits for before the lease
- * moves: every tracked future done, or the bound passed (a failed stage then). Thread-safe: the
- * user's threads track work while the keeper's thread cancels.
+ * moves: every tracked future done, or the bound passed (a failed stage then). A window made by
+ * {@link #next} also waits for the work of the windows before it that has not returned: a yield
+ * whose drain overran keeps the key so that no one else owns it while that work may act, and a
+ * later handover or release must not let the key go while it still may. Thread-safe: the user's
+ * threads track work while the keeper's thread cancels.
  */
 public final class TenureWorks implements TenureWork {
 
@@ -25,10 +28,31 @@ public final class TenureWorks implements TenureWork {
     private final ThreadFactory threads;
     private final List<Future<?>> tracked = new ArrayList<>();
     private final List<Runnable> onCancel = new ArrayList<>();
+    /** Work of ended windows before this one that had not returned when it began: waited for, never cancelled again. */
+    private final List<Future<?>> earlier;
     private boolean cancelled;
 
     public TenureWorks(ThreadFactory threads) {
+        this(threads, List.of());
+    }
+
+    private TenureWorks(ThreadFactory threads, List<Future<?>> earlier) {
         this.threads = threads;
+        this.earlier = earlier;
+    }
+
+    /**
+     * The works of the window after this one (which has ended): its {@link #returned} waits for its own
+     * work and for this window's and the earlier windows' work that has not returned yet.
+     */
+    public TenureWorks next(ThreadFactory threads) {
+        List<Future<?>> unreturned = new ArrayList<>();
+        synchronized (this) {
+            unreturned.addAll(tracked);
+        }
+        unreturned.addAll(earlier);
+        unreturned.removeIf(TenureWorks::hasReturned);
+        return new TenureWorks(threads, List.copyOf(unreturned));
     }
 
     private static TenureWorks ended() {
@@ -98,13 +122,14 @@ public final class TenureWorks implements TenureWork {
     }
 
     /**
-     * Completes once every tracked work has returned (a cancelled {@link FutureTask} only once its
-     * thread left the task, not when it was told to stop), or fails after {@code atMostNanos}.
+     * Completes once every tracked work, and every work of earlier windows this one waits for, has
+     * returned (a cancelled {@link FutureTask} only once its thread left the task, not when it was told
+     * to stop), or fails after {@code atMostNanos}.
      */
     public CompletableFuture<Void> returned(long atMostNanos) {
-        List<Future<?>> running;
+        List<Future<?>> running = new ArrayList<>(earlier);
         synchronized (this) {
-            running = List.copyOf(tracked);
+            running.addAll(tracked);
         }
         if (running.isEmpty()) {
             return CompletableFuture.completedFuture(null);
@@ -112,6 +137,11 @@ public final class TenureWorks implements TenureWork {
         CompletableFuture<Void> done = CompletableFuture.runAsync(() -> running.forEach(TenureWorks::awaitReturn),
                 runnable -> threads.newThread(runnable).start());
         return done.orTimeout(atMostNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Whether {@code future}'s work has returned, as {@link #awaitReturn} would find without blocking. */
+    private static boolean hasReturned(Future<?> future) {
+        return future instanceof ReturnAware aware ? aware.hasReturned() : future.isDone();
     }
 
     /** Blocks until {@code future}'s work has returned. */
@@ -130,6 +160,8 @@ public final class TenureWorks implements TenureWork {
     /** A future that can tell when its work has left the running thread, not only when it was cancelled. */
     interface ReturnAware {
         void awaitReturn();
+
+        boolean hasReturned();
     }
 
     /** The task {@link #run} starts: done when cancelled, returned only once its thread left it. */
@@ -147,6 +179,11 @@ public final class TenureWorks implements TenureWork {
             } finally {
                 left.countDown();
             }
+        }
+
+        @Override
+        public boolean hasReturned() {
+            return left.getCount() == 0;
         }
 
         @Override

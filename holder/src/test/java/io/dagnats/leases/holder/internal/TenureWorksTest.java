@@ -87,4 +87,37 @@ class TenureWorksTest {
         release.countDown();
         works.returned(TimeUnit.SECONDS.toNanos(10)).get(10, TimeUnit.SECONDS);
     }
+
+    @Test
+    void theNextWindowWaitsForTheEarlierWindowsWorkUntilItReturnedAndNoLonger() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(1);
+        works.run(() -> {
+            started.countDown();
+            while (true) {
+                try {
+                    release.await();
+                    return null;
+                } catch (InterruptedException ignored) {
+                    // the stubborn work goes on past its window
+                }
+            }
+        });
+        assertTrue(started.await(10, TimeUnit.SECONDS));
+        works.cancel();
+        TenureWorks second = works.next(Daemons.named("test-tenure"));
+
+        CompletableFuture<Void> waited = second.returned(TimeUnit.MILLISECONDS.toNanos(100));
+        assertThrows(ExecutionException.class, () -> waited.get(10, TimeUnit.SECONDS),
+                "the second window has no work of its own, yet the first's still runs");
+        second.cancel();
+        TenureWorks third = second.next(Daemons.named("test-tenure"));
+        assertThrows(ExecutionException.class, () -> third.returned(TimeUnit.MILLISECONDS.toNanos(100))
+                .get(10, TimeUnit.SECONDS), "carried over through a window that started nothing");
+
+        release.countDown();
+        third.returned(TimeUnit.SECONDS.toNanos(10)).get(10, TimeUnit.SECONDS);
+        third.cancel();
+        assertTrue(third.next(Daemons.named("test-tenure")).returned(1).isDone(), "returned work is carried no further");
+    }
 }

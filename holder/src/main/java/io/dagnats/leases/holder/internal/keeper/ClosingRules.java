@@ -8,7 +8,9 @@ import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseView;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The closing of a {@link KeeperRules} keeper, to its end: ownership ends at once; a call in
@@ -21,6 +23,9 @@ final class ClosingRules {
 
     /** How long a close waits for interrupted forward handlers before it gives up releasing. */
     static final Duration HANDLER_DRAIN = Duration.ofSeconds(5);
+    /** The stops that say the lease moves on from this process: untrue once a close is abandoned before it moved. */
+    private static final Set<OwnershipListener.StopReason> SAYS_IT_MOVES = EnumSet.of(OwnershipListener.StopReason.RELEASED,
+            OwnershipListener.StopReason.HANDED_OVER, OwnershipListener.StopReason.PREFERRED_CANDIDATE);
 
     private final LeaseKey key;
     private final Claimant self;
@@ -50,16 +55,30 @@ final class ClosingRules {
 
     /**
      * An abandon during a close: this process may still act through a tenure it handed out, so what
-     * the close would still release is left to the TTL (a release already sent is not recalled).
+     * the close would still release is left to the TTL (a release already sent is not recalled), and
+     * a listener told the close releases is told ABANDONED ({@link #restateAbandoned}).
      */
     private static KeeperStep abandoned(KeeperState.Ending ending, KeeperStep.Builder step) {
         if (ending instanceof KeeperState.Draining) {
-            return step.into(new KeeperState.Closed());
+            return restateAbandoned(step).into(new KeeperState.Closed());
         }
         if (ending instanceof KeeperState.Closing closing) {
+            restateAbandoned(step);
             return step.into(new KeeperState.Closing(closing.call(), false, closing.held()));
         }
         return step.into(ending);
+    }
+
+    /**
+     * A close abandoned before it moved the lease: a listener last told it stopped owning because the
+     * lease was released or handed over (or was being handed to a preferred candidate) is told
+     * {@code ABANDONED}, and that is its last stop; nothing moved, the TTL frees the key.
+     */
+    static KeeperStep.Builder restateAbandoned(KeeperStep.Builder step) {
+        if (step.memory().toldStop().filter(SAYS_IT_MOVES::contains).isPresent()) {
+            step.then(new KeeperEffect.Restate(OwnershipListener.StopReason.ABANDONED));
+        }
+        return step;
     }
 
     /** An event in one of the phases of a close. */

@@ -74,7 +74,10 @@ final class HandoverRules {
             return step.then(new KeeperEffect.StopOwning(StopReason.ABANDONED)).into(new KeeperState.Closed());
         }
         if (event instanceof KeeperEvent.Changed changed && rules.endsOrTakes(changed, tenure.start())) {
-            return step.then(new KeeperEffect.StopOwning(StopReason.LOST)).into(new KeeperState.Closed());
+            // Told why as the owner phases tell it: a revoke is no fault of this process.
+            boolean revoked = changed.change().orElseThrow().kind() == LeaseChange.Kind.REVOKED;
+            return step.then(new KeeperEffect.StopOwning(revoked ? StopReason.REVOKED : StopReason.LOST))
+                    .into(new KeeperState.Closed());
         }
         if (event instanceof KeeperEvent.DeadlineDue due && due.timers() == choosing.timers()) {
             return chosenTooLate(choosing, step, now);
@@ -117,10 +120,14 @@ final class HandoverRules {
      * An event in {@link KeeperState.Yielding} or {@link KeeperState.HandingOver}. A close makes the
      * handover a close's; an abandon ({@code close(false)}: this process may still act through a
      * tenure it handed out) moves nothing more, the key left to the TTL (a handover already sent may
-     * still land: the successor then owns only after a renew of its own, as ever).
+     * still land: the successor then owns only after a renew of its own, as ever); abandoned before
+     * its handover was sent, the listener, told it stepped down to hand over, is told ABANDONED.
      */
     KeeperStep handover(KeeperState.Handover state, KeeperEvent event, KeeperStep.Builder step, EventTime now) {
         if (event instanceof KeeperEvent.Close close) {
+            if (!close.release() && state instanceof KeeperState.Yielding) {
+                ClosingRules.restateAbandoned(step); // told it hands over: it will not
+            }
             return step.into(close.release() ? closing(state) : new KeeperState.Closed());
         }
         if (state instanceof KeeperState.Yielding yielding) {

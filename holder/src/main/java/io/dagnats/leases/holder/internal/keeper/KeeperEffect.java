@@ -37,6 +37,14 @@ sealed interface KeeperEffect {
     }
 
     /**
+     * Ownership has ended already, but why the listener (and {@code lastStop}) was told no longer
+     * holds: a close abandoned before it handed over or released leaves the key to its TTL. Tell the
+     * listener {@code reason} (a second stoppedOwning) and make it the last stop; nothing else.
+     */
+    record Restate(OwnershipListener.StopReason reason) implements KeeperEffect {
+    }
+
+    /**
      * Tell dagnats the store went back: one renew presenting {@code floor}, the highest fence this
      * process confirmed for the key, of the key's probe ({@link WentBackProbe}), a key nobody
      * holds. A renew of a free key presenting a revision above the stream's last sequence is

@@ -7,11 +7,13 @@ import io.dagnats.leases.holder.internal.TenureWorks;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What others read of one {@link LeaseKeeper} off its scheduler thread: whether it waits for the
  * key (what its candidacy answers), why it last stopped owning ({@code KeptLease.lastStop}), and
- * the {@link TenureWorks} of its current belief window. Written on the scheduler thread only.
+ * the {@link TenureWorks} of its current belief window (which also holds the earlier windows' work
+ * that has not returned). Written on the scheduler thread only.
  */
 final class KeeperSight {
 
@@ -19,7 +21,7 @@ final class KeeperSight {
     private volatile boolean waiting;
     private volatile Optional<OwnershipListener.StopReason> lastStop = Optional.empty();
     private volatile TenureWorks work = TenureWorks.NONE;
-    /** Completes once the listener returned from the last stoppedOwning: a handover waits for it too. */
+    /** Completes once the listener returned from every stoppedOwning told so far: a handover waits for it too. */
     private volatile CompletableFuture<Void> stopTold = CompletableFuture.completedFuture(null);
 
     KeeperSight(String key) {
@@ -40,9 +42,13 @@ final class KeeperSight {
         return lastStop;
     }
 
-    /** A belief window begins: the work it starts is tracked from here. */
+    /**
+     * A belief window begins: the work it starts is tracked from here, and the earlier windows' work
+     * that has not returned stays waited for (an overrun yield kept the key for it; no later drain
+     * may let the key go while it may still act).
+     */
     TenureWorks began() {
-        TenureWorks begun = new TenureWorks(Daemons.named("dagnats-tenure-" + key));
+        TenureWorks begun = work.next(Daemons.named("dagnats-tenure-" + key));
         work = begun;
         return begun;
     }
@@ -53,18 +59,24 @@ final class KeeperSight {
         lastStop = Optional.of(why);
     }
 
+    /** Why the window ended, as first told, no longer holds: {@code why} is the last stop now. */
+    void restated(OwnershipListener.StopReason why) {
+        lastStop = Optional.of(why);
+    }
+
     /** The listener is being told the window ended; {@code returned} completes when it has returned. */
     void told(CompletableFuture<Void> returned) {
-        stopTold = returned;
+        stopTold = stopTold.isDone() ? returned : CompletableFuture.allOf(stopTold, returned);
     }
 
     /**
-     * Completes once the forward handlers, the ended window's work and the listener's
+     * Completes once the forward handlers, the ended windows' work and the listener's
      * {@code stoppedOwning} have returned (the belief window, as the listener sees it, is over), or
-     * fails after {@code within}.
+     * fails after {@code within}. The bound times out a copy: the shared stoppedOwning stage must
+     * still complete when the listener returns, for the next drain, after an overrun one, to see it.
      */
     CompletableFuture<Void> drained(Ownership ownership, Duration within) {
         return CompletableFuture.allOf(ownership.runsEnded(within), work.returned(within.toNanos()),
-                stopTold.orTimeout(within.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS));
+                stopTold.copy().orTimeout(within.toNanos(), TimeUnit.NANOSECONDS));
     }
 }

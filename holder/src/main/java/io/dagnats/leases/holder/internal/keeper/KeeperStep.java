@@ -5,6 +5,7 @@ import io.dagnats.leases.holder.internal.Step;
 import io.dagnats.leases.holder.internal.StepBuilder;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One transition of {@link KeeperRules}: the next state, what the keeper remembers across
@@ -53,6 +54,13 @@ record KeeperStep(KeeperState state, KeeperMemory memory, List<KeeperEffect> eff
         @Override
         public Builder then(KeeperEffect effect) {
             super.then(effect);
+            if (effect instanceof KeeperEffect.StopOwning stop) {
+                remember(memory().withToldStop(Optional.of(stop.reason())));
+            } else if (effect instanceof KeeperEffect.Restate restate) {
+                remember(memory().withToldStop(Optional.of(restate.reason())));
+            } else if (effect instanceof KeeperEffect.BecomeOwner) {
+                remember(memory().withToldStop(Optional.empty()));
+            }
             return this;
         }
 

@@ -175,7 +175,7 @@ public final class LeaseKeeper {
         } else if (effect instanceof KeeperEffect.Schedule schedule) {
             runner.submitAfter(schedule.event(), schedule.delayNanos());
         } else if (effect instanceof KeeperEffect.ReportWentBack report) {
-            reportWentBack(report);
+            client.renew(WentBackProbe.of(rules.key), rules.self, report.floor(), Optional.of(rules.ttl));
         } else if (effect instanceof KeeperEffect.BecomeOwner become) {
             // Forwards at or below a fence an earlier tenure had are not this tenure's.
             ownership.begin(become.tenure(), floors.floor(rules.key));
@@ -194,6 +194,9 @@ public final class LeaseKeeper {
             sight.stopped(stop.reason());
             telemetry.ownershipChanged(rules.key.value(), false);
             sight.told(tell(target -> target.stoppedOwning(stop.reason())));
+        } else if (effect instanceof KeeperEffect.Restate restate) {
+            sight.restated(restate.reason()); // ownership ended already: only what the listener was told changes
+            sight.told(tell(target -> target.stoppedOwning(restate.reason())));
         } else if (effect instanceof KeeperEffect.DrainHandlers drain) {
             sight.drained(ownership, drain.within())
                     .whenComplete((done, slow) -> submit(new KeeperEvent.Drained(drain.drain(), slow == null)));
@@ -215,11 +218,6 @@ public final class LeaseKeeper {
 
     private static KeeperEvent.CallFailed failed(long call, Throwable failure) {
         return new KeeperEvent.CallFailed(call, CallFailures.finalError(failure));
-    }
-
-    /** Releases the record below the floor once no forward handler runs (none if one overruns), then presents the floor. */
-    private void reportWentBack(KeeperEffect.ReportWentBack report) {
-        client.renew(WentBackProbe.of(rules.key), rules.self, report.floor(), Optional.of(rules.ttl));
     }
 
     /**

@@ -9,6 +9,7 @@ import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.Candidate;
 import io.dagnats.leases.holder.KeepOptions;
+import io.dagnats.leases.holder.OwnershipListener.StopReason;
 import io.dagnats.leases.holder.Succession;
 import io.dagnats.leases.holder.internal.HandoverAnswer;
 import java.time.Duration;
@@ -135,7 +136,9 @@ class HandoverRulesTest {
                         "Choosing", "Schedule DeadlineDue 13750ms"),
                 row("close: another tenure's deadline timer changes nothing", choosingTooLong,
                         new KeeperEvent.DeadlineDue(9), "Choosing"),
-                row("close: the lease ended meanwhile", choosing, changed("revoked", 9, KeeperHarness.SELF), "Closed",
+                row("close: revoked meanwhile, told REVOKED as the owner phases tell it", choosing,
+                        changed("revoked", 9, KeeperHarness.SELF), "Closed", "StopOwning REVOKED"),
+                row("close: the lease ended meanwhile", choosing, changed("expired", 9, KeeperHarness.SELF), "Closed",
                         "StopOwning LOST"),
                 row("handed to this process: a renew at once, owner only on its answer", new KeeperState.Waiting(1),
                         changed("handed-over", 20, KeeperHarness.SELF), "Proving", "SendRenew 20"),
@@ -186,6 +189,21 @@ class HandoverRulesTest {
                 .filter(KeeperEffect.AskCandidates.class::isInstance).count(), "oldest version first asks");
         assertEquals(0, none.next(renewing, KeeperMemory.FRESH, renewed, new EventTime(NOW, WALL)).effects().stream()
                 .filter(KeeperEffect.AskCandidates.class::isInstance).count(), "none never yields, so never asks");
+    }
+
+    @Test
+    void anAbandonBeforeTheLeaseMovedRestatesOnlyAStopThatSaidItWould() {
+        KeeperState closingYield = new KeeperState.Yielding(new Fence(5), new Fence(6), OLD, 1, true);
+        KeeperState draining = new KeeperState.Draining(new Fence(6), 1);
+        KeeperEvent abandon = new KeeperEvent.Close(false);
+        KeeperMemory handedOver = KeeperMemory.FRESH.withToldStop(Optional.of(StopReason.HANDED_OVER));
+        KeeperMemory deadline = KeeperMemory.FRESH.withToldStop(Optional.of(StopReason.DEADLINE_PASSED));
+
+        KeeperStep restated = RULES.next(closingYield, handedOver, abandon, new EventTime(NOW, WALL));
+        assertEquals(List.of(new KeeperEffect.Restate(StopReason.ABANDONED)), restated.effects());
+        assertEquals(Optional.of(StopReason.ABANDONED), restated.memory().toldStop(), "restated once");
+        assertEquals(List.of(), RULES.next(draining, deadline, abandon, new EventTime(NOW, WALL)).effects(),
+                "a passed deadline is still why it stopped");
     }
 
     private static String describe(KeeperEffect effect) {
