@@ -32,9 +32,10 @@ public interface OwnershipListener {
         /**
          * Ownership was given up without a release, because this process may still be acting
          * through a tenure it handed out (a shard's drain that overran its bound): the key stays
-         * held, and no other holder is granted it, until its TTL runs out. Also told a second time,
-         * after {@link #HANDED_OVER}, {@link #RELEASED} or {@link #PREFERRED_CANDIDATE}, when a close
-         * was abandoned before it handed over or released: nothing moved, the TTL frees the key.
+         * held, and no other holder is granted it, until its TTL runs out. Also what
+         * {@code KeptLease.lastStop()} says, though the listener was told {@link #HANDED_OVER},
+         * {@link #RELEASED} or {@link #PREFERRED_CANDIDATE}, when a close was abandoned before it
+         * handed over or released: nothing moved, the TTL frees the key. A listener is told once per tenure.
          */
         ABANDONED,
         /**

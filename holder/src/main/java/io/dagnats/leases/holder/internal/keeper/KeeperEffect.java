@@ -38,8 +38,8 @@ sealed interface KeeperEffect {
 
     /**
      * Ownership has ended already, but why the listener (and {@code lastStop}) was told no longer
-     * holds: a close abandoned before it handed over or released leaves the key to its TTL. Tell the
-     * listener {@code reason} (a second stoppedOwning) and make it the last stop; nothing else.
+     * holds: a close abandoned before it handed over or released leaves the key to its TTL. Make
+     * {@code reason} the last stop; the listener is not told again (one stoppedOwning per tenure).
      */
     record Restate(OwnershipListener.StopReason reason) implements KeeperEffect {
     }

@@ -195,8 +195,7 @@ public final class LeaseKeeper {
             telemetry.ownershipChanged(rules.key.value(), false);
             sight.told(tell(target -> target.stoppedOwning(stop.reason())));
         } else if (effect instanceof KeeperEffect.Restate restate) {
-            sight.restated(restate.reason()); // ownership ended already: only what the listener was told changes
-            sight.told(tell(target -> target.stoppedOwning(restate.reason())));
+            sight.restated(restate.reason()); // ownership ended already; the listener was told once, for good
         } else if (effect instanceof KeeperEffect.DrainHandlers drain) {
             sight.drained(ownership, drain.within())
                     .whenComplete((done, slow) -> submit(new KeeperEvent.Drained(drain.drain(), slow == null)));
