@@ -8,7 +8,6 @@ import io.dagnats.leases.holder.OwnershipListener.StopReason;
 import io.dagnats.leases.holder.ShardListener;
 import io.dagnats.leases.holder.internal.Scheduler;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -33,7 +32,7 @@ final class OwnShards {
     private final ShardKeys keys;
     private final HolderId me;
     private final ShardCalls calls;
-    private final ShardListener listener;
+    private final ToldListener told;
     private final ShardDrains drains;
     private final Scheduler loop;
     private final MonotonicClock clock;
@@ -41,19 +40,18 @@ final class OwnShards {
     private final Supplier<Optional<Tenure>> memberTenure;
     private final BooleanSupplier acting;
     private final Runnable decide;
+    private final Supplier<SetFacts> facts;
     private final Map<Integer, OwnShard> states = new ConcurrentHashMap<>();
-    /** Shards moved away, with the revision of the move: not confirmed again until the view shows it. Loop only. */
-    private final Map<Integer, Long> movedAway = new HashMap<>();
-    /** Refused attaches and when to ask again: the view that asked is stale until the next listing. Loop only. */
-    private final Map<Integer, Long> refusedUntil = new HashMap<>();
+    private final ClaimBrakes brakes;
 
+    /** @param facts what the set sees now, any thread: belief in a shard it shows gone is over */
     OwnShards(ShardKeys keys, HolderId me, ShardCalls calls, ShardListener listener, ShardDrains drains, Scheduler loop,
             MonotonicClock clock, Duration ttl, Supplier<Optional<Tenure>> memberTenure, BooleanSupplier acting,
-            Runnable decide) {
+            Runnable decide, Supplier<SetFacts> facts) {
         this.keys = keys;
         this.me = me;
         this.calls = calls;
-        this.listener = listener;
+        this.told = new ToldListener(listener);
         this.drains = drains;
         this.loop = loop;
         this.clock = clock;
@@ -61,23 +59,42 @@ final class OwnShards {
         this.memberTenure = memberTenure;
         this.acting = acting;
         this.decide = decide;
+        this.facts = facts;
+        this.brakes = new ClaimBrakes(clock, ttl);
     }
 
-    ShardCalls calls() {
-        return calls;
-    }
-
-    /** The shards believed under {@code tenure}, the member's tenure now (none without one). Any thread. */
+    /**
+     * The shards believed under {@code tenure}, the member's tenure now (none without one), and not
+     * shown gone by what the set sees now. Any thread.
+     */
     Set<Integer> believed(Optional<Tenure> tenure) {
         Set<Integer> owned = new TreeSet<>();
-        tenure.ifPresent(now -> states.forEach((shard, state) -> state.believedUnder(now.start()).ifPresent(
-                revision -> owned.add(shard))));
+        tenure.ifPresent(now -> states.keySet().forEach(shard -> revisionBelieved(shard, now.start())
+                .ifPresent(revision -> owned.add(shard))));
         return owned;
     }
 
-    /** The shard's fence, if believed under the member tenure {@code tenureStart}. Any thread. */
+    /** The shard's fence, if believed under the member tenure {@code tenureStart} and not shown gone. Any thread. */
     Optional<Fence> revisionBelieved(int shard, Fence tenureStart) {
-        return Optional.ofNullable(states.get(shard)).flatMap(state -> state.believedUnder(tenureStart));
+        SetFacts seen = facts.get();
+        return Optional.ofNullable(states.get(shard)).filter(state -> !state.shownGone(shard, me, seen))
+                .flatMap(state -> state.believedUnder(tenureStart));
+    }
+
+    /**
+     * Shards whose key the set's facts show written by anyone since their grant (an operator's
+     * revoke, a move or attach by another, freed): belief ended already ({@link #revisionBelieved});
+     * the state is forgotten and the listener told {@code LOST}. A shard has no renew of its own,
+     * so this (an event, or the listing every third of the TTL) is how its owner learns of it.
+     */
+    void forgetGone(SetFacts seen) {
+        new TreeMap<>(states).forEach((shard, state) -> {
+            if (state.shownGone(shard, me, seen) && states.remove(shard, state)) {
+                LOG.log(System.Logger.Level.INFO, "shard set " + keys.set() + ": shard " + shard
+                        + " was written by someone else since it was attached here (revoked, freed or moved): lost");
+                told.revoked(shard, StopReason.LOST);
+            }
+        });
     }
 
     /** The member lease's belief ended: so did every shard's (already, by derivation); the listener is told. */
@@ -85,7 +102,7 @@ final class OwnShards {
         new TreeMap<>(states).forEach((shard, state) -> {
             states.remove(shard);
             if (state.isBelief()) {
-                revoked(shard, why);
+                told.revoked(shard, why);
             }
         });
     }
@@ -96,7 +113,7 @@ final class OwnShards {
             if (!state.memberTenure().equals(tenure)) {
                 states.remove(shard);
                 if (state.isBelief()) {
-                    revoked(shard, StopReason.LOST);
+                    told.revoked(shard, StopReason.LOST);
                 }
             }
         });
@@ -104,22 +121,14 @@ final class OwnShards {
 
     /** The view shows {@code shard} attached here (moved here, or after a failed move): owned only once an attach says so. */
     void confirm(int shard, Fence tenure, long seenRevision) {
-        Long moved = movedAway.get(shard);
-        if (moved != null && Long.compareUnsigned(seenRevision, moved) < 0) {
-            return;
+        if (!brakes.showsBeforeMoveAway(shard, seenRevision)) {
+            claim(shard, tenure);
         }
-        movedAway.remove(shard);
-        claim(shard, tenure);
     }
 
     /** Attaches a shard that has no state here. */
     void claim(int shard, Fence tenure) {
-        Long until = refusedUntil.get(shard);
-        if (until != null && clock.nanoTime() - until < 0) {
-            return;
-        }
-        refusedUntil.remove(shard);
-        if (states.putIfAbsent(shard, new OwnShard.Attaching(tenure)) != null) {
+        if (!brakes.mayClaim(shard) || states.putIfAbsent(shard, new OwnShard.Attaching(tenure)) != null) {
             return;
         }
         OwnShard.Attaching sent = (OwnShard.Attaching) states.get(shard);
@@ -135,16 +144,12 @@ final class OwnShards {
         if (answer instanceof ShardCalls.Attached.Granted granted && acting.getAsBoolean()
                 && granted.memberTenure().equals(sent.memberTenure())
                 && now.filter(tenure -> tenure.start().equals(sent.memberTenure())).isPresent()) {
-            states.put(shard, new OwnShard.Owned(granted.revision(), sent.memberTenure()));
-            try {
-                listener.shardAssigned(shard, new Tenure(keys.shard(shard), me, granted.revision(), granted.revision(),
-                        now.get().deadlineNanos()));
-            } catch (RuntimeException failed) {
-                LOG.log(System.Logger.Level.WARNING, "shardAssigned of shard " + shard + " threw: " + failed);
-            }
+            states.put(shard, new OwnShard.Owned(granted.revision(), sent.memberTenure(), clock.nanoTime()));
+            told.assigned(shard, new Tenure(keys.shard(shard), me, granted.revision(), granted.revision(),
+                    now.get().deadlineNanos()));
         } else {
             states.remove(shard);
-            refusedUntil.put(shard, clock.nanoTime() + ttl.toNanos() / 3);
+            brakes.refused(shard);
         }
         decide.run();
     }
@@ -169,7 +174,8 @@ final class OwnShards {
         if (!(states.get(shard) instanceof OwnShard.Owned owned)) {
             return;
         }
-        OwnShard.Draining draining = new OwnShard.Draining(owned.revision(), owned.memberTenure(), target);
+        OwnShard.Draining draining = new OwnShard.Draining(owned.revision(), owned.memberTenure(), owned.grantedAt(),
+                target);
         states.put(shard, draining);
         Tenure tenure = new Tenure(keys.shard(shard), me, owned.revision(), owned.revision(),
                 memberTenure.get().map(Tenure::deadlineNanos).orElse(clock.nanoTime()));
@@ -185,17 +191,17 @@ final class OwnShards {
         if (draining.target().isEmpty()) {
             // Leaving: detached as soon as its own drain returns, not when the member lease is released
             // after every other drain (ADR-031's promise to the replicas taking the shards over).
-            revoked(shard, StopReason.RELEASED);
+            told.revoked(shard, StopReason.RELEASED);
             detach(shard, sent);
             return;
         }
-        revoked(shard, StopReason.HANDED_OVER);
+        told.revoked(shard, StopReason.HANDED_OVER);
         calls.move(keys.shard(shard), draining.revision(), draining.target().get())
                 .whenComplete((answer, failure) -> loop.execute(() -> {
                     if (states.get(shard) == sent) {
                         states.remove(shard);
                         if (answer instanceof ShardCalls.Moved.Done done) {
-                            movedAway.put(shard, done.revision().revision());
+                            brakes.movedAway(shard, done.revision().revision());
                         }
                     }
                     decide.run();
@@ -207,7 +213,7 @@ final class OwnShards {
             return;
         }
         states.put(shard, new OwnShard.Parked(draining.revision(), draining.memberTenure(), clock.nanoTime() + ttl.toNanos()));
-        revoked(shard, StopReason.ABANDONED);
+        told.revoked(shard, StopReason.ABANDONED);
         loop.schedule(decide, ttl.toNanos());
     }
 
@@ -237,14 +243,6 @@ final class OwnShards {
         if (states.values().stream().allMatch(state -> state instanceof OwnShard.Attaching)) {
             states.clear();
             leave.run();
-        }
-    }
-
-    private void revoked(int shard, StopReason why) {
-        try {
-            listener.shardRevoked(shard, why);
-        } catch (RuntimeException failed) {
-            LOG.log(System.Logger.Level.WARNING, "shardRevoked of shard " + shard + " threw: " + failed);
         }
     }
 }

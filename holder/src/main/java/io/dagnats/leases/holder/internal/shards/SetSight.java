@@ -44,7 +44,8 @@ final class SetSight {
     private final Function<LeaseView, SetFacts.Seen> seenOf;
     private final Runnable changed;
     private final Set<HolderId> followed = new HashSet<>();
-    private SetFacts facts;
+    /** Written on the loop only; read from any thread too (belief in a shard derives from it). */
+    private volatile SetFacts facts;
     /** Whether a listing is under way, and whether another was asked for meanwhile; no more looks once stopped. */
     private boolean listing;
     private boolean again;
@@ -110,9 +111,10 @@ final class SetSight {
         listing = true;
         again = false;
         long begunAt = facts.step();
+        long begunNanos = clock.nanoTime();
         walk(keys.memberPrefix()).thenCombine(walk(keys.capacityPrefix()), this::both)
                 .thenCombine(walk(keys.shardPrefix()), this::both)
-                .whenComplete((leases, failure) -> loop.execute(() -> listed(leases, failure, begunAt)));
+                .whenComplete((leases, failure) -> loop.execute(() -> listed(leases, failure, begunAt, begunNanos)));
     }
 
     private List<LeaseView> both(List<LeaseView> some, List<LeaseView> more) {
@@ -125,7 +127,7 @@ final class SetSight {
         return ListingWalk.walkAsync(client::list, prefix, ListRequest.MAX_PAGE_SIZE);
     }
 
-    private void listed(List<LeaseView> leases, Throwable failure, long begunAt) {
+    private void listed(List<LeaseView> leases, Throwable failure, long begunAt, long begunNanos) {
         listing = false;
         if (stopped) {
             return;
@@ -138,7 +140,7 @@ final class SetSight {
         } else {
             Map<LeaseKey, SetFacts.Seen> seen = new HashMap<>();
             leases.forEach(lease -> seen.put(lease.key(), seenOf.apply(lease)));
-            facts = facts.listed(seen, begunAt, clock.nanoTime());
+            facts = facts.listed(seen, begunAt, begunNanos, clock.nanoTime());
             follow();
         }
         if (again) {

@@ -39,6 +39,7 @@ class OwnShardsTest {
     private final Map<String, CompletableFuture<?>> answers = new HashMap<>();
     private final List<Runnable> drainThreads = new ArrayList<>();
     private Optional<Tenure> member = Optional.of(memberTenure(TENURE));
+    private SetFacts seen = SetFacts.unlisted(KEYS);
     private OwnShards own;
 
     OwnShardsTest() {
@@ -58,7 +59,7 @@ class OwnShardsTest {
             return new Thread(() -> { });
         });
         own = new OwnShards(KEYS, ME, new RecordingCalls(), listener, drains, loop, loop, TTL, () -> member, () -> true,
-                () -> { });
+                () -> { }, () -> seen);
     }
 
     @Test
@@ -138,6 +139,51 @@ class OwnShardsTest {
         loop.advance(TTL.dividedBy(3));
         own.claim(3, TENURE);
         assertEquals(List.of("attach 3", "attach 3"), record);
+    }
+
+    @Test
+    void aShardWhoseKeyIsWrittenByAnyoneElseSinceItsGrantIsNoLongerBelievedAndItsListenerIsToldLost() {
+        owned(3, 77);
+        owned(4, 78);
+        seen = seen.changed(KEYS.shard(3), write(Optional.empty(), 80, 0), false, loop.nanoTime()); // an operator's revoke
+        assertEquals(Set.of(4), own.believed(member), "belief ends as the event is seen, before anyone is told");
+        own.forgetGone(seen);
+        own.forgetGone(seen);
+        assertEquals(List.of("revoked 3 LOST"), record.subList(4, record.size()), "told once");
+        seen = seen.changed(KEYS.shard(4), write(Optional.of(new HolderId("other")), 81, 0), false, loop.nanoTime());
+        own.forgetGone(seen);
+        assertEquals(Set.of(), own.believed(member), "attached by another");
+        assertEquals("revoked 4 LOST", record.get(record.size() - 1));
+    }
+
+    @Test
+    void aListingBegunAfterTheGrantThatDoesNotShowTheShardHereEndsBeliefThoughItsEventWasLost() {
+        owned(3, 77);
+        owned(4, 78);
+        long grantedAt = loop.nanoTime();
+        seen = seen.listed(Map.of(KEYS.shard(4), write(Optional.of(ME), 78, SetFacts.Seen.LISTED)), seen.step(),
+                grantedAt - 1, grantedAt);
+        own.forgetGone(seen);
+        assertEquals(Set.of(3, 4), own.believed(member), "a listing begun before the grant says nothing of it");
+        loop.advance(TTL.dividedBy(3));
+        seen = seen.listed(Map.of(KEYS.shard(4), write(Optional.of(ME), 78, SetFacts.Seen.LISTED)), seen.step(),
+                loop.nanoTime(), loop.nanoTime());
+        assertEquals(Set.of(4), own.believed(member));
+        own.forgetGone(seen);
+        assertEquals("revoked 3 LOST", record.get(record.size() - 1));
+    }
+
+    @Test
+    void anEventOfAWriteOlderThanTheGrantSaysNothing() {
+        owned(3, 77);
+        seen = seen.changed(KEYS.shard(3), write(Optional.empty(), 70, 0), false, loop.nanoTime());
+        own.forgetGone(seen);
+        assertEquals(Set.of(3), own.believed(member));
+        assertEquals(2, record.size(), record.toString());
+    }
+
+    private static SetFacts.Seen write(Optional<HolderId> holder, long revision, long step) {
+        return new SetFacts.Seen(holder, Optional.empty(), revision, Optional.of(TENURE), Optional.empty(), step);
     }
 
     private void owned(int shard, long revision) {

@@ -24,7 +24,7 @@ class SetFactsTest {
                 KEYS.member(A), listed(A, 10, 10, null),
                 KEYS.shard(0), listed(A, 11, 10, null),
                 KEYS.shard(1), listed(A, 5, 4, null),
-                KEYS.shard(2), listed(B, 12, 9, null)), 0, 0);
+                KEYS.shard(2), listed(B, 12, 9, null)), 0, 0, 0);
         // shard 1 names a's tenure 4, a is at tenure 10; b is no member at all.
         assertEquals(Map.of(0, A), facts.owners());
     }
@@ -33,7 +33,7 @@ class SetFactsTest {
     void aRenewKeepsTheMembersTenureAndItsExpiryFreesItsShardsAtOnce() {
         SetFacts facts = SetFacts.unlisted(KEYS).listed(Map.of(
                 KEYS.member(A), listed(A, 10, 10, null),
-                KEYS.shard(0), listed(A, 11, 10, null)), 0, 0);
+                KEYS.shard(0), listed(A, 11, 10, null)), 0, 0, 0);
         facts = facts.changed(KEYS.member(A), event(A, 20), false, 1);
         assertEquals(Optional.of(new Fence(10)), facts.members().get(A).tenure());
         assertEquals(Map.of(0, A), facts.owners());
@@ -47,11 +47,11 @@ class SetFactsTest {
         SetFacts facts = SetFacts.unlisted(KEYS).listed(Map.of(
                 KEYS.member(A), listed(A, 10, 10, null),
                 KEYS.capacity(A), listed(A, 11, 10, "2"),
-                KEYS.member(B), listed(B, 12, 12, null)), 0, 100);
+                KEYS.member(B), listed(B, 12, 12, null)), 0, 100, 100);
         ShardPlacement.View early = facts.placement(100 + SETTLE - 1, SETTLE, 1);
         assertEquals(Map.of(A, new ShardPlacement.Member(A, 2, false)), early.members(), "b has no capacity key yet");
         facts = facts.listed(Map.of(KEYS.member(A), listed(A, 10, 10, null), KEYS.capacity(A), listed(A, 11, 10, "2")),
-                facts.step(), 500);
+                facts.step(), 500, 500);
         assertTrue(facts.placement(100 + SETTLE, SETTLE, 1).members().get(A).settled(), "first seen at 100, not 500");
         assertFalse(facts.placement(100 + SETTLE, SETTLE, 1).members().containsKey(B));
     }
