@@ -75,7 +75,7 @@ public final class LeaseHolder implements AutoCloseable {
         this.desk = new CandidateDesk(connection, self, builder.clock);
         this.kept = new KeptKeys(self, client, builder.clock, threads.scheduler(), threads.listeners(), changes, telemetry,
                 health, desk);
-        this.shardSets = new ShardSets(new ShardHolder(id, client, kept::keep), self, connection, builder.clock);
+        this.shardSets = new ShardSets(new ShardHolder(id, client, kept::keep, kept.floors()), self, connection, builder.clock);
         this.followings = new Followings(self, connection, client, threads.scheduler(), threads.listeners(), builder.clock,
                 kept.floors());
         this.inbox = Optional.ofNullable(builder.forwardHandler).map(handler -> new ForwardInbox(connection, self,

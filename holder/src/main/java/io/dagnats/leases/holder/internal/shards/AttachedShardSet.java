@@ -33,12 +33,12 @@ import java.util.function.Function;
  * sees into {@link SetFacts}, plans by {@link ShardPlacement} and {@link ShardRound}, and acts
  * through {@link ShardCalls}; {@link OwnShards} holds where each of its own shards stands.
  *
- * <p>Safety, from this process's own record: a shard is owned from its attach answered granted
- * while the member lease is held at the member tenure it was attached to, and no longer than that
- * tenure ({@link #owned} and {@link #tenure} derive it from the member's deadline at every call);
- * belief ends before a move or detach is sent; a shard moved here is owned only after this
- * member's own idempotent attach answers granted; before the member lease is released, belief in
- * every shard has ended.
+ * <p>Safety, from this process's own record: a shard is owned from its attach answered granted above
+ * every fence this process owned its key at ({@link ShardFloors}), while the member lease is held at
+ * that member tenure, no longer than it, and only until the set sees its key written since by anyone
+ * ({@link #owned}, {@link #tenure} derive both at every call); belief ends before a move or detach is
+ * sent; a shard moved here is owned only after this member's own attach answers granted; before the
+ * member lease is released, belief in every shard has ended.
  */
 public final class AttachedShardSet implements ShardSet {
 
@@ -74,7 +74,7 @@ public final class AttachedShardSet implements ShardSet {
         this.clock = clock;
         this.sight = sightOf.apply(this::decideSoon);
         this.own = new OwnShards(keys, holder.id(), calls, listener, drains, loop, clock, ttl, this::memberTenureNow,
-                () -> phase.get() instanceof ShardSetPhase.Member, this::decideSoon, sight::facts);
+                () -> phase.get() instanceof ShardSetPhase.Member, this::decideSoon, sight::facts, holder.floors());
         this.capacity = new CapacityKey(keys, holder.id(), options.capacity(), calls, loop, sight::lookAfresh);
     }
 

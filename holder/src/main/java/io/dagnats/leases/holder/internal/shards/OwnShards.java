@@ -6,6 +6,7 @@ import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.OwnershipListener.StopReason;
 import io.dagnats.leases.holder.ShardListener;
+import io.dagnats.leases.holder.internal.FenceFloors;
 import io.dagnats.leases.holder.internal.Scheduler;
 import java.time.Duration;
 import java.util.Map;
@@ -15,6 +16,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -33,7 +35,6 @@ final class OwnShards {
     private final HolderId me;
     private final ShardCalls calls;
     private final ToldListener told;
-    private final ShardDrains drains;
     private final Scheduler loop;
     private final MonotonicClock clock;
     private final Duration ttl;
@@ -43,16 +44,20 @@ final class OwnShards {
     private final Supplier<SetFacts> facts;
     private final Map<Integer, OwnShard> states = new ConcurrentHashMap<>();
     private final ClaimBrakes brakes;
+    private final ShardFloors floors;
+    private final ShardHandOvers handOvers;
 
-    /** @param facts what the set sees now, any thread: belief in a shard it shows gone is over */
+    /**
+     * @param facts  what the set sees now, any thread: belief in a shard it shows gone is over
+     * @param floors the holder's per-key fence floors, which every grant of a shard must clear
+     */
     OwnShards(ShardKeys keys, HolderId me, ShardCalls calls, ShardListener listener, ShardDrains drains, Scheduler loop,
             MonotonicClock clock, Duration ttl, Supplier<Optional<Tenure>> memberTenure, BooleanSupplier acting,
-            Runnable decide, Supplier<SetFacts> facts) {
+            Runnable decide, Supplier<SetFacts> facts, FenceFloors floors) {
         this.keys = keys;
         this.me = me;
         this.calls = calls;
         this.told = new ToldListener(listener);
-        this.drains = drains;
         this.loop = loop;
         this.clock = clock;
         this.ttl = ttl;
@@ -61,6 +66,9 @@ final class OwnShards {
         this.decide = decide;
         this.facts = facts;
         this.brakes = new ClaimBrakes(clock, ttl);
+        this.floors = new ShardFloors(floors);
+        this.handOvers = new ShardHandOvers(keys, me, calls, told, drains, loop, clock, ttl, memberTenure, decide, states,
+                brakes);
     }
 
     /**
@@ -99,22 +107,18 @@ final class OwnShards {
 
     /** The member lease's belief ended: so did every shard's (already, by derivation); the listener is told. */
     void memberEnded(StopReason why) {
-        new TreeMap<>(states).forEach((shard, state) -> {
-            states.remove(shard);
-            if (state.isBelief()) {
-                told.revoked(shard, why);
-            }
-        });
+        forget(state -> true, why);
     }
 
     /** States reached under another member tenure are stale: a believed one is told lost. */
     void forgetOtherTenures(Fence tenure) {
+        forget(state -> !state.memberTenure().equals(tenure), StopReason.LOST);
+    }
+
+    private void forget(Predicate<OwnShard> stale, StopReason why) {
         new TreeMap<>(states).forEach((shard, state) -> {
-            if (!state.memberTenure().equals(tenure)) {
-                states.remove(shard);
-                if (state.isBelief()) {
-                    told.revoked(shard, StopReason.LOST);
-                }
+            if (stale.test(state) && states.remove(shard, state) && state.isBelief()) {
+                told.revoked(shard, why);
             }
         });
     }
@@ -141,98 +145,45 @@ final class OwnShards {
             return;
         }
         Optional<Tenure> now = memberTenure.get();
-        if (answer instanceof ShardCalls.Attached.Granted granted && acting.getAsBoolean()
+        if (!(answer instanceof ShardCalls.Attached.Granted granted && acting.getAsBoolean()
                 && granted.memberTenure().equals(sent.memberTenure())
-                && now.filter(tenure -> tenure.start().equals(sent.memberTenure())).isPresent()) {
-            states.put(shard, new OwnShard.Owned(granted.revision(), sent.memberTenure(), clock.nanoTime()));
+                && now.filter(tenure -> tenure.start().equals(sent.memberTenure())).isPresent())) {
+            states.remove(shard);
+            brakes.refused(shard);
+            decide.run();
+            return;
+        }
+        Optional<OwnShard.Owned> owned = floors.own(keys.shard(shard), granted.revision(), sent.memberTenure(),
+                clock.nanoTime());
+        if (owned.isPresent()) {
+            states.put(shard, owned.get());
             told.assigned(shard, new Tenure(keys.shard(shard), me, granted.revision(), granted.revision(),
                     now.get().deadlineNanos()));
         } else {
-            states.remove(shard);
+            // The store went back: attached here at a fence this process owned it at already. Not owned;
+            // detached, so that whoever attaches it next does so under a new fence.
+            OwnShard.HandingOver detaching = new OwnShard.HandingOver(granted.revision(), sent.memberTenure());
+            states.put(shard, detaching);
+            told.revoked(shard, StopReason.STORE_WENT_BACK);
             brakes.refused(shard);
+            handOvers.detach(shard, detaching);
         }
         decide.run();
     }
 
     /** Drains an owned shard, then moves it to {@code target}; leaving ({@link #drainAll}), detaches it. */
     void handOver(int shard, ShardCalls.Target target) {
-        drain(shard, Optional.of(target));
+        handOvers.handOver(shard, target);
     }
 
     /** Leaving: every owned shard drained (belief ends after each), every campaign forgotten. */
     void drainAll() {
-        new TreeMap<>(states).forEach((shard, state) -> {
-            if (state instanceof OwnShard.Attaching) {
-                states.remove(shard);
-            } else if (state instanceof OwnShard.Owned) {
-                drain(shard, Optional.empty());
-            }
-        });
+        handOvers.drainAll();
     }
 
-    private void drain(int shard, Optional<ShardCalls.Target> target) {
-        if (!(states.get(shard) instanceof OwnShard.Owned owned)) {
-            return;
-        }
-        OwnShard.Draining draining = new OwnShard.Draining(owned.revision(), owned.memberTenure(), owned.grantedAt(),
-                target);
-        states.put(shard, draining);
-        Tenure tenure = new Tenure(keys.shard(shard), me, owned.revision(), owned.revision(),
-                memberTenure.get().map(Tenure::deadlineNanos).orElse(clock.nanoTime()));
-        drains.start(shard, tenure, done -> drained(done, draining), late -> overran(late, draining));
-    }
-
-    private void drained(int shard, OwnShard.Draining draining) {
-        if (states.get(shard) != draining) {
-            return;
-        }
-        OwnShard.HandingOver sent = new OwnShard.HandingOver(draining.revision(), draining.memberTenure());
-        states.put(shard, sent); // belief ends here, before the listener is told and before the call is sent
-        if (draining.target().isEmpty()) {
-            // Leaving: detached as soon as its own drain returns, not when the member lease is released
-            // after every other drain (ADR-031's promise to the replicas taking the shards over).
-            told.revoked(shard, StopReason.RELEASED);
-            detach(shard, sent);
-            return;
-        }
-        told.revoked(shard, StopReason.HANDED_OVER);
-        calls.move(keys.shard(shard), draining.revision(), draining.target().get())
-                .whenComplete((answer, failure) -> loop.execute(() -> {
-                    if (states.get(shard) == sent) {
-                        states.remove(shard);
-                        if (answer instanceof ShardCalls.Moved.Done done) {
-                            brakes.movedAway(shard, done.revision().revision());
-                        }
-                    }
-                    decide.run();
-                }));
-    }
-
-    private void overran(int shard, OwnShard.Draining draining) {
-        if (states.get(shard) != draining) {
-            return;
-        }
-        states.put(shard, new OwnShard.Parked(draining.revision(), draining.memberTenure(), clock.nanoTime() + ttl.toNanos()));
-        told.revoked(shard, StopReason.ABANDONED);
-        loop.schedule(decide, ttl.toNanos());
-    }
-
-    /** Parked shards whose wait is over are detached; with {@code leaving}, forgotten (the member's release frees them). */
+    /** Parked shards whose wait is over are detached. */
     void detachParked(long now) {
-        new TreeMap<>(states).forEach((shard, state) -> {
-            if (state instanceof OwnShard.Parked parked && now - parked.readyAtNanos() >= 0) {
-                OwnShard.HandingOver sent = new OwnShard.HandingOver(parked.revision(), parked.memberTenure());
-                states.put(shard, sent);
-                detach(shard, sent);
-            }
-        });
-    }
-
-    private void detach(int shard, OwnShard.HandingOver sent) {
-        calls.detach(keys.shard(shard), sent.revision()).whenComplete((answer, failure) -> loop.execute(() -> {
-            states.remove(shard, sent);
-            decide.run();
-        }));
+        handOvers.detachParked(now);
     }
 
     /** Leaving: once nothing is drained, handed over or parked any more, {@code leave} runs (the member's release). */

@@ -9,6 +9,7 @@ import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.OwnershipListener.StopReason;
 import io.dagnats.leases.holder.ShardListener;
+import io.dagnats.leases.holder.internal.FenceFloors;
 import io.dagnats.leases.holder.internal.ManualScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,7 +60,7 @@ class OwnShardsTest {
             return new Thread(() -> { });
         });
         own = new OwnShards(KEYS, ME, new RecordingCalls(), listener, drains, loop, loop, TTL, () -> member, () -> true,
-                () -> { }, () -> seen);
+                () -> { }, () -> seen, new FenceFloors());
     }
 
     @Test
@@ -180,6 +181,22 @@ class OwnShardsTest {
         own.forgetGone(seen);
         assertEquals(Set.of(3), own.believed(member));
         assertEquals(2, record.size(), record.toString());
+    }
+
+    @Test
+    void aGrantAtOrBelowAFenceThisProcessAlreadyOwnedTheShardAtIsTheStoreGoingBackNotOwnership() {
+        owned(3, 77);
+        own.handOver(3, TARGET);
+        drainThreads.get(0).run();
+        loop.runDue();
+        ((CompletableFuture<?>) answers.remove("move 3")).completeExceptionally(new RuntimeException("timed out"));
+        loop.runDue();
+        // The move's answer was lost, then the store went back to before it: the view shows 3 here at 77 again.
+        own.confirm(3, TENURE, 77);
+        answer("attach 3", new ShardCalls.Attached.Granted(new Fence(77), TENURE));
+        assertEquals(Set.of(), own.believed(member), "fence 77 was this process's already: not owned again at it");
+        assertEquals(List.of("attach 3", "assigned 3 at 77", "revoked 3 HANDED_OVER", "move 3 at 77 to other believed []",
+                "attach 3", "revoked 3 STORE_WENT_BACK", "detach 3 at 77"), record);
     }
 
     private static SetFacts.Seen write(Optional<HolderId> holder, long revision, long step) {
