@@ -20,8 +20,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
@@ -44,6 +47,9 @@ final class SetSight {
     private final Function<LeaseView, SetFacts.Seen> seenOf;
     private final Runnable changed;
     private final Set<HolderId> followed = new HashSet<>();
+    /** Change events heard and not yet folded into the facts, and whether a fold is queued on the loop. */
+    private final Queue<LeaseChange> unfolded = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean folding = new AtomicBoolean();
     /** Written on the loop only; read from any thread too (belief in a shard derives from it). */
     private volatile SetFacts facts;
     /** Whether a listing is under way, and whether another was asked for meanwhile; no more looks once stopped. */
@@ -169,19 +175,36 @@ final class SetSight {
         });
     }
 
-    /** A change event, on a thread of the connection: folded into the facts on the loop. */
+    /** A change event, on a thread of the connection: folded into the facts on the loop, with any heard meanwhile. */
     private void heard(Optional<LeaseChange> event) {
-        event.ifPresent(change -> loop.execute(() -> {
-            if (!stopped) {
-                boolean ends = change.kind().endsLease();
-                // Only a member key's acquire begins a tenure that attached keys name.
-                boolean begins = change.kind() == LeaseChange.Kind.ACQUIRED && keys.namedBy(change.key()).isPresent();
-                facts = facts.changed(change.key(), new SetFacts.Seen(ends ? Optional.empty() : change.holder(),
-                        ends ? Optional.empty() : change.incarnation(), change.sequence(),
-                        begins ? Optional.of(new Fence(change.sequence())) : Optional.empty(), Optional.empty(), 0),
-                        begins, clock.nanoTime());
-                changed.run();
+        event.ifPresent(change -> {
+            unfolded.add(change);
+            if (folding.compareAndSet(false, true)) {
+                loop.execute(this::fold);
             }
-        }));
+        });
+    }
+
+    /**
+     * On the loop: every event heard since the last fold, in the order heard, into the facts at
+     * once. A member's end frees its thousand shards with a thousand events; folded one by one,
+     * each a copy of the whole set's facts, they kept the loop (and the attaches answered behind
+     * them) busy for seconds.
+     */
+    private void fold() {
+        folding.set(false);
+        List<SetFacts.Change> batch = new ArrayList<>();
+        for (LeaseChange change = unfolded.poll(); change != null; change = unfolded.poll()) {
+            boolean ends = change.kind().endsLease();
+            // Only a member key's acquire begins a tenure that attached keys name.
+            boolean begins = change.kind() == LeaseChange.Kind.ACQUIRED && keys.namedBy(change.key()).isPresent();
+            batch.add(new SetFacts.Change(change.key(), new SetFacts.Seen(ends ? Optional.empty() : change.holder(),
+                    ends ? Optional.empty() : change.incarnation(), change.sequence(),
+                    begins ? Optional.of(new Fence(change.sequence())) : Optional.empty(), Optional.empty(), 0), begins));
+        }
+        if (!stopped && !batch.isEmpty()) {
+            facts = facts.changed(batch, clock.nanoTime());
+            changed.run();
+        }
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -54,6 +55,27 @@ class SetFactsTest {
                 facts.step(), 500, 500);
         assertTrue(facts.placement(100 + SETTLE, SETTLE, 1).members().get(A).settled(), "first seen at 100, not 500");
         assertFalse(facts.placement(100 + SETTLE, SETTLE, 1).members().containsKey(B));
+    }
+
+    @Test
+    void eventsFoldedTogetherTeachWhatTheyTeachFoldedOneByOne() {
+        SetFacts start = SetFacts.unlisted(KEYS).listed(Map.of(
+                KEYS.member(A), listed(A, 10, 10, null),
+                KEYS.shard(0), listed(A, 11, 10, null),
+                KEYS.shard(1), listed(A, 12, 10, null)), 0, 0, 0);
+        List<SetFacts.Change> heard = List.of(
+                new SetFacts.Change(KEYS.shard(0), new SetFacts.Seen(Optional.empty(), Optional.empty(), 30,
+                        Optional.empty(), Optional.empty(), 0), false),
+                new SetFacts.Change(KEYS.shard(0), event(B, 20), false), // older than the freed write: nothing
+                new SetFacts.Change(KEYS.shard(1), event(A, 31), false)); // a renew-like write keeps the tenure
+        SetFacts oneByOne = start;
+        for (SetFacts.Change change : heard) {
+            oneByOne = oneByOne.changed(change.key(), change.seen(), change.beginsTenure(), 5);
+        }
+        SetFacts folded = start.changed(heard, 5);
+        assertEquals(oneByOne, folded);
+        assertEquals(Map.of(1, A), folded.owners());
+        assertEquals(Optional.of(new Fence(10)), folded.shard(1).flatMap(SetFacts.Seen::tenure));
     }
 
     private static SetFacts.Seen listed(HolderId holder, long revision, long tenure, String value) {
