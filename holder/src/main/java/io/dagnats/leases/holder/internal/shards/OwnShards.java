@@ -68,7 +68,7 @@ final class OwnShards {
         this.brakes = new ClaimBrakes(clock, ttl);
         this.floors = new ShardFloors(floors);
         this.handOvers = new ShardHandOvers(keys, me, calls, told, drains, loop, clock, ttl, memberTenure, decide, states,
-                brakes);
+                brakes, this.floors);
     }
 
     /**

@@ -31,11 +31,15 @@ final class ShardHandOvers {
     private final Runnable decide;
     private final Map<Integer, OwnShard> states;
     private final ClaimBrakes brakes;
+    private final ShardFloors floors;
 
-    /** @param states the member's shard states, shared with {@link OwnShards} */
+    /**
+     * @param states the member's shard states, shared with {@link OwnShards}
+     * @param floors told of every move and detach sent, which may write past the shard's fence
+     */
     ShardHandOvers(ShardKeys keys, HolderId me, ShardCalls calls, ToldListener told, ShardDrains drains, Scheduler loop,
             MonotonicClock clock, Duration ttl, Supplier<Optional<Tenure>> memberTenure, Runnable decide,
-            Map<Integer, OwnShard> states, ClaimBrakes brakes) {
+            Map<Integer, OwnShard> states, ClaimBrakes brakes, ShardFloors floors) {
         this.keys = keys;
         this.me = me;
         this.calls = calls;
@@ -48,6 +52,7 @@ final class ShardHandOvers {
         this.decide = decide;
         this.states = states;
         this.brakes = brakes;
+        this.floors = floors;
     }
 
     /** Drains an owned shard, then moves it to {@code target}; leaving ({@link #drainAll}), detaches it. */
@@ -92,8 +97,12 @@ final class ShardHandOvers {
             return;
         }
         told.revoked(shard, StopReason.HANDED_OVER);
+        floors.spend(keys.shard(shard), draining.revision());
         calls.move(keys.shard(shard), draining.revision(), draining.target().get())
                 .whenComplete((answer, failure) -> loop.execute(() -> {
+                    if (answer instanceof ShardCalls.Moved.Lost || answer instanceof ShardCalls.Moved.NoSuccessor) {
+                        floors.unspent(keys.shard(shard), draining.revision());
+                    }
                     if (states.get(shard) == sent) {
                         states.remove(shard);
                         if (answer instanceof ShardCalls.Moved.Done done) {
@@ -126,7 +135,11 @@ final class ShardHandOvers {
 
     /** Detaches {@code shard}, its state {@code sent}: forgotten once answered. */
     void detach(int shard, OwnShard.HandingOver sent) {
+        floors.spend(keys.shard(shard), sent.revision());
         calls.detach(keys.shard(shard), sent.revision()).whenComplete((answer, failure) -> loop.execute(() -> {
+            if (Boolean.FALSE.equals(answer)) {
+                floors.unspent(keys.shard(shard), sent.revision());
+            }
             states.remove(shard, sent);
             decide.run();
         }));

@@ -199,6 +199,35 @@ class OwnShardsTest {
                 "attach 3", "revoked 3 STORE_WENT_BACK", "detach 3 at 77"), record);
     }
 
+    @Test
+    void aShardWhoseBeliefEndedWithoutAnyWriteOfItIsOwnedAgainAtItsOwnFenceAsTheKeepersAcquireIs() {
+        owned(3, 77);
+        own.memberEnded(StopReason.DEADLINE_PASSED); // dagnats was slow; the member lease lived on, unchanged
+        own.confirm(3, TENURE, 77);
+        answer("attach 3", new ShardCalls.Attached.Granted(new Fence(77), TENURE));
+        assertEquals(Set.of(3), own.believed(member));
+        assertEquals(List.of("attach 3", "assigned 3 at 77", "revoked 3 DEADLINE_PASSED", "attach 3", "assigned 3 at 77"),
+                record);
+    }
+
+    @Test
+    void aMoveAnsweredNotWrittenLeavesTheFenceOwnableAndAGrantBelowTheFloorNeverIs() {
+        owned(3, 77);
+        own.handOver(3, TARGET);
+        drainThreads.get(0).run();
+        loop.runDue();
+        answer("move 3", new ShardCalls.Moved.NoSuccessor());
+        own.confirm(3, TENURE, 77);
+        answer("attach 3", new ShardCalls.Attached.Granted(new Fence(77), TENURE));
+        assertEquals(Set.of(3), own.believed(member), "nothing was written: the same record");
+        own.memberEnded(StopReason.DEADLINE_PASSED);
+        own.confirm(3, TENURE, 70);
+        answer("attach 3", new ShardCalls.Attached.Granted(new Fence(70), TENURE));
+        assertEquals(Set.of(), own.believed(member));
+        assertEquals(List.of("attach 3", "revoked 3 STORE_WENT_BACK", "detach 3 at 70"),
+                record.subList(record.size() - 3, record.size()));
+    }
+
     private static SetFacts.Seen write(Optional<HolderId> holder, long revision, long step) {
         return new SetFacts.Seen(holder, Optional.empty(), revision, Optional.of(TENURE), Optional.empty(), step);
     }
