@@ -29,6 +29,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 
@@ -74,6 +75,7 @@ public final class ShardSetBenchmark {
                 System.out.printf(Locale.ROOT, "settled: %d shards over %d members in %d ms: %s%n", shards, members,
                         (System.nanoTime() - started) / 1_000_000, spread);
 
+                List<LeaseChange> heal = heal(connection);
                 long before = Streams.lastSequence(connection);
                 Thread.sleep(keepSeconds * 1_000L);
                 long after = Streams.lastSequence(connection);
@@ -82,10 +84,13 @@ public final class ShardSetBenchmark {
                         + " = %.2f/s; goal within 2x; a lease per shard would be 3*%d/%d = %.0f/s)%n", perSecond, keepSeconds,
                         members, ttl.toSeconds(), 3.0 * members / ttl.toSeconds(), shards, ttl.toSeconds(),
                         3.0 * shards / ttl.toSeconds());
+                Map<LeaseChange.Kind, Integer> kinds = new TreeMap<>();
+                heal.forEach(change -> kinds.merge(change.kind(), 1, Integer::sum));
+                System.out.println("  the set's events meanwhile, renewals left out: " + kinds);
 
                 List<LeaseChange> moves = follow(connection);
-                List<LeaseChange> heal = heal(connection);
                 Set<String> held = heldBy(client, "ma");
+                heal.clear();
                 Instant killedAt = Instant.now();
                 long killed = System.nanoTime();
                 processes.remove(0).destroyForcibly();
@@ -189,16 +194,26 @@ public final class ShardSetBenchmark {
         return moves;
     }
 
-    /** The shard keys {@code holder} holds now, by a listing. */
+    /** The shard keys {@code holder} holds now, by a listing (listed again while listings time out, for a minute). */
     private static Set<String> heldBy(LeaseClient client, String holder) throws Exception {
-        Set<String> held = new HashSet<>();
-        for (LeaseView lease : ListingWalk.walkAsync(client::list, new KeyPrefix(SET + "-shard-"),
-                ListRequest.MAX_PAGE_SIZE).get()) {
-            if (lease.holder().value().equals(holder)) {
-                held.add(lease.key().value());
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (true) {
+            try {
+                Set<String> held = new HashSet<>();
+                for (LeaseView lease : ListingWalk.walkAsync(client::list, new KeyPrefix(SET + "-shard-"),
+                        ListRequest.MAX_PAGE_SIZE).get()) {
+                    if (lease.holder().value().equals(holder)) {
+                        held.add(lease.key().value());
+                    }
+                }
+                return held;
+            } catch (ExecutionException busy) {
+                if (System.nanoTime() > deadline) {
+                    throw busy;
+                }
+                System.out.println("a listing failed (" + busy.getCause().getMessage() + "); listing again");
             }
         }
-        return held;
     }
 
     /** The set's change events from now that a heal is timed by: the member keys' and the shards' (not renewals). */
