@@ -9,18 +9,23 @@ import java.util.Optional;
 
 /**
  * The one way a shard becomes owned: through the holder's per-key fence floors ({@link FenceFloors},
- * the ones its keepers use, ADR-043's promise for attached keys). A grant, attach or move-in
- * answered below the highest fence this process ever owned the shard's key at, or at a fence it
- * spent (moved or detached, unless the answer proved nothing was written), is "the store went
- * back" (it came back without writes it had acknowledged): no tenure, so no {@link OwnShard.Owned}
- * is made of it. Said in one log line per key and floor. Loop only.
+ * the ones its keepers use, ADR-043's promise for attached keys). A grant, attach or move-in is
+ * refused, no tenure and so no {@link OwnShard.Owned} made of it, when answered
+ * <ul>
+ * <li>below the highest fence this process ever owned the shard's key at;</li>
+ * <li>at or below a revision this process saw the key written at by a write not granting it here
+ * (revoked, freed, moved or attached by another): revisions only grow, so such a grant is the store
+ * having come back without that write;</li>
+ * <li>or at a fence it spent: moved or detached (unless the answer proved nothing was written), or
+ * abandoned to a drain that overran (it may still act at that fence).</li>
+ * </ul>
+ * Said in one log line per key and refused fence. Loop only.
  *
- * <p>Why equal to the floor is not always the store going back: an attach is idempotent, and a
- * member whose belief ended without any write of the shard (its member's deadline passed while
- * dagnats was slow, a move refused) is granted the very record it owned, unchanged, as the
- * keeper's acquire is (its rule is the same: below the floor, not at it). Only a write of this
- * process may have moved the key past that fence; after one, the same fence again can only be the
- * store having forgotten it.
+ * <p>Why the very fence it owned may be granted again: an attach is idempotent, and a member whose
+ * belief ended while no write of the shard was seen or sent (its member's deadline passed while
+ * dagnats was slow, a move refused) is granted the very record it owned, unchanged, as the keeper's
+ * acquire is (its rule is the same: below the floor, not at it). Belief ended by someone else's
+ * write is not that case: "no write by this process" is not "no write by anyone".
  */
 final class ShardFloors {
 
@@ -28,8 +33,10 @@ final class ShardFloors {
 
     private final FenceFloors floors;
     private final Map<LeaseKey, Fence> reported = new HashMap<>();
-    /** Per key, the fence this process last sent a move or detach of, unless the answer proved it unwritten. */
+    /** Per key, the fence this process last moved, detached or abandoned, unless an answer proved it unwritten. */
     private final Map<LeaseKey, Fence> spent = new HashMap<>();
+    /** Per key, the highest revision this process saw it written at by a write that did not grant it here. */
+    private final Map<LeaseKey, Fence> writtenElsewhere = new HashMap<>();
 
     ShardFloors(FenceFloors floors) {
         this.floors = floors;
@@ -37,17 +44,14 @@ final class ShardFloors {
 
     /**
      * Ownership of {@code key} from an attach granted at {@code revision} under {@code memberTenure},
-     * heeded at {@code now}, raising the key's floor to it; empty when {@code revision} is at or below
-     * the floor.
+     * heeded at {@code now}, raising the key's floor to it; empty when refused (see the class).
      */
     Optional<OwnShard.Owned> own(LeaseKey key, Fence revision, Fence memberTenure, long now) {
-        Optional<Fence> floor = floors.floor(key).filter(highest -> revision.isBelow(highest)
-                || (highest.equals(revision) && revision.equals(spent.get(key))));
-        if (floor.isPresent()) {
-            if (!floor.equals(Optional.ofNullable(reported.put(key, floor.get())))) {
-                LOG.log(System.Logger.Level.WARNING, "shard " + key + ": the store went back: an attach answered fence "
-                        + revision + ", which this process had owned it above, or at and moved or detached since (fence "
-                        + floor.get() + "); not owning it, detaching it so that it is attached again under a new fence");
+        Optional<String> refused = refusal(key, revision);
+        if (refused.isPresent()) {
+            if (!revision.equals(reported.put(key, revision))) {
+                LOG.log(System.Logger.Level.WARNING, "shard " + key + ": an attach answered fence " + revision + ", "
+                        + refused.get() + "; not owning it, detaching it so that it is attached again under a new fence");
             }
             return Optional.empty();
         }
@@ -56,7 +60,35 @@ final class ShardFloors {
         return Optional.of(new OwnShard.Owned(revision, memberTenure, now));
     }
 
-    /** A move or detach of {@code key} at {@code revision} is sent: it may write past that fence. */
+    private Optional<String> refusal(LeaseKey key, Fence revision) {
+        Optional<Fence> floor = floors.floor(key).filter(revision::isBelow);
+        if (floor.isPresent()) {
+            return Optional.of("below fence " + floor.get() + " this process had owned it at: the store went back");
+        }
+        Optional<Fence> written = Optional.ofNullable(writtenElsewhere.get(key)).filter(seen -> !seen.isBelow(revision));
+        if (written.isPresent()) {
+            return Optional.of("not above revision " + written.get() + " this process saw it written at by someone else"
+                    + " (revoked, freed, moved or attached elsewhere): the store went back");
+        }
+        if (revision.equals(spent.get(key))) {
+            return Optional.of("which this process moved, detached or abandoned to an overrun drain since it owned it"
+                    + " there: the store went back, or the abandoned drain may still act at it");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The key was seen written at {@code revision} by a write that did not grant it to this process
+     * (an event or a listing): no later grant at or below it is a tenure.
+     */
+    void writtenElsewhere(LeaseKey key, Fence revision) {
+        writtenElsewhere.merge(key, revision, (known, seen) -> known.isBelow(seen) ? seen : known);
+    }
+
+    /**
+     * A move or detach of {@code key} at {@code revision} is sent (it may write past that fence), or
+     * a drain at it was abandoned (it may still act at it).
+     */
     void spend(LeaseKey key, Fence revision) {
         spent.put(key, revision);
     }

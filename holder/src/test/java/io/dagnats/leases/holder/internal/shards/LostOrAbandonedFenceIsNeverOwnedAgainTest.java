@@ -22,12 +22,13 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review of s33-shards (8a925d1): "the same record granted again after belief ended with no write
- * of the shard is owned again at its fence". Both cases below end belief in a different way: the
- * key was written by someone else since (LOST), or a drain was abandoned and parked for a TTL. In
- * neither may this process own the shard again at the same fence. Same harness as OwnShardsTest.
+ * The rule: a shard whose belief ended by a write of its key not granting it here (LOST), or whose
+ * drain was abandoned (parked for a TTL), is never owned again at the fence it was owned at; only
+ * belief ended with no write seen or sent (OwnShardsTest) may own the same record again. Found in
+ * review of s33-shards (8a925d1, "no write by this process" taken as "no write by anyone"). Same
+ * harness as OwnShardsTest.
  */
-class ShardRegrantReviewTest {
+class LostOrAbandonedFenceIsNeverOwnedAgainTest {
 
     private static final Duration TTL = Duration.ofSeconds(3);
     private static final HolderId ME = new HolderId("me");
@@ -45,7 +46,7 @@ class ShardRegrantReviewTest {
     private SetFacts seen = SetFacts.unlisted(KEYS);
     private final OwnShards own;
 
-    ShardRegrantReviewTest() {
+    LostOrAbandonedFenceIsNeverOwnedAgainTest() {
         ShardListener listener = new ShardListener() {
             @Override
             public void shardAssigned(int shard, Tenure tenure) {
