@@ -118,6 +118,9 @@ final class ShardHandOvers {
             return;
         }
         states.put(shard, new OwnShard.Parked(draining.revision(), draining.memberTenure(), clock.nanoTime() + ttl.toNanos()));
+        // The abandoned drain may still act at this fence: never owned here at it again, even should the
+        // parked state be forgotten (the member's belief ended) and the same record be granted again.
+        floors.spend(keys.shard(shard), draining.revision());
         told.revoked(shard, StopReason.ABANDONED);
         loop.schedule(decide, ttl.toNanos());
     }
