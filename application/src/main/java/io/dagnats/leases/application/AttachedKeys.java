@@ -93,6 +93,11 @@ public final class AttachedKeys {
         });
     }
 
+    /** The era of the store's memory now: records learnt now are of it ({@link #free}). */
+    public KnownLeases.Era memory() {
+        return writer.era();
+    }
+
     /**
      * Writes the {@code freed} event (the release form, compare-and-set on each record's revision) on every
      * key of {@code attached} whose member tenure ended before {@code memberEndedAt}, {@link #FREE_WINDOW}
@@ -100,9 +105,19 @@ public final class AttachedKeys {
      * instance) refuses the write, which is fine. Never fails; nothing here changes an owner, the keys
      * were free by the liveness rule from their member's end.
      *
+     * <p>The records are memory of revisions, so the memory's rule holds for them (ADR-025, ADR-035,
+     * ADR-037): nothing is proposed unless they were learnt in the era the memory is still in and the
+     * store's revisions never repeat; a revision repeated after a rollback or a recreated bucket could
+     * name another, live write, which the compare-and-set alone cannot tell apart. Nothing written is
+     * a lost event, never a lost owner.
+     *
+     * @param learnt the era of the memory the records were learnt in ({@link #memory})
      * @return how many freed writes applied
      */
-    public CompletionStage<Integer> free(List<AttachedRecord> attached, long memberEndedAt) {
+    public CompletionStage<Integer> free(List<AttachedRecord> attached, long memberEndedAt, KnownLeases.Era learnt) {
+        if (!writer.mayProposeFrom(learnt)) {
+            return CompletableFuture.completedFuture(0);
+        }
         List<LeaseWrite.Tombstone> writes = new ArrayList<>(attached.size());
         for (AttachedRecord record : attached) {
             FreedAttachment.after(record, memberEndedAt).ifPresent(writes::add);

@@ -36,6 +36,15 @@ public final class KnownLeases {
     record Ticket(LeaseStore.Identity identity, long stamp) {
     }
 
+    /**
+     * What everything remembered stands on: one store identity, up to the memory's next forgetting.
+     * Memory kept elsewhere of that store's revisions (dagnats' index of attached keys, ADR-043)
+     * names the era it was learnt in, and proposes a write only while the era is the same and
+     * {@link #revisionsHold} (see {@link LeaseWriter#mayProposeFrom}).
+     */
+    public record Era(LeaseStore.Identity identity, long forgets) {
+    }
+
     /** A remembered state and when it was recorded, in this memory's own counting. */
     private record Entry(KeyState state, long stamp) {
     }
@@ -65,6 +74,8 @@ public final class KnownLeases {
     /** A store identity an answer proved to repeat revisions: nothing is remembered of it again. */
     private LeaseStore.Identity distrusted = LeaseStore.Identity.NONE;
     private long stamps;
+    /** How often everything was forgotten: each time ends an {@link Era}. */
+    private long forgets;
 
     /** @param capacity keys remembered at most; 0 remembers nothing */
     public KnownLeases(int capacity) {
@@ -85,7 +96,7 @@ public final class KnownLeases {
     /** Starts a call on the store as it is now; a store with a new identity forgets the old one's keys. */
     synchronized Ticket begin(LeaseStore.Identity current) {
         if (!current.equals(identity)) {
-            states.clear();
+            clear();
             identity = current;
         }
         return new Ticket(current, stamps);
@@ -93,7 +104,20 @@ public final class KnownLeases {
 
     /** Whether this call may propose writes from memory at all. */
     synchronized boolean enabled(Ticket ticket) {
-        return capacity > 0 && ticket.identity().neverRepeats() && !ticket.identity().equals(distrusted);
+        return capacity > 0 && revisionsHold(ticket);
+    }
+
+    /**
+     * Whether the call's store may be trusted never to hand out a revision again, to another write:
+     * its identity claims so and no answer proved otherwise. Whatever the memory's capacity.
+     */
+    synchronized boolean revisionsHold(Ticket ticket) {
+        return ticket.identity().neverRepeats() && !ticket.identity().equals(distrusted);
+    }
+
+    /** The era the call began in. */
+    synchronized Era era(Ticket ticket) {
+        return new Era(ticket.identity(), ticket.identity().equals(identity) ? forgets : -1);
     }
 
     /** The key as last seen here, if remembered of the call's store. */
@@ -131,7 +155,7 @@ public final class KnownLeases {
                 && !sameWrite(known.state(), state)) {
             // A revision names one write of a store; two writes under one number mean it repeats them,
             // and any compare-and-set proposed from memory could land on another holder's lease.
-            states.clear();
+            clear();
             distrusted = identity;
             return Sight.REUSED;
         }
@@ -139,7 +163,7 @@ public final class KnownLeases {
             // Remembered before this call asked: the store's answer is newer. Within one store a
             // key's last sequence only grows, or is 0 once its expiry marker has gone.
             if (state.lastSequence() != 0 && state.lastSequence() < known.state().lastSequence()) {
-                states.clear();
+                clear();
                 return Sight.WENT_BACK;
             }
             if (remember) {
@@ -174,7 +198,12 @@ public final class KnownLeases {
      * may issue remembered revisions again, to other writes, until it has skipped above them.
      */
     synchronized void forget() {
+        clear();
+    }
+
+    private void clear() {
         states.clear();
+        forgets++;
     }
 
     synchronized int size() {

@@ -91,6 +91,21 @@ public final class LeaseWriter {
                 });
     }
 
+    /** The era of the memory of the store as it is now: what memory learnt now is of. */
+    KnownLeases.Era era() {
+        return known.era(known.begin(store.identity()));
+    }
+
+    /**
+     * Whether a write may be proposed from memory learnt in {@code learnt}: the memory has not
+     * forgotten since (the store went back, repeated a revision, or is another), and the store's
+     * revisions never repeat. Otherwise a remembered revision may name another write now.
+     */
+    boolean mayProposeFrom(KnownLeases.Era learnt) {
+        KnownLeases.Ticket ticket = known.begin(store.identity());
+        return known.era(ticket).equals(learnt) && known.revisionsHold(ticket);
+    }
+
     /** One call: the store's identity as it began, and how far the memory had got then. */
     final class Call {
 

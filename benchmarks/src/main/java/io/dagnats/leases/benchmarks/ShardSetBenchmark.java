@@ -23,9 +23,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 
@@ -71,6 +75,7 @@ public final class ShardSetBenchmark {
                 System.out.printf(Locale.ROOT, "settled: %d shards over %d members in %d ms: %s%n", shards, members,
                         (System.nanoTime() - started) / 1_000_000, spread);
 
+                List<LeaseChange> heal = heal(connection);
                 long before = Streams.lastSequence(connection);
                 Thread.sleep(keepSeconds * 1_000L);
                 long after = Streams.lastSequence(connection);
@@ -79,14 +84,32 @@ public final class ShardSetBenchmark {
                         + " = %.2f/s; goal within 2x; a lease per shard would be 3*%d/%d = %.0f/s)%n", perSecond, keepSeconds,
                         members, ttl.toSeconds(), 3.0 * members / ttl.toSeconds(), shards, ttl.toSeconds(),
                         3.0 * shards / ttl.toSeconds());
+                Map<LeaseChange.Kind, Integer> kinds = new TreeMap<>();
+                heal.forEach(change -> kinds.merge(change.kind(), 1, Integer::sum));
+                System.out.println("  the set's events meanwhile, renewals left out: " + kinds);
 
                 List<LeaseChange> moves = follow(connection);
+                Set<String> held = heldBy(client, "ma");
+                heal.clear();
+                Instant killedAt = Instant.now();
                 long killed = System.nanoTime();
                 processes.remove(0).destroyForcibly();
                 await(client, shards, members - 1, Duration.ofMinutes(2));
                 System.out.printf(Locale.ROOT, "kill -9 of a member holding %d shards: every shard owned again after %d ms"
-                        + " (goal: TTL + 1 s = %d ms)%n", spread.getOrDefault("ma", 0), (System.nanoTime() - killed) / 1_000_000,
+                        + " by listings (goal: TTL + 1 s = %d ms)%n", held.size(), (System.nanoTime() - killed) / 1_000_000,
                         ttl.toMillis() + 1_000);
+                Optional<Instant> ended = heal.stream().filter(change -> change.key().value().equals(SET + "-member-ma")
+                        && change.kind().endsLease()).map(LeaseChange::time).findFirst();
+                Map<String, Instant> reattached = new HashMap<>();
+                heal.stream().filter(change -> held.contains(change.key().value()) && !change.kind().endsLease())
+                        .forEach(change -> reattached.putIfAbsent(change.key().value(), change.time()));
+                Optional<Instant> last = reattached.values().stream().max(Instant::compareTo);
+                System.out.printf(Locale.ROOT, "  by events: its member lease ended after %s ms; %d of its %d shards"
+                        + " attached again, the last %s ms after the kill (%s ms after the member's end)%n",
+                        ended.map(at -> Long.toString(Duration.between(killedAt, at).toMillis())).orElse("?"),
+                        reattached.size(), held.size(),
+                        last.map(at -> Long.toString(Duration.between(killedAt, at).toMillis())).orElse("?"),
+                        last.flatMap(at -> ended.map(end -> Long.toString(Duration.between(end, at).toMillis()))).orElse("?"));
 
                 Map<String, Integer> settled = await(client, shards, members - 1, Duration.ofMinutes(2));
                 moves.clear();
@@ -169,6 +192,40 @@ public final class ShardSetBenchmark {
         dispatcher.subscribe(LeaseSubjects.CHANGED_WILDCARD);
         connection.flush(Duration.ofSeconds(5));
         return moves;
+    }
+
+    /** The shard keys {@code holder} holds now, by a listing (listed again while listings time out, for a minute). */
+    private static Set<String> heldBy(LeaseClient client, String holder) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (true) {
+            try {
+                Set<String> held = new HashSet<>();
+                for (LeaseView lease : ListingWalk.walkAsync(client::list, new KeyPrefix(SET + "-shard-"),
+                        ListRequest.MAX_PAGE_SIZE).get()) {
+                    if (lease.holder().value().equals(holder)) {
+                        held.add(lease.key().value());
+                    }
+                }
+                return held;
+            } catch (ExecutionException busy) {
+                if (System.nanoTime() > deadline) {
+                    throw busy;
+                }
+                System.out.println("a listing failed (" + busy.getCause().getMessage() + "); listing again");
+            }
+        }
+    }
+
+    /** The set's change events from now that a heal is timed by: the member keys' and the shards' (not renewals). */
+    private static List<LeaseChange> heal(Connection connection) throws Exception {
+        List<LeaseChange> heard = new CopyOnWriteArrayList<>();
+        Dispatcher dispatcher = connection.createDispatcher(message -> LeaseChange.read(message.getSubject(),
+                name -> message.getHeaders() == null ? null : message.getHeaders().getFirst(name), Instant.now())
+                .filter(change -> change.key().value().startsWith(SET + "-") && change.kind() != LeaseChange.Kind.RENEWED)
+                .ifPresent(heard::add));
+        dispatcher.subscribe(LeaseSubjects.CHANGED_WILDCARD);
+        connection.flush(Duration.ofSeconds(5));
+        return heard;
     }
 
     /** Moves grouped in bursts: a gap of {@code gap} or more starts a new one. */

@@ -59,7 +59,8 @@ final class HolderParts {
         this.desk = new CandidateDesk(connection, self, clock);
         this.kept = new KeptKeys(self, client, clock, threads.scheduler(), threads.listeners(), changes, telemetry,
                 health, desk);
-        this.shardSets = new ShardSets(new ShardHolder(self.holder(), client, kept::keep), self, connection, clock);
+        this.shardSets = new ShardSets(new ShardHolder(self.holder(), client, kept::keep, kept.floors()), self, connection,
+                clock);
         this.followings = new Followings(self, connection, client, threads.scheduler(), threads.listeners(), clock,
                 kept.floors());
         this.inbox = forwardHandler.map(handler -> new ForwardInbox(connection, self, handler, telemetry,

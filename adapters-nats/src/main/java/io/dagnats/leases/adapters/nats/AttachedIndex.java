@@ -1,5 +1,6 @@
 package io.dagnats.leases.adapters.nats;
 
+import io.dagnats.leases.application.KnownLeases;
 import io.dagnats.leases.domain.AttachedRecord;
 import io.dagnats.leases.domain.LeaseKey;
 import java.util.ArrayList;
@@ -14,6 +15,10 @@ import java.util.Map;
  * heard, so while the walk runs a key's entry is only ever replaced by a later revision of it. Only
  * for the {@code freed} events: an entry that is stale makes a compare-and-set that is refused,
  * nothing more. Holds one entry per attached key, and nothing for keys that are not attached.
+ *
+ * <p>What it holds is memory of the store's revisions, so it belongs to one era of the memory of
+ * known leases ({@link KnownLeases.Era}): when the memory forgets (the store went back, repeated a
+ * revision, or is another), so does this index, and only records learnt in its era are freed.
  */
 final class AttachedIndex {
 
@@ -21,6 +26,25 @@ final class AttachedIndex {
     private final Map<LeaseKey, LeaseKey> memberOf = new HashMap<>();
     /** While the start's walk runs: the last revision an event showed of each key. */
     private Map<LeaseKey, Long> seenDuringWalk = new HashMap<>();
+    private KnownLeases.Era era;
+
+    AttachedIndex(KnownLeases.Era era) {
+        this.era = era;
+    }
+
+    /** The era what is held was learnt in. */
+    synchronized KnownLeases.Era era() {
+        return era;
+    }
+
+    /** The memory is in era {@code now}: if that is another, everything held is forgotten. */
+    synchronized void in(KnownLeases.Era now) {
+        if (!now.equals(era)) {
+            byMember.clear();
+            memberOf.clear();
+            era = now;
+        }
+    }
 
     /** A key written at {@code sequence}: whatever it was attached to before, it is not any more. */
     synchronized void rewritten(LeaseKey key, long sequence) {
@@ -37,8 +61,11 @@ final class AttachedIndex {
         memberOf.put(record.key(), record.attachment().member());
     }
 
-    /** A record the start's listing found, unless an event showed the key at that revision or later. */
-    synchronized void listed(AttachedRecord record) {
+    /** A record the start's listing, begun in era {@code walked}, found, unless an event showed the key at that revision or later. */
+    synchronized void listed(AttachedRecord record, KnownLeases.Era walked) {
+        if (!walked.equals(era)) {
+            return;
+        }
         Long seen = seenDuringWalk == null ? null : seenDuringWalk.get(record.key());
         if (seen == null || seen < record.revision().revision()) {
             attached(record);

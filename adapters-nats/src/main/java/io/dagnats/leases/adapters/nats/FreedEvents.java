@@ -2,6 +2,7 @@ package io.dagnats.leases.adapters.nats;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import io.dagnats.leases.application.AttachedKeys;
+import io.dagnats.leases.application.KnownLeases;
 import io.dagnats.leases.application.LeaseListing;
 import io.dagnats.leases.domain.AttachedRecord;
 import io.dagnats.leases.domain.FreedAttachment;
@@ -47,7 +48,7 @@ public final class FreedEvents implements AutoCloseable {
     private final Connection connection;
     private final AttachedKeys keys;
     private final LeaseListing listing;
-    private final AttachedIndex index = new AttachedIndex();
+    private final AttachedIndex index;
     private final JsonFactory json = new JsonFactory();
     private Dispatcher dispatcher;
 
@@ -56,23 +57,25 @@ public final class FreedEvents implements AutoCloseable {
         this.connection = Objects.requireNonNull(connection, "connection");
         this.keys = Objects.requireNonNull(keys, "keys");
         this.listing = Objects.requireNonNull(listing, "listing");
+        this.index = new AttachedIndex(keys.memory());
     }
 
     /** Subscribes to the change events, then builds the index from a listing walk in the background. */
     public synchronized void start() {
         dispatcher = connection.createDispatcher(this::onChange);
         dispatcher.subscribe(LeaseSubjects.CHANGED_WILDCARD);
-        walk(0).whenComplete((done, failed) -> index.walked()).exceptionally(failed -> {
+        walk(0, keys.memory()).whenComplete((done, failed) -> index.walked()).exceptionally(failed -> {
             LOG.log(System.Logger.Level.WARNING, "dagnats could not list the attached keys at start (" + failed
                     + "): freed events come only for keys attached from now on");
             return null;
         });
     }
 
-    private CompletionStage<Void> walk(long from) {
+    private CompletionStage<Void> walk(long from, KnownLeases.Era era) {
+        index.in(era);
         return listing.page(KeyPrefix.ALL, from, PAGE).thenCompose(page -> {
-            page.leases().forEach(lease -> FreedAttachment.recordOf(lease).ifPresent(index::listed));
-            return page.next().isPresent() ? walk(page.next().getAsLong()) : CompletableFuture.completedFuture(null);
+            page.leases().forEach(lease -> FreedAttachment.recordOf(lease).ifPresent(record -> index.listed(record, era)));
+            return page.next().isPresent() ? walk(page.next().getAsLong(), era) : CompletableFuture.completedFuture(null);
         });
     }
 
@@ -81,13 +84,14 @@ public final class FreedEvents implements AutoCloseable {
      * the member (tenures follow one another), and every key attached to one of them is freed too.
      */
     private void foundDead(AttachedRecord record, boolean tenureEnded) {
+        index.in(keys.memory());
         long after = record.attachment().memberTenure().revision() + 1;
         List<AttachedRecord> ended = tenureEnded
                 ? new ArrayList<>(index.endedBefore(record.attachment().member(), after)) : new ArrayList<>();
         if (ended.stream().noneMatch(known -> known.key().equals(record.key()))) {
             ended.add(record);
         }
-        keys.free(ended, after);
+        keys.free(ended, after, index.era());
     }
 
     private void onChange(Message event) {
@@ -122,13 +126,14 @@ public final class FreedEvents implements AutoCloseable {
         if (!endsTenures) {
             return; // a put by other tools: not a change this service can read
         }
+        index.in(keys.memory());
         index.rewritten(key.get(), sequence);
         if (written.isPresent() && (written.get() == LeaseEvent.ATTACHED || written.get() == LeaseEvent.MOVED)) {
             attached(key.get(), sequence, event).ifPresent(index::attached);
         }
         List<AttachedRecord> ended = index.endedBefore(key.get(), sequence);
         if (!ended.isEmpty()) {
-            keys.free(ended, sequence).whenComplete((applied, failed) -> LOG.log(System.Logger.Level.DEBUG,
+            keys.free(ended, sequence, index.era()).whenComplete((applied, failed) -> LOG.log(System.Logger.Level.DEBUG,
                     () -> "dagnats: " + applied + " of " + ended.size() + " keys attached to " + key.get() + " freed"));
         }
     }

@@ -3,6 +3,8 @@ package io.dagnats.leases.adapters.nats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dagnats.leases.application.KnownLeases;
+import io.dagnats.leases.application.LeaseStore;
 import io.dagnats.leases.domain.AttachedRecord;
 import io.dagnats.leases.domain.Attachment;
 import io.dagnats.leases.domain.Claimant;
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.Test;
 class AttachedIndexTest {
 
     private static final LeaseKey MEMBER = new LeaseKey("set-member-a");
+    private static final KnownLeases.Era ERA = new KnownLeases.Era(new LeaseStore.Identity("bucket-1", true), 0);
 
     private static AttachedRecord shard(String key, long revision, long memberTenure) {
         return new AttachedRecord(new LeaseKey(key), Claimant.of(new HolderId("a")), new Fence(revision),
@@ -26,7 +29,7 @@ class AttachedIndexTest {
 
     @Test
     void aMembersEndFreesTheKeysOfEarlierTenuresOnlyAndOnlyOnce() {
-        AttachedIndex index = new AttachedIndex();
+        AttachedIndex index = new AttachedIndex(ERA);
         index.walked();
         index.attached(shard("s1", 11, 10));
         index.attached(shard("s2", 12, 10));
@@ -41,7 +44,7 @@ class AttachedIndexTest {
 
     @Test
     void aKeyWrittenAgainIsNoLongerAttached() {
-        AttachedIndex index = new AttachedIndex();
+        AttachedIndex index = new AttachedIndex(ERA);
         index.walked();
         index.attached(shard("s1", 11, 10));
         index.rewritten(new LeaseKey("s1"), 15);
@@ -50,11 +53,23 @@ class AttachedIndexTest {
 
     @Test
     void theStartsListingNeverReplacesWhatALaterEventShowed() {
-        AttachedIndex index = new AttachedIndex();
+        AttachedIndex index = new AttachedIndex(ERA);
         index.rewritten(new LeaseKey("s1"), 15); // detached at 15 while the walk ran
-        index.listed(shard("s1", 11, 10)); // the walk read it before
-        index.listed(shard("s2", 12, 10));
+        index.listed(shard("s1", 11, 10), ERA); // the walk read it before
+        index.listed(shard("s2", 12, 10), ERA);
         index.walked();
         assertEquals(List.of(shard("s2", 12, 10)), index.endedBefore(MEMBER, 20));
+    }
+
+    @Test
+    void whatWasLearntInAnEarlierEraOfTheMemoryIsForgottenAndTheWalkOfAnEarlierOneAddsNothing() {
+        AttachedIndex index = new AttachedIndex(ERA);
+        index.attached(shard("s1", 11, 10));
+        KnownLeases.Era forgot = new KnownLeases.Era(ERA.identity(), 1); // the store went back, say
+        index.in(forgot);
+        index.listed(shard("s2", 12, 10), ERA); // a page of a walk begun before
+        index.walked();
+        assertTrue(index.endedBefore(MEMBER, 20).isEmpty());
+        assertEquals(forgot, index.era());
     }
 }

@@ -33,12 +33,12 @@ import java.util.function.Function;
  * sees into {@link SetFacts}, plans by {@link ShardPlacement} and {@link ShardRound}, and acts
  * through {@link ShardCalls}; {@link OwnShards} holds where each of its own shards stands.
  *
- * <p>Safety, from this process's own record: a shard is owned from its attach answered granted
- * while the member lease is held at the member tenure it was attached to, and no longer than that
- * tenure ({@link #owned} and {@link #tenure} derive it from the member's deadline at every call);
- * belief ends before a move or detach is sent; a shard moved here is owned only after this
- * member's own idempotent attach answers granted; before the member lease is released, belief in
- * every shard has ended.
+ * <p>Safety, from this process's own record: a shard is owned from its attach answered granted above
+ * every fence this process owned its key at ({@link ShardFloors}), while the member lease is held at
+ * that member tenure, no longer than it, and only until the set sees its key written since by anyone
+ * ({@link #owned}, {@link #tenure} derive both at every call); belief ends before a move or detach is
+ * sent; a shard moved here is owned only after this member's own attach answers granted; before the
+ * member lease is released, belief in every shard has ended.
  */
 public final class AttachedShardSet implements ShardSet {
 
@@ -58,10 +58,8 @@ public final class AttachedShardSet implements ShardSet {
     private final CompletableFuture<Void> left = new CompletableFuture<>();
     private final AtomicBoolean decisionQueued = new AtomicBoolean();
     private volatile KeptLeaseHandle member;
+    private final CapacityKey capacity;
     private ShardRound round = ShardRound.NONE;
-    /** The capacity key's attachment: the member tenure it was granted under, and its revision. Loop only. */
-    private Optional<OwnShard.Owned> capacity = Optional.empty();
-    private boolean capacityAsked;
 
     AttachedShardSet(ShardHolder holder, ShardCalls calls, ShardKeys keys, Duration ttl, Duration drainBound,
             ShardSetOptions options, ShardListener listener, Scheduler loop, Runnable stopLoop, MonotonicClock clock,
@@ -76,7 +74,8 @@ public final class AttachedShardSet implements ShardSet {
         this.clock = clock;
         this.sight = sightOf.apply(this::decideSoon);
         this.own = new OwnShards(keys, holder.id(), calls, listener, drains, loop, clock, ttl, this::memberTenureNow,
-                () -> phase.get() instanceof ShardSetPhase.Member, this::decideSoon);
+                () -> phase.get() instanceof ShardSetPhase.Member, this::decideSoon, sight::facts, holder.floors());
+        this.capacity = new CapacityKey(keys, holder.id(), options.capacity(), calls, loop, sight::lookAfresh);
     }
 
     /**
@@ -182,13 +181,14 @@ public final class AttachedShardSet implements ShardSet {
             return;
         }
         own.forgetOtherTenures(tenure.get());
-        announceCapacity(tenure.get());
+        capacity.announce(tenure.get());
         SetFacts facts = sight.facts();
+        own.forgetGone(facts);
         if (!facts.listed()) {
             return;
         }
         long now = clock.nanoTime();
-        ShardPlacement.View view = facts.placement(now, settleNanos(), options.budget().perRound(keys.shardCount()));
+        ShardPlacement.View view = facts.placement(now, ttl.dividedBy(3).toNanos(), options.budget().perRound(keys.shardCount()));
         if (!view.members().containsKey(holder.id())) {
             return; // its capacity is not seen yet: it takes part once a listing shows it
         }
@@ -211,26 +211,6 @@ public final class AttachedShardSet implements ShardSet {
         own.detachParked(now);
     }
 
-    /** Attaches the capacity key to the member lease at {@code tenure}, once per tenure. */
-    private void announceCapacity(Fence tenure) {
-        if (capacity.filter(known -> known.memberTenure().equals(tenure)).isPresent() || capacityAsked) {
-            return;
-        }
-        capacityAsked = true;
-        own.calls().attach(keys.capacity(holder.id()), keys.member(holder.id()), tenure,
-                Optional.of(Integer.toString(options.capacity()))).whenComplete((answer, failure) -> loop.execute(() -> {
-                    capacityAsked = false;
-                    if (answer instanceof ShardCalls.Attached.Granted granted) {
-                        capacity = Optional.of(new OwnShard.Owned(granted.revision(), granted.memberTenure()));
-                        sight.lookAfresh();
-                    }
-                }));
-    }
-
-    private long settleNanos() {
-        return ttl.dividedBy(3).toNanos();
-    }
-
     @Override
     public void close() {
         ShardSetPhase before = phase.getAndUpdate(ShardSetPhase::closedIfMember);
@@ -251,7 +231,7 @@ public final class AttachedShardSet implements ShardSet {
     private void leave() {
         phase.set(new ShardSetPhase.Leaving());
         sight.stop();
-        capacity.ifPresent(known -> own.calls().detach(keys.capacity(holder.id()), known.revision()));
+        capacity.withdraw();
         own.drainAll();
         own.leftIfDone(this::leftNow);
     }

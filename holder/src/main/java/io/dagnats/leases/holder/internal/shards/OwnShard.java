@@ -1,18 +1,28 @@
 package io.dagnats.leases.holder.internal.shards;
 
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
 import java.util.Optional;
 
 /**
  * Where one shard stands with this member of an attached shard set (ADR-044), named instead of
  * flags that could disagree. Only {@link Owned} and {@link Draining} are belief, and only while
  * the member lease is held at the member tenure they name: belief in a shard never outlives the
- * member's, and ends before a move or detach of it is sent.
+ * member's, ends before a move or detach of it is sent, and ends when the set's facts show its key
+ * written by anyone since its grant (an operator's revoke, a move by someone else).
  */
 sealed interface OwnShard {
 
     /** The member tenure a state was reached under; a state under another tenure is stale. */
     Fence memberTenure();
+
+    /**
+     * Whether {@code facts} show that this state's belief in {@code shard} is over: its key written
+     * since the grant it rests on, by anyone (see {@link SetFacts#showsGone}). Never for a state that is no belief.
+     */
+    default boolean shownGone(int shard, HolderId me, SetFacts facts) {
+        return false;
+    }
 
     /** Whether this state is belief in the shard (while the member tenure lasts). */
     default boolean isBelief() {
@@ -28,8 +38,16 @@ sealed interface OwnShard {
     record Attaching(Fence memberTenure) implements OwnShard {
     }
 
-    /** Owned from an attach answered granted at {@code revision}, the shard's fence. */
-    record Owned(Fence revision, Fence memberTenure) implements OwnShard {
+    /**
+     * Owned from an attach answered granted at {@code revision}, the shard's fence, heeded at
+     * {@code grantedAt} (the set's monotonic clock): a listing begun after then shows the grant.
+     */
+    record Owned(Fence revision, Fence memberTenure, long grantedAt) implements OwnShard {
+        @Override
+        public boolean shownGone(int shard, HolderId me, SetFacts facts) {
+            return facts.showsGone(shard, me, revision, grantedAt);
+        }
+
         @Override
         public boolean isBelief() {
             return true;
@@ -42,7 +60,13 @@ sealed interface OwnShard {
     }
 
     /** Owned and being drained, before a move to {@code target} (or, with none, a detach). */
-    record Draining(Fence revision, Fence memberTenure, Optional<ShardCalls.Target> target) implements OwnShard {
+    record Draining(Fence revision, Fence memberTenure, long grantedAt, Optional<ShardCalls.Target> target)
+            implements OwnShard {
+        @Override
+        public boolean shownGone(int shard, HolderId me, SetFacts facts) {
+            return facts.showsGone(shard, me, revision, grantedAt);
+        }
+
         @Override
         public boolean isBelief() {
             return true;

@@ -6,9 +6,9 @@ import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.OwnershipListener.StopReason;
 import io.dagnats.leases.holder.ShardListener;
+import io.dagnats.leases.holder.internal.FenceFloors;
 import io.dagnats.leases.holder.internal.Scheduler;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -33,93 +34,113 @@ final class OwnShards {
     private final ShardKeys keys;
     private final HolderId me;
     private final ShardCalls calls;
-    private final ShardListener listener;
-    private final ShardDrains drains;
+    private final ToldListener told;
     private final Scheduler loop;
     private final MonotonicClock clock;
     private final Duration ttl;
     private final Supplier<Optional<Tenure>> memberTenure;
     private final BooleanSupplier acting;
     private final Runnable decide;
+    private final Supplier<SetFacts> facts;
     private final Map<Integer, OwnShard> states = new ConcurrentHashMap<>();
-    /** Shards moved away, with the revision of the move: not confirmed again until the view shows it. Loop only. */
-    private final Map<Integer, Long> movedAway = new HashMap<>();
-    /** Refused attaches and when to ask again: the view that asked is stale until the next listing. Loop only. */
-    private final Map<Integer, Long> refusedUntil = new HashMap<>();
+    private final ClaimBrakes brakes;
+    private final ShardFloors floors;
+    private final ShardHandOvers handOvers;
 
+    /**
+     * @param facts  what the set sees now, any thread: belief in a shard it shows gone is over
+     * @param floors the holder's per-key fence floors, which every grant of a shard must clear
+     */
     OwnShards(ShardKeys keys, HolderId me, ShardCalls calls, ShardListener listener, ShardDrains drains, Scheduler loop,
             MonotonicClock clock, Duration ttl, Supplier<Optional<Tenure>> memberTenure, BooleanSupplier acting,
-            Runnable decide) {
+            Runnable decide, Supplier<SetFacts> facts, FenceFloors floors) {
         this.keys = keys;
         this.me = me;
         this.calls = calls;
-        this.listener = listener;
-        this.drains = drains;
+        this.told = new ToldListener(listener);
         this.loop = loop;
         this.clock = clock;
         this.ttl = ttl;
         this.memberTenure = memberTenure;
         this.acting = acting;
         this.decide = decide;
+        this.facts = facts;
+        this.brakes = new ClaimBrakes(clock, ttl);
+        this.floors = new ShardFloors(floors);
+        this.handOvers = new ShardHandOvers(keys, me, calls, told, drains, loop, clock, ttl, memberTenure, decide, states,
+                brakes, this.floors);
     }
 
-    ShardCalls calls() {
-        return calls;
-    }
-
-    /** The shards believed under {@code tenure}, the member's tenure now (none without one). Any thread. */
+    /**
+     * The shards believed under {@code tenure}, the member's tenure now (none without one), and not
+     * shown gone by what the set sees now. Any thread.
+     */
     Set<Integer> believed(Optional<Tenure> tenure) {
         Set<Integer> owned = new TreeSet<>();
-        tenure.ifPresent(now -> states.forEach((shard, state) -> state.believedUnder(now.start()).ifPresent(
-                revision -> owned.add(shard))));
+        tenure.ifPresent(now -> states.keySet().forEach(shard -> revisionBelieved(shard, now.start())
+                .ifPresent(revision -> owned.add(shard))));
         return owned;
     }
 
-    /** The shard's fence, if believed under the member tenure {@code tenureStart}. Any thread. */
+    /** The shard's fence, if believed under the member tenure {@code tenureStart} and not shown gone. Any thread. */
     Optional<Fence> revisionBelieved(int shard, Fence tenureStart) {
-        return Optional.ofNullable(states.get(shard)).flatMap(state -> state.believedUnder(tenureStart));
+        SetFacts seen = facts.get();
+        return Optional.ofNullable(states.get(shard)).filter(state -> !state.shownGone(shard, me, seen))
+                .flatMap(state -> state.believedUnder(tenureStart));
     }
 
-    /** The member lease's belief ended: so did every shard's (already, by derivation); the listener is told. */
-    void memberEnded(StopReason why) {
+    /**
+     * Shards whose key the set's facts show written by anyone since their grant (an operator's
+     * revoke, a move or attach by another, freed): belief ended already ({@link #revisionBelieved});
+     * the state is forgotten and the listener told {@code LOST}. A shard has no renew of its own,
+     * so this (an event, or the listing every third of the TTL) is how its owner learns of it.
+     * Every shard key's write not granting it here is kept by the floors, so that a grant at or
+     * below it after the store went back is refused ({@link ShardFloors}); each fold of events or
+     * listing is followed by a decision, so no fact is replaced before it is kept here.
+     */
+    void forgetGone(SetFacts seen) {
+        seen.facts().forEach((key, write) -> {
+            if (keys.shardOf(key).isPresent() && write.holder().filter(me::equals).isEmpty()) {
+                floors.writtenElsewhere(key, new Fence(write.revision()));
+            }
+        });
         new TreeMap<>(states).forEach((shard, state) -> {
-            states.remove(shard);
-            if (state.isBelief()) {
-                revoked(shard, why);
+            if (state.shownGone(shard, me, seen) && states.remove(shard, state)) {
+                LOG.log(System.Logger.Level.INFO, "shard set " + keys.set() + ": shard " + shard
+                        + " was written by someone else since it was attached here (revoked, freed or moved): lost");
+                told.revoked(shard, StopReason.LOST);
             }
         });
     }
 
+    /** The member lease's belief ended: so did every shard's (already, by derivation); the listener is told. */
+    void memberEnded(StopReason why) {
+        forget(state -> true, why);
+    }
+
     /** States reached under another member tenure are stale: a believed one is told lost. */
     void forgetOtherTenures(Fence tenure) {
+        forget(state -> !state.memberTenure().equals(tenure), StopReason.LOST);
+    }
+
+    private void forget(Predicate<OwnShard> stale, StopReason why) {
         new TreeMap<>(states).forEach((shard, state) -> {
-            if (!state.memberTenure().equals(tenure)) {
-                states.remove(shard);
-                if (state.isBelief()) {
-                    revoked(shard, StopReason.LOST);
-                }
+            if (stale.test(state) && states.remove(shard, state) && state.isBelief()) {
+                told.revoked(shard, why);
             }
         });
     }
 
     /** The view shows {@code shard} attached here (moved here, or after a failed move): owned only once an attach says so. */
     void confirm(int shard, Fence tenure, long seenRevision) {
-        Long moved = movedAway.get(shard);
-        if (moved != null && Long.compareUnsigned(seenRevision, moved) < 0) {
-            return;
+        if (!brakes.showsBeforeMoveAway(shard, seenRevision)) {
+            claim(shard, tenure);
         }
-        movedAway.remove(shard);
-        claim(shard, tenure);
     }
 
     /** Attaches a shard that has no state here. */
     void claim(int shard, Fence tenure) {
-        Long until = refusedUntil.get(shard);
-        if (until != null && clock.nanoTime() - until < 0) {
-            return;
-        }
-        refusedUntil.remove(shard);
-        if (states.putIfAbsent(shard, new OwnShard.Attaching(tenure)) != null) {
+        if (!brakes.mayClaim(shard) || states.putIfAbsent(shard, new OwnShard.Attaching(tenure)) != null) {
             return;
         }
         OwnShard.Attaching sent = (OwnShard.Attaching) states.get(shard);
@@ -132,101 +153,45 @@ final class OwnShards {
             return;
         }
         Optional<Tenure> now = memberTenure.get();
-        if (answer instanceof ShardCalls.Attached.Granted granted && acting.getAsBoolean()
+        if (!(answer instanceof ShardCalls.Attached.Granted granted && acting.getAsBoolean()
                 && granted.memberTenure().equals(sent.memberTenure())
-                && now.filter(tenure -> tenure.start().equals(sent.memberTenure())).isPresent()) {
-            states.put(shard, new OwnShard.Owned(granted.revision(), sent.memberTenure()));
-            try {
-                listener.shardAssigned(shard, new Tenure(keys.shard(shard), me, granted.revision(), granted.revision(),
-                        now.get().deadlineNanos()));
-            } catch (RuntimeException failed) {
-                LOG.log(System.Logger.Level.WARNING, "shardAssigned of shard " + shard + " threw: " + failed);
-            }
-        } else {
+                && now.filter(tenure -> tenure.start().equals(sent.memberTenure())).isPresent())) {
             states.remove(shard);
-            refusedUntil.put(shard, clock.nanoTime() + ttl.toNanos() / 3);
+            brakes.refused(shard);
+            decide.run();
+            return;
+        }
+        Optional<OwnShard.Owned> owned = floors.own(keys.shard(shard), granted.revision(), sent.memberTenure(),
+                clock.nanoTime());
+        if (owned.isPresent()) {
+            states.put(shard, owned.get());
+            told.assigned(shard, new Tenure(keys.shard(shard), me, granted.revision(), granted.revision(),
+                    now.get().deadlineNanos()));
+        } else {
+            // The store went back: attached here at a fence this process owned it at already. Not owned;
+            // detached, so that whoever attaches it next does so under a new fence.
+            OwnShard.HandingOver detaching = new OwnShard.HandingOver(granted.revision(), sent.memberTenure());
+            states.put(shard, detaching);
+            told.revoked(shard, StopReason.STORE_WENT_BACK);
+            brakes.refused(shard);
+            handOvers.detach(shard, detaching);
         }
         decide.run();
     }
 
     /** Drains an owned shard, then moves it to {@code target}; leaving ({@link #drainAll}), detaches it. */
     void handOver(int shard, ShardCalls.Target target) {
-        drain(shard, Optional.of(target));
+        handOvers.handOver(shard, target);
     }
 
     /** Leaving: every owned shard drained (belief ends after each), every campaign forgotten. */
     void drainAll() {
-        new TreeMap<>(states).forEach((shard, state) -> {
-            if (state instanceof OwnShard.Attaching) {
-                states.remove(shard);
-            } else if (state instanceof OwnShard.Owned) {
-                drain(shard, Optional.empty());
-            }
-        });
+        handOvers.drainAll();
     }
 
-    private void drain(int shard, Optional<ShardCalls.Target> target) {
-        if (!(states.get(shard) instanceof OwnShard.Owned owned)) {
-            return;
-        }
-        OwnShard.Draining draining = new OwnShard.Draining(owned.revision(), owned.memberTenure(), target);
-        states.put(shard, draining);
-        Tenure tenure = new Tenure(keys.shard(shard), me, owned.revision(), owned.revision(),
-                memberTenure.get().map(Tenure::deadlineNanos).orElse(clock.nanoTime()));
-        drains.start(shard, tenure, done -> drained(done, draining), late -> overran(late, draining));
-    }
-
-    private void drained(int shard, OwnShard.Draining draining) {
-        if (states.get(shard) != draining) {
-            return;
-        }
-        OwnShard.HandingOver sent = new OwnShard.HandingOver(draining.revision(), draining.memberTenure());
-        states.put(shard, sent); // belief ends here, before the listener is told and before the call is sent
-        if (draining.target().isEmpty()) {
-            // Leaving: detached as soon as its own drain returns, not when the member lease is released
-            // after every other drain (ADR-031's promise to the replicas taking the shards over).
-            revoked(shard, StopReason.RELEASED);
-            detach(shard, sent);
-            return;
-        }
-        revoked(shard, StopReason.HANDED_OVER);
-        calls.move(keys.shard(shard), draining.revision(), draining.target().get())
-                .whenComplete((answer, failure) -> loop.execute(() -> {
-                    if (states.get(shard) == sent) {
-                        states.remove(shard);
-                        if (answer instanceof ShardCalls.Moved.Done done) {
-                            movedAway.put(shard, done.revision().revision());
-                        }
-                    }
-                    decide.run();
-                }));
-    }
-
-    private void overran(int shard, OwnShard.Draining draining) {
-        if (states.get(shard) != draining) {
-            return;
-        }
-        states.put(shard, new OwnShard.Parked(draining.revision(), draining.memberTenure(), clock.nanoTime() + ttl.toNanos()));
-        revoked(shard, StopReason.ABANDONED);
-        loop.schedule(decide, ttl.toNanos());
-    }
-
-    /** Parked shards whose wait is over are detached; with {@code leaving}, forgotten (the member's release frees them). */
+    /** Parked shards whose wait is over are detached. */
     void detachParked(long now) {
-        new TreeMap<>(states).forEach((shard, state) -> {
-            if (state instanceof OwnShard.Parked parked && now - parked.readyAtNanos() >= 0) {
-                OwnShard.HandingOver sent = new OwnShard.HandingOver(parked.revision(), parked.memberTenure());
-                states.put(shard, sent);
-                detach(shard, sent);
-            }
-        });
-    }
-
-    private void detach(int shard, OwnShard.HandingOver sent) {
-        calls.detach(keys.shard(shard), sent.revision()).whenComplete((answer, failure) -> loop.execute(() -> {
-            states.remove(shard, sent);
-            decide.run();
-        }));
+        handOvers.detachParked(now);
     }
 
     /** Leaving: once nothing is drained, handed over or parked any more, {@code leave} runs (the member's release). */
@@ -237,14 +202,6 @@ final class OwnShards {
         if (states.values().stream().allMatch(state -> state instanceof OwnShard.Attaching)) {
             states.clear();
             leave.run();
-        }
-    }
-
-    private void revoked(int shard, StopReason why) {
-        try {
-            listener.shardRevoked(shard, why);
-        } catch (RuntimeException failed) {
-            LOG.log(System.Logger.Level.WARNING, "shardRevoked of shard " + shard + " threw: " + failed);
         }
     }
 }

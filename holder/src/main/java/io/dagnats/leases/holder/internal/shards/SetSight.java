@@ -20,8 +20,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
@@ -44,7 +47,11 @@ final class SetSight {
     private final Function<LeaseView, SetFacts.Seen> seenOf;
     private final Runnable changed;
     private final Set<HolderId> followed = new HashSet<>();
-    private SetFacts facts;
+    /** Change events heard and not yet folded into the facts, and whether a fold is queued on the loop. */
+    private final Queue<LeaseChange> unfolded = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean folding = new AtomicBoolean();
+    /** Written on the loop only; read from any thread too (belief in a shard derives from it). */
+    private volatile SetFacts facts;
     /** Whether a listing is under way, and whether another was asked for meanwhile; no more looks once stopped. */
     private boolean listing;
     private boolean again;
@@ -110,9 +117,10 @@ final class SetSight {
         listing = true;
         again = false;
         long begunAt = facts.step();
+        long begunNanos = clock.nanoTime();
         walk(keys.memberPrefix()).thenCombine(walk(keys.capacityPrefix()), this::both)
                 .thenCombine(walk(keys.shardPrefix()), this::both)
-                .whenComplete((leases, failure) -> loop.execute(() -> listed(leases, failure, begunAt)));
+                .whenComplete((leases, failure) -> loop.execute(() -> listed(leases, failure, begunAt, begunNanos)));
     }
 
     private List<LeaseView> both(List<LeaseView> some, List<LeaseView> more) {
@@ -125,7 +133,7 @@ final class SetSight {
         return ListingWalk.walkAsync(client::list, prefix, ListRequest.MAX_PAGE_SIZE);
     }
 
-    private void listed(List<LeaseView> leases, Throwable failure, long begunAt) {
+    private void listed(List<LeaseView> leases, Throwable failure, long begunAt, long begunNanos) {
         listing = false;
         if (stopped) {
             return;
@@ -138,7 +146,7 @@ final class SetSight {
         } else {
             Map<LeaseKey, SetFacts.Seen> seen = new HashMap<>();
             leases.forEach(lease -> seen.put(lease.key(), seenOf.apply(lease)));
-            facts = facts.listed(seen, begunAt, clock.nanoTime());
+            facts = facts.listed(seen, begunAt, begunNanos, clock.nanoTime());
             follow();
         }
         if (again) {
@@ -167,19 +175,36 @@ final class SetSight {
         });
     }
 
-    /** A change event, on a thread of the connection: folded into the facts on the loop. */
+    /** A change event, on a thread of the connection: folded into the facts on the loop, with any heard meanwhile. */
     private void heard(Optional<LeaseChange> event) {
-        event.ifPresent(change -> loop.execute(() -> {
-            if (!stopped) {
-                boolean ends = change.kind().endsLease();
-                // Only a member key's acquire begins a tenure that attached keys name.
-                boolean begins = change.kind() == LeaseChange.Kind.ACQUIRED && keys.namedBy(change.key()).isPresent();
-                facts = facts.changed(change.key(), new SetFacts.Seen(ends ? Optional.empty() : change.holder(),
-                        ends ? Optional.empty() : change.incarnation(), change.sequence(),
-                        begins ? Optional.of(new Fence(change.sequence())) : Optional.empty(), Optional.empty(), 0),
-                        begins, clock.nanoTime());
-                changed.run();
+        event.ifPresent(change -> {
+            unfolded.add(change);
+            if (folding.compareAndSet(false, true)) {
+                loop.execute(this::fold);
             }
-        }));
+        });
+    }
+
+    /**
+     * On the loop: every event heard since the last fold, in the order heard, into the facts at
+     * once. A member's end frees its thousand shards with a thousand events; folded one by one,
+     * each a copy of the whole set's facts, they kept the loop (and the attaches answered behind
+     * them) busy for seconds.
+     */
+    private void fold() {
+        folding.set(false);
+        List<SetFacts.Change> batch = new ArrayList<>();
+        for (LeaseChange change = unfolded.poll(); change != null; change = unfolded.poll()) {
+            boolean ends = change.kind().endsLease();
+            // Only a member key's acquire begins a tenure that attached keys name.
+            boolean begins = change.kind() == LeaseChange.Kind.ACQUIRED && keys.namedBy(change.key()).isPresent();
+            batch.add(new SetFacts.Change(change.key(), new SetFacts.Seen(ends ? Optional.empty() : change.holder(),
+                    ends ? Optional.empty() : change.incarnation(), change.sequence(),
+                    begins ? Optional.of(new Fence(change.sequence())) : Optional.empty(), Optional.empty(), 0), begins));
+        }
+        if (!stopped && !batch.isEmpty()) {
+            facts = facts.changed(batch, clock.nanoTime());
+            changed.run();
+        }
     }
 }

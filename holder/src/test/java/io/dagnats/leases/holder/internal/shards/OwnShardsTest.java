@@ -9,6 +9,7 @@ import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.OwnershipListener.StopReason;
 import io.dagnats.leases.holder.ShardListener;
+import io.dagnats.leases.holder.internal.FenceFloors;
 import io.dagnats.leases.holder.internal.ManualScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,6 +40,7 @@ class OwnShardsTest {
     private final Map<String, CompletableFuture<?>> answers = new HashMap<>();
     private final List<Runnable> drainThreads = new ArrayList<>();
     private Optional<Tenure> member = Optional.of(memberTenure(TENURE));
+    private SetFacts seen = SetFacts.unlisted(KEYS);
     private OwnShards own;
 
     OwnShardsTest() {
@@ -58,7 +60,7 @@ class OwnShardsTest {
             return new Thread(() -> { });
         });
         own = new OwnShards(KEYS, ME, new RecordingCalls(), listener, drains, loop, loop, TTL, () -> member, () -> true,
-                () -> { });
+                () -> { }, () -> seen, new FenceFloors());
     }
 
     @Test
@@ -138,6 +140,96 @@ class OwnShardsTest {
         loop.advance(TTL.dividedBy(3));
         own.claim(3, TENURE);
         assertEquals(List.of("attach 3", "attach 3"), record);
+    }
+
+    @Test
+    void aShardWhoseKeyIsWrittenByAnyoneElseSinceItsGrantIsNoLongerBelievedAndItsListenerIsToldLost() {
+        owned(3, 77);
+        owned(4, 78);
+        seen = seen.changed(KEYS.shard(3), write(Optional.empty(), 80, 0), false, loop.nanoTime()); // an operator's revoke
+        assertEquals(Set.of(4), own.believed(member), "belief ends as the event is seen, before anyone is told");
+        own.forgetGone(seen);
+        own.forgetGone(seen);
+        assertEquals(List.of("revoked 3 LOST"), record.subList(4, record.size()), "told once");
+        seen = seen.changed(KEYS.shard(4), write(Optional.of(new HolderId("other")), 81, 0), false, loop.nanoTime());
+        own.forgetGone(seen);
+        assertEquals(Set.of(), own.believed(member), "attached by another");
+        assertEquals("revoked 4 LOST", record.get(record.size() - 1));
+    }
+
+    @Test
+    void aListingBegunAfterTheGrantThatDoesNotShowTheShardHereEndsBeliefThoughItsEventWasLost() {
+        owned(3, 77);
+        owned(4, 78);
+        long grantedAt = loop.nanoTime();
+        seen = seen.listed(Map.of(KEYS.shard(4), write(Optional.of(ME), 78, SetFacts.Seen.LISTED)), seen.step(),
+                grantedAt - 1, grantedAt);
+        own.forgetGone(seen);
+        assertEquals(Set.of(3, 4), own.believed(member), "a listing begun before the grant says nothing of it");
+        loop.advance(TTL.dividedBy(3));
+        seen = seen.listed(Map.of(KEYS.shard(4), write(Optional.of(ME), 78, SetFacts.Seen.LISTED)), seen.step(),
+                loop.nanoTime(), loop.nanoTime());
+        assertEquals(Set.of(4), own.believed(member));
+        own.forgetGone(seen);
+        assertEquals("revoked 3 LOST", record.get(record.size() - 1));
+    }
+
+    @Test
+    void anEventOfAWriteOlderThanTheGrantSaysNothing() {
+        owned(3, 77);
+        seen = seen.changed(KEYS.shard(3), write(Optional.empty(), 70, 0), false, loop.nanoTime());
+        own.forgetGone(seen);
+        assertEquals(Set.of(3), own.believed(member));
+        assertEquals(2, record.size(), record.toString());
+    }
+
+    @Test
+    void aGrantAtOrBelowAFenceThisProcessAlreadyOwnedTheShardAtIsTheStoreGoingBackNotOwnership() {
+        owned(3, 77);
+        own.handOver(3, TARGET);
+        drainThreads.get(0).run();
+        loop.runDue();
+        ((CompletableFuture<?>) answers.remove("move 3")).completeExceptionally(new RuntimeException("timed out"));
+        loop.runDue();
+        // The move's answer was lost, then the store went back to before it: the view shows 3 here at 77 again.
+        own.confirm(3, TENURE, 77);
+        answer("attach 3", new ShardCalls.Attached.Granted(new Fence(77), TENURE));
+        assertEquals(Set.of(), own.believed(member), "fence 77 was this process's already: not owned again at it");
+        assertEquals(List.of("attach 3", "assigned 3 at 77", "revoked 3 HANDED_OVER", "move 3 at 77 to other believed []",
+                "attach 3", "revoked 3 STORE_WENT_BACK", "detach 3 at 77"), record);
+    }
+
+    @Test
+    void aShardWhoseBeliefEndedWithoutAnyWriteOfItIsOwnedAgainAtItsOwnFenceAsTheKeepersAcquireIs() {
+        owned(3, 77);
+        own.memberEnded(StopReason.DEADLINE_PASSED); // dagnats was slow; the member lease lived on, unchanged
+        own.confirm(3, TENURE, 77);
+        answer("attach 3", new ShardCalls.Attached.Granted(new Fence(77), TENURE));
+        assertEquals(Set.of(3), own.believed(member));
+        assertEquals(List.of("attach 3", "assigned 3 at 77", "revoked 3 DEADLINE_PASSED", "attach 3", "assigned 3 at 77"),
+                record);
+    }
+
+    @Test
+    void aMoveAnsweredNotWrittenLeavesTheFenceOwnableAndAGrantBelowTheFloorNeverIs() {
+        owned(3, 77);
+        own.handOver(3, TARGET);
+        drainThreads.get(0).run();
+        loop.runDue();
+        answer("move 3", new ShardCalls.Moved.NoSuccessor());
+        own.confirm(3, TENURE, 77);
+        answer("attach 3", new ShardCalls.Attached.Granted(new Fence(77), TENURE));
+        assertEquals(Set.of(3), own.believed(member), "nothing was written: the same record");
+        own.memberEnded(StopReason.DEADLINE_PASSED);
+        own.confirm(3, TENURE, 70);
+        answer("attach 3", new ShardCalls.Attached.Granted(new Fence(70), TENURE));
+        assertEquals(Set.of(), own.believed(member));
+        assertEquals(List.of("attach 3", "revoked 3 STORE_WENT_BACK", "detach 3 at 70"),
+                record.subList(record.size() - 3, record.size()));
+    }
+
+    private static SetFacts.Seen write(Optional<HolderId> holder, long revision, long step) {
+        return new SetFacts.Seen(holder, Optional.empty(), revision, Optional.of(TENURE), Optional.empty(), step);
     }
 
     private void owned(int shard, long revision) {

@@ -1,0 +1,100 @@
+package io.dagnats.leases.holder.internal.shards;
+
+import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.holder.internal.FenceFloors;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The one way a shard becomes owned: through the holder's per-key fence floors ({@link FenceFloors},
+ * the ones its keepers use, ADR-043's promise for attached keys). A grant, attach or move-in is
+ * refused, no tenure and so no {@link OwnShard.Owned} made of it, when answered
+ * <ul>
+ * <li>below the highest fence this process ever owned the shard's key at;</li>
+ * <li>at or below a revision this process saw the key written at by a write not granting it here
+ * (revoked, freed, moved or attached by another): revisions only grow, so such a grant is the store
+ * having come back without that write;</li>
+ * <li>or at a fence it spent: moved or detached (unless the answer proved nothing was written), or
+ * abandoned to a drain that overran (it may still act at that fence).</li>
+ * </ul>
+ * Said in one log line per key and refused fence. Loop only.
+ *
+ * <p>Why the very fence it owned may be granted again: an attach is idempotent, and a member whose
+ * belief ended while no write of the shard was seen or sent (its member's deadline passed while
+ * dagnats was slow, a move refused) is granted the very record it owned, unchanged, as the keeper's
+ * acquire is (its rule is the same: below the floor, not at it). Belief ended by someone else's
+ * write is not that case: "no write by this process" is not "no write by anyone".
+ */
+final class ShardFloors {
+
+    private static final System.Logger LOG = System.getLogger("io.dagnats.leases.holder.ShardSet");
+
+    private final FenceFloors floors;
+    private final Map<LeaseKey, Fence> reported = new HashMap<>();
+    /** Per key, the fence this process last moved, detached or abandoned, unless an answer proved it unwritten. */
+    private final Map<LeaseKey, Fence> spent = new HashMap<>();
+    /** Per key, the highest revision this process saw it written at by a write that did not grant it here. */
+    private final Map<LeaseKey, Fence> writtenElsewhere = new HashMap<>();
+
+    ShardFloors(FenceFloors floors) {
+        this.floors = floors;
+    }
+
+    /**
+     * Ownership of {@code key} from an attach granted at {@code revision} under {@code memberTenure},
+     * heeded at {@code now}, raising the key's floor to it; empty when refused (see the class).
+     */
+    Optional<OwnShard.Owned> own(LeaseKey key, Fence revision, Fence memberTenure, long now) {
+        Optional<String> refused = refusal(key, revision);
+        if (refused.isPresent()) {
+            if (!revision.equals(reported.put(key, revision))) {
+                LOG.log(System.Logger.Level.WARNING, "shard " + key + ": an attach answered fence " + revision + ", "
+                        + refused.get() + "; not owning it, detaching it so that it is attached again under a new fence");
+            }
+            return Optional.empty();
+        }
+        floors.raise(key, revision);
+        spent.remove(key);
+        return Optional.of(new OwnShard.Owned(revision, memberTenure, now));
+    }
+
+    private Optional<String> refusal(LeaseKey key, Fence revision) {
+        Optional<Fence> floor = floors.floor(key).filter(revision::isBelow);
+        if (floor.isPresent()) {
+            return Optional.of("below fence " + floor.get() + " this process had owned it at: the store went back");
+        }
+        Optional<Fence> written = Optional.ofNullable(writtenElsewhere.get(key)).filter(seen -> !seen.isBelow(revision));
+        if (written.isPresent()) {
+            return Optional.of("not above revision " + written.get() + " this process saw it written at by someone else"
+                    + " (revoked, freed, moved or attached elsewhere): the store went back");
+        }
+        if (revision.equals(spent.get(key))) {
+            return Optional.of("which this process moved, detached or abandoned to an overrun drain since it owned it"
+                    + " there: the store went back, or the abandoned drain may still act at it");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The key was seen written at {@code revision} by a write that did not grant it to this process
+     * (an event or a listing): no later grant at or below it is a tenure.
+     */
+    void writtenElsewhere(LeaseKey key, Fence revision) {
+        writtenElsewhere.merge(key, revision, (known, seen) -> known.isBelow(seen) ? seen : known);
+    }
+
+    /**
+     * A move or detach of {@code key} at {@code revision} is sent (it may write past that fence), or
+     * a drain at it was abandoned (it may still act at it).
+     */
+    void spend(LeaseKey key, Fence revision) {
+        spent.put(key, revision);
+    }
+
+    /** The move or detach of {@code key} at {@code revision} was answered as not written. */
+    void unspent(LeaseKey key, Fence revision) {
+        spent.remove(key, revision);
+    }
+}
