@@ -9,19 +9,11 @@ import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.Succession;
 import io.dagnats.leases.holder.TenureWork;
 import io.dagnats.leases.holder.internal.CandidateCalls;
-import io.dagnats.leases.holder.internal.FenceFloors;
-import io.dagnats.leases.holder.internal.HolderTelemetry;
-import io.dagnats.leases.holder.internal.ManualScheduler;
-import io.dagnats.leases.holder.internal.Scheduler;
-import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,30 +25,8 @@ import org.junit.jupiter.api.Test;
  */
 class HandoverWaitsForEveryEarlierTenuresWorkTest {
 
-    private final ManualScheduler manual = new ManualScheduler();
-    /** The drains end on other threads (their bounds are real time): their events queue under this lock. */
-    private final Scheduler locked = new Scheduler() {
-        @Override
-        public void execute(Runnable task) {
-            synchronized (manual) {
-                manual.execute(task);
-            }
-        }
-
-        @Override
-        public void schedule(Runnable task, long delayNanos) {
-            synchronized (manual) {
-                manual.schedule(task, delayNanos);
-            }
-        }
-
-        @Override
-        public boolean isShutdown() {
-            return false;
-        }
-    };
-    private final ScriptedCalls calls = new ScriptedCalls();
-    private final List<String> told = new CopyOnWriteArrayList<>();
+    private final DrainsOnOtherThreads drains = new DrainsOnOtherThreads();
+    private final List<String> told = drains.told;
     private final CountDownLatch stubbornWorkStarted = new CountDownLatch(1);
     private final CountDownLatch letStubbornWorkReturn = new CountDownLatch(1);
     private volatile boolean stubbornWorkRuns;
@@ -102,32 +72,6 @@ class HandoverWaitsForEveryEarlierTenuresWorkTest {
         letStubbornWorkReturn.countDown();
     }
 
-    private void runDue() {
-        synchronized (manual) {
-            manual.runDue();
-        }
-    }
-
-    private void runUntil(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "timed out waiting for " + what + "; calls " + calls.made());
-            runDue();
-            Thread.onSpinWait();
-        }
-    }
-
-    private void answer(String operation, Object answer) {
-        synchronized (manual) {
-            calls.next(operation).answer().complete(answer);
-            manual.runDue();
-        }
-    }
-
-    private ScriptedCalls.Call last() {
-        return calls.made().get(calls.made().size() - 1);
-    }
-
     /**
      * Owner at fence 6 with the stubborn work running, yielded to the older candidate, the drain
      * overrun (200 ms), and owner again at fence 7 by the renew that keeps the key.
@@ -135,15 +79,11 @@ class HandoverWaitsForEveryEarlierTenuresWorkTest {
     private LeaseKeeper ownerAgainAfterAnOverrunYield(CandidateCalls candidates) {
         KeepOptions options = KeepOptions.defaults().candidacy(0, "1.0").succession(Succession.oldestVersionFirst())
                 .minCandidacy(Duration.ZERO).handoverBound(Duration.ofMillis(200));
-        LeaseKeeper keeper = new LeaseKeeper(new KeeperRules(KeeperHarness.KEY, KeeperHarness.SELF, KeeperHarness.TTL,
-                bound -> 0, options), calls, candidates, manual, manual.wallClock(), locked, Runnable::run, listener,
-                new HolderTelemetry(OpenTelemetry.noop(), Map::of, () -> null), new FenceFloors());
-        keeper.start();
-        runDue();
-        answer("acquire", KeeperHarness.granted(5));
-        answer("renew", KeeperHarness.renewed(6, 5));
-        runUntil(() -> !calls.nothingPending(), "the renew after the overrun drain");
-        answer("renew", KeeperHarness.renewed(7, 5));
+        LeaseKeeper keeper = drains.keeper(options, candidates, Runnable::run, listener);
+        drains.answer("acquire", KeeperHarness.granted(5));
+        drains.answer("renew", KeeperHarness.renewed(6, 5));
+        drains.runUntil(() -> !drains.calls.nothingPending(), "the renew after the overrun drain");
+        drains.answer("renew", KeeperHarness.renewed(7, 5));
         assertEquals(List.of("owner 6", "stopped PREFERRED_CANDIDATE", "owner 7"), told, "owner again (yield brake holds)");
         return keeper;
     }
@@ -154,13 +94,13 @@ class HandoverWaitsForEveryEarlierTenuresWorkTest {
                 (key, window) -> CompletableFuture.completedFuture(List.of(HandoverRulesTest.OLD)));
 
         keeper.beginClose();
-        runDue();
-        runUntil(() -> !calls.nothingPending() || keeper.closedStage().isDone(),
+        drains.runDue();
+        drains.runUntil(() -> !drains.calls.nothingPending() || keeper.closedStage().isDone(),
                 "a handover, or the close leaving the key to the TTL");
         assertTrue(stubbornWorkRuns, "precondition: the first tenure's work still runs");
-        assertTrue(calls.nothingPending(), "handed over (fence " + last().presented()
+        assertTrue(drains.calls.nothingPending(), "handed over (fence " + drains.last().presented()
                 + ") while the first tenure's work, for which the overrun yield kept the key, still runs: "
-                + calls.made());
+                + drains.calls.made());
     }
 
     @Test
@@ -170,13 +110,13 @@ class HandoverWaitsForEveryEarlierTenuresWorkTest {
                 told.size() < 3 ? List.of(HandoverRulesTest.OLD) : List.of()));
 
         keeper.beginClose();
-        runDue(); // nobody answers the close's ask: a release once the drain has ended
+        drains.runDue(); // nobody answers the close's ask: a release once the drain has ended
         assertTrue(stubbornWorkRuns, "precondition: the first tenure's work still runs");
-        assertTrue(calls.nothingPending(), "released while the first tenure's work still runs: " + calls.made());
+        assertTrue(drains.calls.nothingPending(), "released while the first tenure's work still runs: " + drains.calls.made());
 
         letStubbornWorkReturn.countDown();
-        runUntil(() -> !calls.nothingPending(), "the release once that work returned");
-        assertEquals("release", last().operation(), "calls " + calls.made());
-        assertEquals(7, last().presented().revision());
+        drains.runUntil(() -> !drains.calls.nothingPending(), "the release once that work returned");
+        assertEquals("release", drains.last().operation(), "calls " + drains.calls.made());
+        assertEquals(7, drains.last().presented().revision());
     }
 }
