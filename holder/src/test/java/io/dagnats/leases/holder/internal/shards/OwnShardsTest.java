@@ -5,15 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
-import io.dagnats.leases.domain.LeaseKey;
-import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.OwnershipListener.StopReason;
-import io.dagnats.leases.holder.ShardListener;
-import io.dagnats.leases.holder.internal.FenceFloors;
-import io.dagnats.leases.holder.internal.ManualScheduler;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,41 +19,10 @@ import org.junit.jupiter.api.Test;
  * and {@link OwnShards#believed}): owned only from an attach granted under the member tenure held
  * now, never past the member's belief, and no longer believed (and told so) before a move is sent.
  */
-class OwnShardsTest {
-
-    private static final Duration TTL = Duration.ofSeconds(3);
-    private static final HolderId ME = new HolderId("me");
-    private static final Fence TENURE = new Fence(40);
-    private static final ShardKeys KEYS = new ShardKeys("rvs", 8);
-    private static final ShardCalls.Target TARGET = new ShardCalls.Target(new HolderId("other"), Optional.empty(),
-            new LeaseKey("rvs-member-other"), new Fence(50));
-
-    private final ManualScheduler loop = new ManualScheduler();
-    private final List<String> record = new ArrayList<>();
-    private final Map<String, CompletableFuture<?>> answers = new HashMap<>();
-    private final List<Runnable> drainThreads = new ArrayList<>();
-    private Optional<Tenure> member = Optional.of(memberTenure(TENURE));
-    private SetFacts seen = SetFacts.unlisted(KEYS);
-    private OwnShards own;
+class OwnShardsTest extends OwnShardsFixture {
 
     OwnShardsTest() {
-        ShardListener listener = new ShardListener() {
-            @Override
-            public void shardAssigned(int shard, Tenure tenure) {
-                record.add("assigned " + shard + " at " + tenure.fence().revision());
-            }
-
-            @Override
-            public void shardRevoked(int shard, StopReason why) {
-                record.add("revoked " + shard + " " + why);
-            }
-        };
-        ShardDrains drains = new ShardDrains("rvs", listener, TTL, loop, loop, runnable -> {
-            drainThreads.add(runnable);
-            return new Thread(() -> { });
-        });
-        own = new OwnShards(KEYS, ME, new RecordingCalls(), listener, drains, loop, loop, TTL, () -> member, () -> true,
-                () -> { }, () -> seen, new FenceFloors());
+        super(Duration.ofSeconds(3));
     }
 
     @Test
@@ -226,52 +188,5 @@ class OwnShardsTest {
         assertEquals(Set.of(), own.believed(member));
         assertEquals(List.of("attach 3", "revoked 3 STORE_WENT_BACK", "detach 3 at 70"),
                 record.subList(record.size() - 3, record.size()));
-    }
-
-    private static SetFacts.Seen write(Optional<HolderId> holder, long revision, long step) {
-        return new SetFacts.Seen(holder, Optional.empty(), revision, Optional.of(TENURE), Optional.empty(), step);
-    }
-
-    private void owned(int shard, long revision) {
-        own.claim(shard, TENURE);
-        answer("attach " + shard, new ShardCalls.Attached.Granted(new Fence(revision), TENURE));
-    }
-
-    @SuppressWarnings("unchecked")
-    private <T> void answer(String call, T answer) {
-        ((CompletableFuture<T>) answers.remove(call)).complete(answer);
-        loop.runDue();
-    }
-
-    private Tenure memberTenure(Fence start) {
-        return new Tenure(new LeaseKey("rvs-member-me"), ME, start, start, loop.nanoTime() + TTL.toNanos());
-    }
-
-    private final class RecordingCalls implements ShardCalls {
-        @Override
-        public CompletableFuture<Attached> attach(LeaseKey key, LeaseKey memberKey, Fence memberTenure,
-                Optional<String> value) {
-            return sent("attach " + KEYS.shardOf(key).orElseThrow(), "attach " + KEYS.shardOf(key).orElseThrow());
-        }
-
-        @Override
-        public CompletableFuture<Boolean> detach(LeaseKey key, Fence revision) {
-            int shard = KEYS.shardOf(key).orElseThrow();
-            return sent("detach " + shard, "detach " + shard + " at " + revision.revision());
-        }
-
-        @Override
-        public CompletableFuture<Moved> move(LeaseKey key, Fence revision, Target to) {
-            int shard = KEYS.shardOf(key).orElseThrow();
-            return sent("move " + shard, "move " + shard + " at " + revision.revision() + " to " + to.holder().value()
-                    + " believed " + own.believed(member));
-        }
-
-        private <T> CompletableFuture<T> sent(String call, String line) {
-            record.add(line);
-            CompletableFuture<T> answer = new CompletableFuture<>();
-            answers.put(call, answer);
-            return answer;
-        }
     }
 }
