@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.dagnats.leases.acceptance.harness.ShardOwners;
 import io.dagnats.leases.acceptance.harness.CliProcess;
 import io.dagnats.leases.acceptance.harness.Opened;
 import io.dagnats.leases.acceptance.harness.Polling;
@@ -14,7 +15,6 @@ import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.LeaseHolder;
 import io.dagnats.leases.holder.OwnershipListener;
 import io.dagnats.leases.holder.ShardListener;
-import io.dagnats.leases.holder.ShardSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -170,18 +170,11 @@ class ShardsCommandAcceptanceTest extends SharedServiceTest {
     }
 
     private static Map<Integer, String> owners(String set) {
-        Map<Integer, String> owners = new TreeMap<>();
-        for (JsonNode lease : client.call("list", "{\"prefix\":\"" + set + "-shard-\"}").path("leases")) {
-            owners.put(Integer.parseInt(lease.path("key").asText().substring((set + "-shard-").length())),
-                    lease.path("holder").asText());
-        }
-        return owners;
+        return ShardOwners.listed(client, set);
     }
 
     private static Map<String, Integer> counts(Map<Integer, String> owners) {
-        Map<String, Integer> counts = new HashMap<>();
-        owners.values().forEach(owner -> counts.merge(owner, 1, Integer::sum));
-        return counts;
+        return ShardOwners.counts(owners);
     }
 
     private static Map<Integer, String> shardOwners(JsonNode set) {

@@ -3,7 +3,7 @@ package io.dagnats.leases.acceptance.shards;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.dagnats.leases.acceptance.harness.ShardOwners;
 import io.dagnats.leases.acceptance.harness.Opened;
 import io.dagnats.leases.acceptance.harness.Polling;
 import io.dagnats.leases.acceptance.harness.Reliability;
@@ -153,11 +153,6 @@ class ShardSetAttachedAcceptanceTest extends SharedServiceTest {
     }
 
     private static Map<Integer, String> owners(String set) {
-        Map<Integer, String> owners = new TreeMap<>();
-        for (JsonNode lease : client.call("list", "{\"prefix\":\"" + set + "-shard-\"}").path("leases")) {
-            owners.put(Integer.parseInt(lease.path("key").asText().substring((set + "-shard-").length())),
-                    lease.path("holder").asText());
-        }
-        return owners;
+        return ShardOwners.listed(client, set);
     }
 }

@@ -1,6 +1,6 @@
 package io.dagnats.leases.acceptance.shards;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.dagnats.leases.acceptance.harness.ShardOwners;
 import io.dagnats.leases.acceptance.harness.Polling;
 import io.dagnats.leases.acceptance.harness.Reliability;
 import io.dagnats.leases.acceptance.harness.ReplicaProcesses;
@@ -58,15 +58,10 @@ class ShardSetNatsRestartAcceptanceTest extends SharedServiceTest {
     }
 
     private static Map<Integer, String> owners(String set) {
-        Map<Integer, String> owners = new TreeMap<>();
         try {
-            for (JsonNode lease : client.call("list", "{\"prefix\":\"" + set + "-shard-\"}").path("leases")) {
-                owners.put(Integer.parseInt(lease.path("key").asText().substring((set + "-shard-").length())),
-                        lease.path("holder").asText());
-            }
+            return ShardOwners.listed(client, set);
         } catch (RuntimeException unavailable) {
-            // dagnats or nats still coming back: an empty listing, polled again
+            return Map.of(); // dagnats or nats still coming back: an empty listing, polled again
         }
-        return owners;
     }
 }

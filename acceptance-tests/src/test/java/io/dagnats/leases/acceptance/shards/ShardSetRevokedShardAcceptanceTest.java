@@ -3,6 +3,7 @@ package io.dagnats.leases.acceptance.shards;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.dagnats.leases.acceptance.harness.ShardOwners;
 import io.dagnats.leases.acceptance.harness.Opened;
 import io.dagnats.leases.acceptance.harness.OwnershipHistory;
 import io.dagnats.leases.acceptance.harness.Polling;
@@ -15,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -119,17 +119,10 @@ class ShardSetRevokedShardAcceptanceTest extends SharedServiceTest {
     }
 
     private static Map<String, Integer> counts(Map<Integer, String> owners) {
-        Map<String, Integer> counts = new TreeMap<>();
-        owners.values().forEach(owner -> counts.merge(owner, 1, Integer::sum));
-        return counts;
+        return ShardOwners.counts(owners);
     }
 
     private static Map<Integer, String> owners(String set) {
-        Map<Integer, String> owners = new TreeMap<>();
-        for (JsonNode lease : client.call("list", "{\"prefix\":\"" + set + "-shard-\"}").path("leases")) {
-            owners.put(Integer.parseInt(lease.path("key").asText().substring((set + "-shard-").length())),
-                    lease.path("holder").asText());
-        }
-        return owners;
+        return ShardOwners.listed(client, set);
     }
 }
