@@ -121,6 +121,27 @@ class DrainOutlivingItsMemberBeliefTest {
                 record.toString());
     }
 
+    /**
+     * Interleaving: A's drain of shard 3 (owned at 77) overruns: parked, "attached here, owned by
+     * nobody" for a TTL so that nobody else owns it while the abandoned drain may act (as an overrun
+     * yield keeps a kept lease). dagnats is slow, A's member deadline passes (memberEnded forgets
+     * the Parked state) and the renew succeeds in the same tenure; the view shows 3 here at 77, A
+     * confirms, the attach is granted at 77 and refused (spent, ece5915), and the refusal detaches 3
+     * at once: B may attach it within a moment, while the abandoned drain may still act at 77. The
+     * park's TTL is cut short.
+     */
+    @Test
+    void aParkedShardIsNotDetachedBeforeItsWaitIsOverWhenItsGrantIsRefused() {
+        owned(3, 77);
+        own.handOver(3, TARGET);
+        loop.advance(TTL); // the drain's bound passes: parked for a TTL
+        own.memberEnded(StopReason.DEADLINE_PASSED);
+        own.confirm(3, TENURE, 77);
+        answer("attach 3", new ShardCalls.Attached.Granted(new Fence(77), TENURE));
+
+        assertFalse(record.contains("detach 3 at 77"), "detached before the park's TTL passed: " + record);
+    }
+
     private static SetFacts.Seen write(Optional<HolderId> holder, long revision, long step) {
         return new SetFacts.Seen(holder, Optional.empty(), revision, Optional.of(TENURE), Optional.empty(), step);
     }
