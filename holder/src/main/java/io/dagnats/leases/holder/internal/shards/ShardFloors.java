@@ -16,8 +16,9 @@ import java.util.Optional;
  * <li>at or below a revision this process saw the key written at by a write not granting it here
  * (revoked, freed, moved or attached by another): revisions only grow, so such a grant is the store
  * having come back without that write;</li>
- * <li>or at a fence it spent: moved or detached (unless the answer proved nothing was written), or
- * abandoned to a drain that overran (it may still act at that fence).</li>
+ * <li>or at a fence it spent: drained (from the drain's start, whatever becomes of the member's belief:
+ * the drain may still act at that fence), moved or detached, unless the drain returned in time and
+ * the answer proved nothing was written; or abandoned to a drain that overran.</li>
  * </ul>
  * Said in one log line per key and refused fence. Loop only.
  *
@@ -86,8 +87,8 @@ final class ShardFloors {
     }
 
     /**
-     * A move or detach of {@code key} at {@code revision} is sent (it may write past that fence), or
-     * a drain at it was abandoned (it may still act at it).
+     * A drain of {@code key} at {@code revision} starts or was abandoned (it may act at that fence), or
+     * a move or detach of it is sent (it may write past that fence).
      */
     void spend(LeaseKey key, Fence revision) {
         spent.put(key, revision);

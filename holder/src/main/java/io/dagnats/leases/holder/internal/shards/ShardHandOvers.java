@@ -16,6 +16,10 @@ import java.util.function.Supplier;
  * drained, then belief ended and the listener told, then moved to its target or (leaving)
  * detached; a drain that overruns its bound parks the shard, owned by nobody, for a TTL, then
  * detaches it. Loop only; an answer is heeded only if the shard is still in the state that sent it.
+ *
+ * <p>A drain may act at its shard's fence from its start until it returns, whatever becomes of the
+ * member's belief meanwhile: its fence is spent when it starts, unspent only when it returned in
+ * time and the move or detach was answered unwritten.
  */
 final class ShardHandOvers {
 
@@ -78,6 +82,8 @@ final class ShardHandOvers {
         OwnShard.Draining draining = new OwnShard.Draining(owned.revision(), owned.memberTenure(), owned.grantedAt(),
                 target);
         states.put(shard, draining);
+        // The drain acts at this fence from now on, even should the member's belief end and the state be forgotten.
+        floors.spend(keys.shard(shard), owned.revision());
         Tenure tenure = new Tenure(keys.shard(shard), me, owned.revision(), owned.revision(),
                 memberTenure.get().map(Tenure::deadlineNanos).orElse(clock.nanoTime()));
         drains.start(shard, tenure, done -> drained(done, draining), late -> overran(late, draining));

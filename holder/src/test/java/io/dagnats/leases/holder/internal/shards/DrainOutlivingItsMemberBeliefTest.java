@@ -75,7 +75,6 @@ class DrainOutlivingItsMemberBeliefTest {
      * while the first tenure's drain is still running at 77 (the very case ece5915 closed for a
      * parked drain, reached one step earlier).
      */
-    @Disabled("finding 1: a shard whose drain still runs is owned again at its fence after the member deadline")
     @Test
     void aShardWhoseDrainStillRunsIsNotOwnedAgainAtItsFenceAfterTheMembersDeadlinePassed() {
         owned(3, 77);
