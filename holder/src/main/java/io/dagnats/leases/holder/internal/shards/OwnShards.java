@@ -168,13 +168,13 @@ final class OwnShards {
             told.assigned(shard, new Tenure(keys.shard(shard), me, granted.revision(), granted.revision(),
                     now.get().deadlineNanos()));
         } else {
-            // The store went back: attached here at a fence this process owned it at already. Not owned;
-            // detached, so that whoever attaches it next does so under a new fence.
+            // The store went back, or a drain may still act at that fence: not owned; detached (once no
+            // drain of it may act), so that whoever attaches it next does so under a new fence.
             OwnShard.HandingOver detaching = new OwnShard.HandingOver(granted.revision(), sent.memberTenure());
             states.put(shard, detaching);
             told.revoked(shard, StopReason.STORE_WENT_BACK);
             brakes.refused(shard);
-            handOvers.detach(shard, detaching);
+            handOvers.refused(shard, detaching);
         }
         decide.run();
     }

@@ -7,6 +7,7 @@ import io.dagnats.leases.holder.internal.Scheduler;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadFactory;
@@ -87,6 +88,14 @@ final class ShardDrains {
             running.remove(shard);
             drained.accept(shard);
         }
+    }
+
+    /**
+     * When the drain of {@code shard} running now reaches its bound: until then it may act, and after
+     * it for as long as an abandoned drain may (a TTL more, see {@link ShardHandOvers}).
+     */
+    Optional<Long> boundAt(int shard) {
+        return Optional.ofNullable(running.get(shard)).map(drain -> drain.startedAt() + bound.toNanos());
     }
 
     /** The shards draining now. */

@@ -132,7 +132,6 @@ class DrainOutlivingItsMemberBeliefTest {
      * at once: B may attach it within a moment, while the abandoned drain may still act at 77. The
      * park's TTL is cut short.
      */
-    @Disabled("finding 5: a refused grant of a parked shard detaches it before its wait is over")
     @Test
     void aParkedShardIsNotDetachedBeforeItsWaitIsOverWhenItsGrantIsRefused() {
         owned(3, 77);
