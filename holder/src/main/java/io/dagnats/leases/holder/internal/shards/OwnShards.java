@@ -94,14 +94,14 @@ final class OwnShards {
      * revoke, a move or attach by another, freed): belief ended already ({@link #revisionBelieved});
      * the state is forgotten and the listener told {@code LOST}. A shard has no renew of its own,
      * so this (an event, or the listing every third of the TTL) is how its owner learns of it.
-     * Every shard key's write not granting it here is kept by the floors, so that a grant at or
-     * below it after the store went back is refused ({@link ShardFloors}); each fold of events or
-     * listing is followed by a decision, so no fact is replaced before it is kept here.
+     * Every shard key's write is kept by the floors, so that a grant below it (or at it, when it did
+     * not hold the key here) after the store went back is refused ({@link ShardFloors}); a fold keeps
+     * a key's last write only, the highest, which is all the floors need.
      */
     void forgetGone(SetFacts seen) {
         seen.facts().forEach((key, write) -> {
-            if (keys.shardOf(key).isPresent() && write.holder().filter(me::equals).isEmpty()) {
-                floors.writtenElsewhere(key, new Fence(write.revision()));
+            if (keys.shardOf(key).isPresent()) {
+                floors.written(key, new Fence(write.revision()), write.holder().filter(me::equals).isPresent());
             }
         });
         new TreeMap<>(states).forEach((shard, state) -> {

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -85,7 +84,6 @@ class LostOrAbandonedFenceIsNeverOwnedAgainTest extends OwnShardsFixture {
      * again at a fence it lost to B's 81, the case 25b8301 closes only when the writes are folded
      * one batch at a time.
      */
-    @Disabled("finding 3: writes of a shard folded in one batch never reach the floors")
     @Test
     void aShardLostToWritesFoldedInOneBatchIsNeverOwnedAgainAtItsOldFence() {
         owned(3, 77);
