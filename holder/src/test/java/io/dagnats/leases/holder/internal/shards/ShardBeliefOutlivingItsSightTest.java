@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -73,7 +72,6 @@ class ShardBeliefOutlivingItsSightTest {
      * bound. operating.md promises the listing every third of the TTL ends the belief; a listing
      * that fails ends nothing.
      */
-    @Disabled("finding 4: belief in a shard has no bound when its events are lost and its listings fail")
     @Test
     void aShardIsNotBelievedForATtlWithNoSightOfTheSetSinceItsGrant() {
         owned(3, 77);
