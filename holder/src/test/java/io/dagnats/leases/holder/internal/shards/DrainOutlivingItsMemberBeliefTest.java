@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -97,7 +96,6 @@ class DrainOutlivingItsMemberBeliefTest {
      * Draining (belief) for good: never moved, never parked, and close() never completes (leftIfDone
      * waits for it). A member that stalls.
      */
-    @Disabled("finding 2: a second drain of a shard whose earlier drain still runs never starts")
     @Test
     void aSecondDrainOfAShardWhoseEarlierDrainStillRanEndsInAMoveOrAPark() {
         owned(3, 77);
