@@ -16,12 +16,12 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review s33-review3 (7aec4f9): FreedEvents' start walk calls {@code index.in(era)} on every page
+ * The attached index's era only moves forward. FreedEvents' start walk calls {@code index.in(era)} on every page
  * with the era captured when the walk began. When the memory moved on meanwhile (the store went
  * back, noticed by a request) and an event has already put the index in the new era, the walk's next
- * page puts it back in the old one: everything learnt in the new era is forgotten and what follows
- * is labelled with an era free() never proposes from, until the next event. Freed events lost (a
- * liveness loss, never a lost owner). Fails on main at 38a3c20.
+ * page must not put it back in the old one, which forgot everything learnt in the new era and
+ * labelled what followed with an era free() never proposes from (freed events lost, a liveness
+ * loss). Found by the s33 third review.
  */
 class AttachedIndexEraNeverGoesBackTest {
 

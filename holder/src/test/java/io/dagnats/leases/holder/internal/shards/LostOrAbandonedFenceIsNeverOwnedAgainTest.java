@@ -78,11 +78,9 @@ class LostOrAbandonedFenceIsNeverOwnedAgainTest extends OwnShardsFixture {
      * Interleaving: A owns shard 3 at 77. An operator revokes the shard key (80),
      * B attaches it (81) and, placing, moves it to A (82). The three events reach A's connection
      * together and are folded as one batch (SetSight.fold): SetFacts.changed keeps only the last
-     * write of a key, 82 held by A, so forgetGone says LOST (82 is after 77) but records no write
-     * elsewhere (82 names A; 80 and 81 never reach the floors). A confirms the move; nats-server is
-     * killed -9 and comes back without 80..82, so the idempotent attach is granted at 77: owned
-     * again at a fence it lost to B's 81, the case 25b8301 closes only when the writes are folded
-     * one batch at a time.
+     * write of a key, 82 held by A, so 80 and 81 never reach the floors; 82 must close 77 by
+     * itself (the highest write seen, whoever wrote it). A confirms the move; nats-server is killed
+     * -9 and comes back without 80..82, so the idempotent attach is granted at 77: refused.
      */
     @Test
     void aShardLostToWritesFoldedInOneBatchIsNeverOwnedAgainAtItsOldFence() {

@@ -21,11 +21,11 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review s33-review3 (4d2f31c): a shard has no renew of its own, so its owner learns of a revoke
- * only from the event or from a listing begun after its grant. Nothing bounds its belief when both
- * fail. Same harness as OwnShardsTest. Fails on main at 38a3c20.
+ * A shard has no renew of its own, so its owner learns of a revoke only from the event or from a
+ * listing begun after its grant; when both fail, belief still ends a TTL after the grant or the
+ * last listing that showed the set. Found by the s33 third review; same harness as OwnShardsTest.
  */
-class ShardBeliefOutlivingItsSightTest {
+class ShardBeliefEndsATtlAfterItsLastSightTest {
 
     private static final Duration TTL = Duration.ofSeconds(3);
     private static final HolderId ME = new HolderId("me");
@@ -43,7 +43,7 @@ class ShardBeliefOutlivingItsSightTest {
     private SetFacts seen = SetFacts.unlisted(KEYS);
     private final OwnShards own;
 
-    ShardBeliefOutlivingItsSightTest() {
+    ShardBeliefEndsATtlAfterItsLastSightTest() {
         ShardListener listener = new ShardListener() {
             @Override
             public void shardAssigned(int shard, Tenure tenure) {

@@ -23,11 +23,13 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review s33-review3: a drain still running when the member's belief ends (memberEnded forgets
- * the Draining state, the drain thread goes on). Nothing spends its fence, and ShardDrains still
- * counts it as running. Same harness as OwnShardsTest. Both tests fail on main at 38a3c20.
+ * A drain still running when the member's belief ends (memberEnded forgets the Draining or Parked
+ * state, the drain thread goes on) keeps its shard until it ends: the shard is not owned here again
+ * at the fence the drain may act at, nor detached for someone else before the drain's wait is over;
+ * and a later drain of the shard waits for it and then ends too. Found by the s33 third review;
+ * same harness as OwnShardsTest.
  */
-class DrainOutlivingItsMemberBeliefTest {
+class DrainOutlivingItsMemberBeliefKeepsItsShardUntilItEndsTest {
 
     private static final Duration TTL = Duration.ofSeconds(3);
     private static final HolderId ME = new HolderId("me");
@@ -45,7 +47,7 @@ class DrainOutlivingItsMemberBeliefTest {
     private SetFacts seen = SetFacts.unlisted(KEYS);
     private final OwnShards own;
 
-    DrainOutlivingItsMemberBeliefTest() {
+    DrainOutlivingItsMemberBeliefKeepsItsShardUntilItEndsTest() {
         ShardListener listener = new ShardListener() {
             @Override
             public void shardAssigned(int shard, Tenure tenure) {
