@@ -37,9 +37,13 @@ final class AttachedIndex {
         return era;
     }
 
-    /** The memory is in era {@code now}: if that is another, everything held is forgotten. */
+    /**
+     * The memory is in era {@code now}: if that is a later one, everything held is forgotten. An era
+     * only moves forward (each forget of the memory counts up): a call begun in an earlier era (a page
+     * of the start walk begun before the memory forgot) says nothing of the era the memory is in.
+     */
     synchronized void in(KnownLeases.Era now) {
-        if (!now.equals(era)) {
+        if (now.forgets() > era.forgets()) {
             byMember.clear();
             memberOf.clear();
             era = now;

@@ -8,8 +8,9 @@ import java.util.Optional;
  * Where one shard stands with this member of an attached shard set (ADR-044), named instead of
  * flags that could disagree. Only {@link Owned} and {@link Draining} are belief, and only while
  * the member lease is held at the member tenure they name: belief in a shard never outlives the
- * member's, ends before a move or detach of it is sent, and ends when the set's facts show its key
- * written by anyone since its grant (an operator's revoke, a move by someone else).
+ * member's, ends before a move or detach of it is sent, ends when the set's facts show its key
+ * written by anyone since its grant (an operator's revoke, a move by someone else), and ends when
+ * no listing has shown the set for more than a TTL since its grant or the last listing that did.
  */
 sealed interface OwnShard {
 
@@ -21,6 +22,15 @@ sealed interface OwnShard {
      * since the grant it rests on, by anyone (see {@link SetFacts#showsGone}). Never for a state that is no belief.
      */
     default boolean shownGone(int shard, HolderId me, SetFacts facts) {
+        return false;
+    }
+
+    /**
+     * Whether belief in the shard has gone unseen too long at {@code nowNanos}: no listing of the set
+     * begun after its grant succeeded for more than {@code ttlNanos} (see {@link SetFacts#unseenSince}).
+     * Never for a state that is no belief.
+     */
+    default boolean unseenTooLong(SetFacts facts, long nowNanos, long ttlNanos) {
         return false;
     }
 
@@ -49,6 +59,11 @@ sealed interface OwnShard {
         }
 
         @Override
+        public boolean unseenTooLong(SetFacts facts, long nowNanos, long ttlNanos) {
+            return facts.unseenSince(grantedAt, nowNanos, ttlNanos);
+        }
+
+        @Override
         public boolean isBelief() {
             return true;
         }
@@ -65,6 +80,11 @@ sealed interface OwnShard {
         @Override
         public boolean shownGone(int shard, HolderId me, SetFacts facts) {
             return facts.showsGone(shard, me, revision, grantedAt);
+        }
+
+        @Override
+        public boolean unseenTooLong(SetFacts facts, long nowNanos, long ttlNanos) {
+            return facts.unseenSince(grantedAt, nowNanos, ttlNanos);
         }
 
         @Override

@@ -85,29 +85,37 @@ final class OwnShards {
     /** The shard's fence, if believed under the member tenure {@code tenureStart} and not shown gone. Any thread. */
     Optional<Fence> revisionBelieved(int shard, Fence tenureStart) {
         SetFacts seen = facts.get();
-        return Optional.ofNullable(states.get(shard)).filter(state -> !state.shownGone(shard, me, seen))
-                .flatMap(state -> state.believedUnder(tenureStart));
+        long now = clock.nanoTime();
+        return Optional.ofNullable(states.get(shard)).filter(state -> !state.shownGone(shard, me, seen)
+                && !state.unseenTooLong(seen, now, ttl.toNanos())).flatMap(state -> state.believedUnder(tenureStart));
     }
 
     /**
      * Shards whose key the set's facts show written by anyone since their grant (an operator's
      * revoke, a move or attach by another, freed): belief ended already ({@link #revisionBelieved});
      * the state is forgotten and the listener told {@code LOST}. A shard has no renew of its own,
-     * so this (an event, or the listing every third of the TTL) is how its owner learns of it.
-     * Every shard key's write not granting it here is kept by the floors, so that a grant at or
-     * below it after the store went back is refused ({@link ShardFloors}); each fold of events or
-     * listing is followed by a decision, so no fact is replaced before it is kept here.
+     * so this (an event, or the listing every third of the TTL) is how its owner learns of it; and
+     * when no listing has shown the set for more than a TTL since its grant, belief is over too
+     * ({@link OwnShard#unseenTooLong}), told {@code LOST} likewise.
+     * Every shard key's write is kept by the floors, so that a grant below it (or at it, when it did
+     * not hold the key here) after the store went back is refused ({@link ShardFloors}); a fold keeps
+     * a key's last write only, the highest, which is all the floors need.
      */
     void forgetGone(SetFacts seen) {
         seen.facts().forEach((key, write) -> {
-            if (keys.shardOf(key).isPresent() && write.holder().filter(me::equals).isEmpty()) {
-                floors.writtenElsewhere(key, new Fence(write.revision()));
+            if (keys.shardOf(key).isPresent()) {
+                floors.written(key, new Fence(write.revision()), write.holder().filter(me::equals).isPresent());
             }
         });
+        long now = clock.nanoTime();
         new TreeMap<>(states).forEach((shard, state) -> {
             if (state.shownGone(shard, me, seen) && states.remove(shard, state)) {
                 LOG.log(System.Logger.Level.INFO, "shard set " + keys.set() + ": shard " + shard
                         + " was written by someone else since it was attached here (revoked, freed or moved): lost");
+                told.revoked(shard, StopReason.LOST);
+            } else if (state.unseenTooLong(seen, now, ttl.toNanos()) && states.remove(shard, state)) {
+                LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + ": no listing has shown shard " + shard
+                        + " for more than the TTL since it was attached here or last listed: lost");
                 told.revoked(shard, StopReason.LOST);
             }
         });
@@ -168,13 +176,13 @@ final class OwnShards {
             told.assigned(shard, new Tenure(keys.shard(shard), me, granted.revision(), granted.revision(),
                     now.get().deadlineNanos()));
         } else {
-            // The store went back: attached here at a fence this process owned it at already. Not owned;
-            // detached, so that whoever attaches it next does so under a new fence.
+            // The store went back, or a drain may still act at that fence: not owned; detached (once no
+            // drain of it may act), so that whoever attaches it next does so under a new fence.
             OwnShard.HandingOver detaching = new OwnShard.HandingOver(granted.revision(), sent.memberTenure());
             states.put(shard, detaching);
             told.revoked(shard, StopReason.STORE_WENT_BACK);
             brakes.refused(shard);
-            handOvers.detach(shard, detaching);
+            handOvers.refused(shard, detaching);
         }
         decide.run();
     }

@@ -117,6 +117,17 @@ record SetFacts(ShardKeys keys, boolean listed, long listedFrom, long step, Map<
                 || (listedSince && seen.step() == Seen.LISTED);
     }
 
+    /**
+     * Whether a shard granted at {@code grantedAt} has gone unseen for more than {@code ttlNanos} at
+     * {@code nowNanos}: no listing begun since the grant succeeded for that long. A shard has no renew
+     * of its own; its owner learns of a revoke from the event or a listing, and with its events lost
+     * and its listings failing, belief must still end within a bound (a TTL, as a kept lease's does).
+     */
+    boolean unseenSince(long grantedAt, long nowNanos, long ttlNanos) {
+        long sight = listed && listedFrom - grantedAt > 0 ? listedFrom : grantedAt;
+        return nowNanos - sight > ttlNanos;
+    }
+
     /** A listing of the set's prefixes, begun at step {@code begunAt} and at {@code begunNanos}, applied at {@code nowNanos}. */
     SetFacts listed(Map<LeaseKey, Seen> listing, long begunAt, long begunNanos, long nowNanos) {
         Map<LeaseKey, Seen> next = new HashMap<>();

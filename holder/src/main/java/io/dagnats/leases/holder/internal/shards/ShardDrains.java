@@ -5,8 +5,11 @@ import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.ShardListener;
 import io.dagnats.leases.holder.internal.Scheduler;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadFactory;
@@ -20,6 +23,9 @@ import java.util.function.IntConsumer;
  * goes on deciding while shards drain, and each drain's end comes as a task of its
  * own, so a shard is released as soon as its own drain returns. An overrun drain's
  * thread is interrupted after its end has been handled (ownership has ended by then).
+ * A second drain of a shard whose earlier drain has not ended (its member's belief ended
+ * meanwhile and the shard was owned again) waits for it and then runs: two drains of one shard
+ * never run at once, and every drain started ends.
  * Loop only, except the drain threads themselves.
  */
 final class ShardDrains {
@@ -37,6 +43,8 @@ final class ShardDrains {
     private final MonotonicClock clock;
     private final ThreadFactory threads;
     private final Map<Integer, Drain> running = new HashMap<>();
+    /** Per shard, the drains asked for while an earlier one of it still ran, in the order asked. */
+    private final Map<Integer, Queue<Runnable>> waiting = new HashMap<>();
 
     ShardDrains(String set, ShardListener listener, Duration bound, Scheduler loop, MonotonicClock clock,
             ThreadFactory threads) {
@@ -50,10 +58,12 @@ final class ShardDrains {
 
     /**
      * Starts draining {@code shard}, owned under {@code tenure}; later, on the loop, calls
-     * {@code drained} or {@code overran} with it, once. A shard already draining is left as it is.
+     * {@code drained} or {@code overran} with it, once. A shard already draining is drained again
+     * once its earlier drain has ended (returned or overran).
      */
     void start(int shard, Tenure tenure, IntConsumer drained, IntConsumer overran) {
         if (running.containsKey(shard)) {
+            waiting.computeIfAbsent(shard, first -> new ArrayDeque<>()).add(() -> start(shard, tenure, drained, overran));
             return;
         }
         Object token = new Object();
@@ -76,6 +86,7 @@ final class ShardDrains {
                         + " ms); it is interrupted and the shard is left to expire by its TTL");
                 overran.accept(shard);
                 drain.thread().interrupt();
+                next(shard);
             }
         }, bound.toNanos());
         thread.start();
@@ -86,15 +97,38 @@ final class ShardDrains {
         if (drain != null && drain.token() == token) {
             running.remove(shard);
             drained.accept(shard);
+            next(shard);
         }
     }
 
-    /** The shards draining now. */
+    /** Starts the drain of {@code shard} that waited for the one just ended, if any. */
+    private void next(int shard) {
+        Queue<Runnable> queue = waiting.get(shard);
+        Runnable next = queue == null ? null : queue.poll();
+        if (queue != null && queue.isEmpty()) {
+            waiting.remove(shard);
+        }
+        if (next != null) {
+            next.run();
+        }
+    }
+
+    /**
+     * When the drain of {@code shard} running now reaches its bound: until then it may act, and after
+     * it for as long as an abandoned drain may (a TTL more, see {@link ShardHandOvers}).
+     */
+    Optional<Long> boundAt(int shard) {
+        return Optional.ofNullable(running.get(shard)).map(drain -> drain.startedAt() + bound.toNanos());
+    }
+
+    /** The shards draining now, or waiting to drain again. */
     Set<Integer> shards() {
-        return new TreeSet<>(running.keySet());
+        Set<Integer> shards = new TreeSet<>(running.keySet());
+        shards.addAll(waiting.keySet());
+        return shards;
     }
 
     boolean isDraining(int shard) {
-        return running.containsKey(shard);
+        return running.containsKey(shard) || waiting.containsKey(shard);
     }
 }

@@ -13,11 +13,14 @@ import java.util.Optional;
  * refused, no tenure and so no {@link OwnShard.Owned} made of it, when answered
  * <ul>
  * <li>below the highest fence this process ever owned the shard's key at;</li>
- * <li>at or below a revision this process saw the key written at by a write not granting it here
- * (revoked, freed, moved or attached by another): revisions only grow, so such a grant is the store
- * having come back without that write;</li>
- * <li>or at a fence it spent: moved or detached (unless the answer proved nothing was written), or
- * abandoned to a drain that overran (it may still act at that fence).</li>
+ * <li>below the highest revision this process saw the key written at, by anyone, or at it when that
+ * write did not hold it here (revoked, freed, moved or attached by another): revisions only grow, so
+ * such a grant is the store having come back without that write. The highest write seen, not only
+ * the last write of each fold: events folded in one batch keep a key's last write only, and a
+ * revoke and another's attach folded under a later write (a move here) are below it;</li>
+ * <li>or at a fence it spent: drained (from the drain's start, whatever becomes of the member's belief:
+ * the drain may still act at that fence), moved or detached, unless the drain returned in time and
+ * the answer proved nothing was written; or abandoned to a drain that overran.</li>
  * </ul>
  * Said in one log line per key and refused fence. Loop only.
  *
@@ -35,8 +38,12 @@ final class ShardFloors {
     private final Map<LeaseKey, Fence> reported = new HashMap<>();
     /** Per key, the fence this process last moved, detached or abandoned, unless an answer proved it unwritten. */
     private final Map<LeaseKey, Fence> spent = new HashMap<>();
-    /** Per key, the highest revision this process saw it written at by a write that did not grant it here. */
-    private final Map<LeaseKey, Fence> writtenElsewhere = new HashMap<>();
+    /** Per key, the highest revision this process saw it written at, and whether that write held it here. */
+    private final Map<LeaseKey, Written> written = new HashMap<>();
+
+    /** The highest write seen of a key: its revision, and whether it held the key here. */
+    private record Written(Fence revision, boolean here) {
+    }
 
     ShardFloors(FenceFloors floors) {
         this.floors = floors;
@@ -65,10 +72,12 @@ final class ShardFloors {
         if (floor.isPresent()) {
             return Optional.of("below fence " + floor.get() + " this process had owned it at: the store went back");
         }
-        Optional<Fence> written = Optional.ofNullable(writtenElsewhere.get(key)).filter(seen -> !seen.isBelow(revision));
-        if (written.isPresent()) {
-            return Optional.of("not above revision " + written.get() + " this process saw it written at by someone else"
-                    + " (revoked, freed, moved or attached elsewhere): the store went back");
+        Optional<Written> seen = Optional.ofNullable(written.get(key)).filter(write -> revision.isBelow(write.revision())
+                || (revision.equals(write.revision()) && !write.here()));
+        if (seen.isPresent()) {
+            return Optional.of((seen.get().here() ? "below" : "not above") + " revision " + seen.get().revision()
+                    + " this process saw it written at" + (seen.get().here() ? "" : " by someone else")
+                    + " (revoked, freed, moved or attached since): the store went back");
         }
         if (revision.equals(spent.get(key))) {
             return Optional.of("which this process moved, detached or abandoned to an overrun drain since it owned it"
@@ -78,16 +87,18 @@ final class ShardFloors {
     }
 
     /**
-     * The key was seen written at {@code revision} by a write that did not grant it to this process
-     * (an event or a listing): no later grant at or below it is a tenure.
+     * The key was seen written at {@code revision} (an event or a listing), holding it here or not
+     * ({@code here}): no later grant below it is a tenure, nor one at it unless that write held it here.
      */
-    void writtenElsewhere(LeaseKey key, Fence revision) {
-        writtenElsewhere.merge(key, revision, (known, seen) -> known.isBelow(seen) ? seen : known);
+    void written(LeaseKey key, Fence revision, boolean here) {
+        written.merge(key, new Written(revision, here), (known, seen) -> known.revision().isBelow(seen.revision()) ? seen
+                : known.revision().equals(seen.revision()) ? new Written(known.revision(), known.here() && seen.here())
+                : known);
     }
 
     /**
-     * A move or detach of {@code key} at {@code revision} is sent (it may write past that fence), or
-     * a drain at it was abandoned (it may still act at it).
+     * A drain of {@code key} at {@code revision} starts or was abandoned (it may act at that fence), or
+     * a move or detach of it is sent (it may write past that fence).
      */
     void spend(LeaseKey key, Fence revision) {
         spent.put(key, revision);

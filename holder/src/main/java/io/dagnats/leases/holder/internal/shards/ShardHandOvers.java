@@ -6,6 +6,7 @@ import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.OwnershipListener.StopReason;
 import io.dagnats.leases.holder.internal.Scheduler;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -16,6 +17,12 @@ import java.util.function.Supplier;
  * drained, then belief ended and the listener told, then moved to its target or (leaving)
  * detached; a drain that overruns its bound parks the shard, owned by nobody, for a TTL, then
  * detaches it. Loop only; an answer is heeded only if the shard is still in the state that sent it.
+ *
+ * <p>A drain may act at its shard's fence from its start until it returns, or (overrun) until its
+ * park's wait is over, whatever becomes of the member's belief meanwhile: its fence is spent when
+ * it starts (unspent only when it returned in time and the move or detach was answered unwritten),
+ * and a grant of the shard refused meanwhile parks it for the rest of that wait instead of
+ * detaching it, so that nobody else is given it while the drain may still act.
  */
 final class ShardHandOvers {
 
@@ -32,6 +39,8 @@ final class ShardHandOvers {
     private final Map<Integer, OwnShard> states;
     private final ClaimBrakes brakes;
     private final ShardFloors floors;
+    /** Per shard whose drain overran, when its park's wait is over; kept when the parked state is forgotten. */
+    private final Map<Integer, Long> parkedUntil = new HashMap<>();
 
     /**
      * @param states the member's shard states, shared with {@link OwnShards}
@@ -78,6 +87,8 @@ final class ShardHandOvers {
         OwnShard.Draining draining = new OwnShard.Draining(owned.revision(), owned.memberTenure(), owned.grantedAt(),
                 target);
         states.put(shard, draining);
+        // The drain acts at this fence from now on, even should the member's belief end and the state be forgotten.
+        floors.spend(keys.shard(shard), owned.revision());
         Tenure tenure = new Tenure(keys.shard(shard), me, owned.revision(), owned.revision(),
                 memberTenure.get().map(Tenure::deadlineNanos).orElse(clock.nanoTime()));
         drains.start(shard, tenure, done -> drained(done, draining), late -> overran(late, draining));
@@ -117,7 +128,9 @@ final class ShardHandOvers {
         if (states.get(shard) != draining) {
             return;
         }
-        states.put(shard, new OwnShard.Parked(draining.revision(), draining.memberTenure(), clock.nanoTime() + ttl.toNanos()));
+        long readyAt = clock.nanoTime() + ttl.toNanos();
+        states.put(shard, new OwnShard.Parked(draining.revision(), draining.memberTenure(), readyAt));
+        parkedUntil.put(shard, readyAt);
         // The abandoned drain may still act at this fence: never owned here at it again, even should the
         // parked state be forgotten (the member's belief ended) and the same record be granted again.
         floors.spend(keys.shard(shard), draining.revision());
@@ -127,6 +140,7 @@ final class ShardHandOvers {
 
     /** Parked shards whose wait is over are detached; with {@code leaving}, forgotten (the member's release frees them). */
     void detachParked(long now) {
+        parkedUntil.values().removeIf(readyAt -> now - readyAt >= 0);
         new TreeMap<>(states).forEach((shard, state) -> {
             if (state instanceof OwnShard.Parked parked && now - parked.readyAtNanos() >= 0) {
                 OwnShard.HandingOver sent = new OwnShard.HandingOver(parked.revision(), parked.memberTenure());
@@ -134,6 +148,23 @@ final class ShardHandOvers {
                 detach(shard, sent);
             }
         });
+    }
+
+    /**
+     * A grant of {@code shard} was refused, its state {@code refused}: detached, unless a drain of it may
+     * still act (running, or overrun and its park's wait not over), then parked until that wait is over.
+     */
+    void refused(int shard, OwnShard.HandingOver refused) {
+        long now = clock.nanoTime();
+        Optional<Long> until = drains.boundAt(shard).map(bound -> bound + ttl.toNanos())
+                .or(() -> Optional.ofNullable(parkedUntil.get(shard)))
+                .filter(readyAt -> readyAt - now > 0);
+        if (until.isEmpty()) {
+            detach(shard, refused);
+            return;
+        }
+        states.put(shard, new OwnShard.Parked(refused.revision(), refused.memberTenure(), until.get()));
+        loop.schedule(decide, until.get() - now);
     }
 
     /** Detaches {@code shard}, its state {@code sent}: forgotten once answered. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.holder.OwnershipListener.StopReason;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -70,6 +71,34 @@ class LostOrAbandonedFenceIsNeverOwnedAgainTest extends OwnShardsFixture {
         answer("attach 3", new ShardCalls.Attached.Granted(new Fence(77), TENURE));
 
         assertEquals(Set.of(), own.believed(member), "the abandoned drain may still act at 77 for a TTL");
+        assertFalse(record.subList(2, record.size()).contains("assigned 3 at 77"), record.toString());
+    }
+
+    /**
+     * Interleaving: A owns shard 3 at 77. An operator revokes the shard key (80),
+     * B attaches it (81) and, placing, moves it to A (82). The three events reach A's connection
+     * together and are folded as one batch (SetSight.fold): SetFacts.changed keeps only the last
+     * write of a key, 82 held by A, so 80 and 81 never reach the floors; 82 must close 77 by
+     * itself (the highest write seen, whoever wrote it). A confirms the move; nats-server is killed
+     * -9 and comes back without 80..82, so the idempotent attach is granted at 77: refused.
+     */
+    @Test
+    void aShardLostToWritesFoldedInOneBatchIsNeverOwnedAgainAtItsOldFence() {
+        owned(3, 77);
+        seen = seen.changed(List.of(new SetFacts.Change(KEYS.shard(3), write(Optional.empty(), 80, 0), false),
+                new SetFacts.Change(KEYS.shard(3), write(Optional.of(OTHER), 81, 0), false),
+                new SetFacts.Change(KEYS.shard(3), write(Optional.of(ME), 82, 0), false)), loop.nanoTime());
+        own.forgetGone(seen);
+        assertEquals("revoked 3 LOST", record.get(record.size() - 1));
+
+        own.confirm(3, TENURE, 82); // the move to A, shown here
+        answer("attach 3", new ShardCalls.Attached.Granted(new Fence(77), TENURE)); // the store went back
+        loop.advance(TTL.dividedBy(3)); // the next listing, of the store as it came back
+        seen = seen.listed(Map.of(KEYS.shard(3), write(Optional.of(ME), 77, SetFacts.Seen.LISTED)), seen.step(),
+                loop.nanoTime(), loop.nanoTime());
+        own.forgetGone(seen);
+
+        assertEquals(Set.of(), own.believed(member), "77 was lost to 80 and 81: owning at 77 again is the store going back");
         assertFalse(record.subList(2, record.size()).contains("assigned 3 at 77"), record.toString());
     }
 }

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Drains end exactly once, on the loop, without the loop waiting for them: drained
- * when the listener returns within the bound, overran when the bound passes first.
+ * when the listener returns within the bound, overran when the bound passes first;
+ * never two drains of one shard at once, a later one runs once the earlier has ended.
  * The drain "threads" here run when the test says, on its own thread.
  */
 class ShardDrainsTest {
@@ -104,12 +105,35 @@ class ShardDrainsTest {
     }
 
     @Test
-    void aShardAlreadyDrainingIsNotDrainedTwice() {
+    void aSecondDrainOfAShardStillDrainingWaitsForTheFirstThenRuns() {
         start(0);
+        Runnable first = drainThreads.get(0);
         start(0);
+        assertEquals(Set.of(0), drains.shards());
+
+        first.run();
+        loop.runDue();
+        assertEquals(List.of(0), drainCalls, "never two drains of a shard at once");
+        assertEquals(List.of("drained 0"), ends);
+        assertTrue(drains.isDraining(0), "the second drain runs once the first has ended");
+
         drainThreads.get(0).run();
         loop.runDue();
-        assertEquals(List.of(0), drainCalls);
-        assertEquals(List.of("drained 0"), ends);
+        assertEquals(List.of(0, 0), drainCalls);
+        assertEquals(List.of("drained 0", "drained 0"), ends);
+        assertEquals(Set.of(), drains.shards());
+    }
+
+    @Test
+    void aSecondDrainOfAShardRunsOnceTheFirstOverran() {
+        start(0);
+        start(0);
+        loop.advance(BOUND);
+        assertEquals(List.of("overran 0"), ends);
+        assertTrue(drains.isDraining(0));
+
+        loop.advance(BOUND);
+        assertEquals(List.of("overran 0", "overran 0"), ends, "the second drain ends too");
+        assertEquals(Set.of(), drains.shards());
     }
 }
