@@ -44,6 +44,37 @@ sealed interface OwnShard {
         return Optional.empty();
     }
 
+    /**
+     * Belief in the shard at {@code revision()}, resting on the grant heeded at {@code grantedAt()}:
+     * {@link Owned}, and {@link Draining} until its move or detach is sent.
+     */
+    sealed interface Belief extends OwnShard {
+
+        Fence revision();
+
+        long grantedAt();
+
+        @Override
+        default boolean shownGone(int shard, HolderId me, SetFacts facts) {
+            return facts.showsGone(shard, me, revision(), grantedAt());
+        }
+
+        @Override
+        default boolean unseenTooLong(SetFacts facts, long nowNanos, long ttlNanos) {
+            return facts.unseenSince(grantedAt(), nowNanos, ttlNanos);
+        }
+
+        @Override
+        default boolean isBelief() {
+            return true;
+        }
+
+        @Override
+        default Optional<Fence> believedUnder(Fence tenureStart) {
+            return memberTenure().equals(tenureStart) ? Optional.of(revision()) : Optional.empty();
+        }
+    }
+
     /** An attach sent (a claim, or the confirmation of a shard moved here): not owned until it answers granted. */
     record Attaching(Fence memberTenure) implements OwnShard {
     }
@@ -52,50 +83,12 @@ sealed interface OwnShard {
      * Owned from an attach answered granted at {@code revision}, the shard's fence, heeded at
      * {@code grantedAt} (the set's monotonic clock): a listing begun after then shows the grant.
      */
-    record Owned(Fence revision, Fence memberTenure, long grantedAt) implements OwnShard {
-        @Override
-        public boolean shownGone(int shard, HolderId me, SetFacts facts) {
-            return facts.showsGone(shard, me, revision, grantedAt);
-        }
-
-        @Override
-        public boolean unseenTooLong(SetFacts facts, long nowNanos, long ttlNanos) {
-            return facts.unseenSince(grantedAt, nowNanos, ttlNanos);
-        }
-
-        @Override
-        public boolean isBelief() {
-            return true;
-        }
-
-        @Override
-        public Optional<Fence> believedUnder(Fence tenureStart) {
-            return memberTenure.equals(tenureStart) ? Optional.of(revision) : Optional.empty();
-        }
+    record Owned(Fence revision, Fence memberTenure, long grantedAt) implements Belief {
     }
 
     /** Owned and being drained, before a move to {@code target} (or, with none, a detach). */
     record Draining(Fence revision, Fence memberTenure, long grantedAt, Optional<ShardCalls.Target> target)
-            implements OwnShard {
-        @Override
-        public boolean shownGone(int shard, HolderId me, SetFacts facts) {
-            return facts.showsGone(shard, me, revision, grantedAt);
-        }
-
-        @Override
-        public boolean unseenTooLong(SetFacts facts, long nowNanos, long ttlNanos) {
-            return facts.unseenSince(grantedAt, nowNanos, ttlNanos);
-        }
-
-        @Override
-        public boolean isBelief() {
-            return true;
-        }
-
-        @Override
-        public Optional<Fence> believedUnder(Fence tenureStart) {
-            return memberTenure.equals(tenureStart) ? Optional.of(revision) : Optional.empty();
-        }
+            implements Belief {
     }
 
     /** Belief ended, the move or detach sent: waiting for its answer. */
