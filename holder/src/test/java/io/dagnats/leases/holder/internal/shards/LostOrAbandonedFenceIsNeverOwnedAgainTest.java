@@ -16,8 +16,7 @@ import org.junit.jupiter.api.Test;
  * The rule: a shard whose belief ended by a write of its key not granting it here (LOST), or whose
  * drain was abandoned (parked for a TTL), is never owned again at the fence it was owned at; only
  * belief ended with no write seen or sent (OwnShardsTest) may own the same record again. Found in
- * review of s33-shards (8a925d1, "no write by this process" taken as "no write by anyone"). Same
- * harness as OwnShardsTest.
+ * review ("no write by this process" had been taken as "no write by anyone").
  */
 class LostOrAbandonedFenceIsNeverOwnedAgainTest extends OwnShardsFixture {
 
