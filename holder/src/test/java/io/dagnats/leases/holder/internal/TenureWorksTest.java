@@ -67,17 +67,7 @@ class TenureWorksTest {
     void workThatIgnoresItsCancellationFailsTheWaitAtTheBound() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch started = new CountDownLatch(1);
-        works.run(() -> {
-            started.countDown();
-            while (true) {
-                try {
-                    release.await();
-                    return null;
-                } catch (InterruptedException ignored) {
-                    // the stubborn work goes on
-                }
-            }
-        });
+        runStubbornWork(started, release);
         started.await(10, TimeUnit.SECONDS);
         works.cancel();
 
@@ -92,17 +82,7 @@ class TenureWorksTest {
     void theNextWindowWaitsForTheEarlierWindowsWorkUntilItReturnedAndNoLonger() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch started = new CountDownLatch(1);
-        works.run(() -> {
-            started.countDown();
-            while (true) {
-                try {
-                    release.await();
-                    return null;
-                } catch (InterruptedException ignored) {
-                    // the stubborn work goes on past its window
-                }
-            }
-        });
+        runStubbornWork(started, release);
         assertTrue(started.await(10, TimeUnit.SECONDS));
         works.cancel();
         TenureWorks second = works.next(Daemons.named("test-tenure"));
@@ -119,5 +99,20 @@ class TenureWorksTest {
         third.returned(TimeUnit.SECONDS.toNanos(10)).get(10, TimeUnit.SECONDS);
         third.cancel();
         assertTrue(third.next(Daemons.named("test-tenure")).returned(1).isDone(), "returned work is carried no further");
+    }
+
+    /** Work that ignores its interrupts (as blocked I/O does) and returns only once {@code release} opens. */
+    private void runStubbornWork(CountDownLatch started, CountDownLatch release) {
+        works.run(() -> {
+            started.countDown();
+            while (true) {
+                try {
+                    release.await();
+                    return null;
+                } catch (InterruptedException ignored) {
+                    // the stubborn work goes on, past its window too
+                }
+            }
+        });
     }
 }
