@@ -48,6 +48,11 @@ import java.util.concurrent.ExecutionException;
 public final class ShardSetBenchmark {
 
     private static final String SET = "bench";
+    /**
+     * Between two listings of the set while waiting for it to settle: each lists every shard, and
+     * polled faster they would be a load of their own on the dagnats the members list through.
+     */
+    private static final Duration POLL = Duration.ofSeconds(1);
 
     private ShardSetBenchmark() {
     }
@@ -167,6 +172,7 @@ public final class ShardSetBenchmark {
                 listed = ListingWalk.walkAsync(client::list, new KeyPrefix(SET + "-shard-"), ListRequest.MAX_PAGE_SIZE).get();
             } catch (ExecutionException busy) {
                 System.out.println("a listing failed (" + busy.getCause().getMessage() + "); listing again");
+                Thread.sleep(POLL.toMillis());
                 continue;
             }
             counts = new HashMap<>();
@@ -177,7 +183,7 @@ public final class ShardSetBenchmark {
             if (listed.size() == shards && counts.size() == members && even) {
                 return counts;
             }
-            Thread.sleep(100);
+            Thread.sleep(POLL.toMillis());
         }
         throw new IllegalStateException("not settled after " + limit + ": " + counts);
     }

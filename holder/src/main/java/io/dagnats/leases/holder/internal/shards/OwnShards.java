@@ -108,17 +108,26 @@ final class OwnShards {
             }
         });
         long now = clock.nanoTime();
+        Set<Integer> written = new TreeSet<>();
+        Set<Integer> unseen = new TreeSet<>();
         new TreeMap<>(states).forEach((shard, state) -> {
             if (state.shownGone(shard, me, seen) && states.remove(shard, state)) {
-                LOG.log(System.Logger.Level.INFO, "shard set " + keys.set() + ": shard " + shard
-                        + " was written by someone else since it was attached here (revoked, freed or moved): lost");
+                written.add(shard);
                 told.revoked(shard, StopReason.LOST);
             } else if (state.unseenTooLong(seen, now, ttl.toNanos()) && states.remove(shard, state)) {
-                LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + ": no listing has shown shard " + shard
-                        + " for more than the TTL since it was attached here or last listed: lost");
+                unseen.add(shard);
                 told.revoked(shard, StopReason.LOST);
             }
         });
+        // One line per decision, not per shard: a member's thousand shards end together.
+        if (!written.isEmpty()) {
+            LOG.log(System.Logger.Level.INFO, "shard set " + keys.set() + ": " + ShardNumbers.of(written)
+                    + " written by someone else since attached here (revoked, freed or moved): lost");
+        }
+        if (!unseen.isEmpty()) {
+            LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + ": no listing has shown " + ShardNumbers.of(unseen)
+                    + " for more than the TTL since attached here or last listed: lost");
+        }
     }
 
     /** The member lease's belief ended: so did every shard's (already, by derivation); the listener is told. */

@@ -8,6 +8,7 @@ import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.holder.LeaseClient;
 import io.dagnats.leases.holder.internal.KeyChanges;
 import io.dagnats.leases.holder.internal.Scheduler;
+import io.dagnats.leases.protocol.Answers.Listing;
 import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseView;
 import io.dagnats.leases.protocol.ListRequest;
@@ -29,14 +30,16 @@ import java.util.function.Function;
 
 /**
  * What one member sees of a shard set whose shards are attached keys, kept up to date on the
- * set's loop: {@link SetFacts} fed by listings of the member, capacity and shard prefixes (at
- * once, every third of the TTL, and afresh when asked) and by the change events of the shard keys
- * and of the members' and capacities' keys listed. As ADR-031 had it, for ADR-044's sets; a
+ * set's loop: {@link SetFacts} fed by listings of the set's prefix, members, capacities and
+ * shards in one walk (at once, every third of the TTL, and afresh when asked), and by the change
+ * events of the shard keys and of the members' and capacities' keys listed. As ADR-031 had it, for ADR-044's sets; a
  * listing runs while the loop goes on. Loop only, except {@link #start}.
  */
 final class SetSight {
 
     private static final System.Logger LOG = System.getLogger("io.dagnats.leases.holder.ShardSight");
+    /** How often a page of a walk is asked before the walk fails. */
+    private static final int PAGE_TRIES = 2;
 
     private final ShardKeys keys;
     private final LeaseClient client;
@@ -118,19 +121,24 @@ final class SetSight {
         again = false;
         long begunAt = facts.step();
         long begunNanos = clock.nanoTime();
-        walk(keys.memberPrefix()).thenCombine(walk(keys.capacityPrefix()), this::both)
-                .thenCombine(walk(keys.shardPrefix()), this::both)
+        // One walk for members, capacities and shards: dagnats reads the whole bucket for any
+        // prefix (a prefix filters, it does not index), so three walks cost three reads of it.
+        walk(keys.setPrefix())
                 .whenComplete((leases, failure) -> loop.execute(() -> listed(leases, failure, begunAt, begunNanos)));
     }
 
-    private List<LeaseView> both(List<LeaseView> some, List<LeaseView> more) {
-        List<LeaseView> all = new ArrayList<>(some);
-        all.addAll(more);
-        return all;
+    private CompletableFuture<List<LeaseView>> walk(KeyPrefix prefix) {
+        return ListingWalk.walkAsync(request -> page(request, PAGE_TRIES), prefix, ListRequest.MAX_PAGE_SIZE);
     }
 
-    private CompletableFuture<List<LeaseView>> walk(KeyPrefix prefix) {
-        return ListingWalk.walkAsync(client::list, prefix, ListRequest.MAX_PAGE_SIZE);
+    /**
+     * One page, asked again when it fails: a walk of a large set is many pages, and one that
+     * timed out under load would otherwise cost the whole walk, asked again a period later.
+     */
+    private CompletableFuture<Listing> page(ListRequest request, int tries) {
+        return client.list(request).exceptionallyCompose(failure -> tries > 1
+                ? page(request, tries - 1)
+                : CompletableFuture.failedFuture(failure));
     }
 
     private void listed(List<LeaseView> leases, Throwable failure, long begunAt, long begunNanos) {

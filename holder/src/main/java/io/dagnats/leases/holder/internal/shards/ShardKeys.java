@@ -78,6 +78,15 @@ public record ShardKeys(String set, int shardCount) {
         return new LeaseKey(capacityPrefix().value() + holder.value());
     }
 
+    /**
+     * What every key of the set starts with ({@code <set>-}): one walk over it lists the members,
+     * capacities and shards together. It may list other keys too (another set's, named
+     * {@code <set>-...}); the set's facts keep only its own ({@link #shardOf}, {@link #namedBy}).
+     */
+    KeyPrefix setPrefix() {
+        return new KeyPrefix(set + "-");
+    }
+
     KeyPrefix capacityPrefix() {
         return new KeyPrefix(set + CAPACITY_INFIX);
     }
