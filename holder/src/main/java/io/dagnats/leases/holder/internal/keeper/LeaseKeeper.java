@@ -76,7 +76,7 @@ public final class LeaseKeeper {
         this.floors = floors;
         this.runner = new StepRunner<>(scheduler, new KeeperState.Idle(), KeeperMemory.FRESH,
                 (state, memory, event) -> sight.observed(rules.next(state, memory, event,
-                        new EventTime(clock.nanoTime(), wallClock.instant(), floors.floor(rules.key)))),
+                        new EventTime(clock.nanoTime(), wallClock.instant(), floors.grantFloor(rules.key)))),
                 this::afterBug, this::perform, KeeperState.Closed.class::isInstance);
     }
 
@@ -85,8 +85,12 @@ public final class LeaseKeeper {
         submit(new KeeperEvent.Start());
     }
 
-    /** A change event of the key, or empty for a message that is no event of the contract. */
+    /**
+     * A change event of the key, or empty for a message that is no event of the contract; the
+     * holder's floors hear it first ({@link FenceFloors#heard}).
+     */
     void keyChanged(Optional<LeaseChange> change) {
+        change.ifPresent(write -> floors.heard(rules.key, write, rules.self));
         submit(new KeeperEvent.Changed(change));
     }
 

@@ -7,9 +7,11 @@ import java.util.Optional;
 
 /**
  * The rule that fences only grow in a holder process, for the keeper's rules (campaigning and
- * the owner phases): what the store answers is checked against the key's floor, the highest
- * fence this process ever had confirmed ({@link FenceFloors}, passed in on
- * {@link EventTime#floor()}), before it is believed.
+ * the owner phases): what the store answers is checked against the key's floor before it is
+ * believed: the highest fence this process ever had confirmed, or one above the highest revision
+ * it saw another write of the key at (a change event: revisions only grow, so a grant at or below
+ * another's write is the store having come back without it), whichever is higher
+ * ({@link FenceFloors#grantFloor}, passed in on {@link EventTime#floor()}).
  *
  * <ul>
  *   <li>A renew writes a new revision, so one answered at or below the floor (or at or below
@@ -57,7 +59,7 @@ public final class StoreWentBack {
         if (!step.memory().reportedFloor().equals(Optional.of(floor))) {
             step.then(new KeeperEffect.Log(System.Logger.Level.WARNING, "lease " + rules.key()
                     + ": the store went back: " + what + " answered fence " + offered + ", not above fence " + floor
-                    + " this process had confirmed; not owning it, telling dagnats, and campaigning again"))
+                    + " this process had confirmed or seen written; not owning it, telling dagnats, and campaigning again"))
                     .reported(floor);
         }
         // Told at every such answer, not once: a report lost (dagnats restarting) or made while this

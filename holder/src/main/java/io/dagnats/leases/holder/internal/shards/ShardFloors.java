@@ -15,7 +15,8 @@ import java.util.Optional;
  * <li>below the highest fence this process ever owned the shard's key at;</li>
  * <li>below the highest revision this process saw the key written at, by anyone, or at it when that
  * write did not hold it here (revoked, freed, moved or attached by another): revisions only grow, so
- * such a grant is the store having come back without that write. The highest write seen, not only
+ * such a grant is the store having come back without that write. The holder's floors keep it, as
+ * its keepers' rules use it too ({@link FenceFloors#written}). The highest write seen, not only
  * the last write of each fold: events folded in one batch keep a key's last write only, and a
  * revoke and another's attach folded under a later write (a move here) are below it;</li>
  * <li>or at a fence it spent: drained (from the drain's start, whatever becomes of the member's belief:
@@ -38,12 +39,6 @@ final class ShardFloors {
     private final Map<LeaseKey, Fence> reported = new HashMap<>();
     /** Per key, the fence this process last moved, detached or abandoned, unless an answer proved it unwritten. */
     private final Map<LeaseKey, Fence> spent = new HashMap<>();
-    /** Per key, the highest revision this process saw it written at, and whether that write held it here. */
-    private final Map<LeaseKey, Written> written = new HashMap<>();
-
-    /** The highest write seen of a key: its revision, and whether it held the key here. */
-    private record Written(Fence revision, boolean here) {
-    }
 
     ShardFloors(FenceFloors floors) {
         this.floors = floors;
@@ -72,7 +67,7 @@ final class ShardFloors {
         if (floor.isPresent()) {
             return Optional.of("below fence " + floor.get() + " this process had owned it at: the store went back");
         }
-        Optional<Written> seen = Optional.ofNullable(written.get(key)).filter(write -> revision.isBelow(write.revision())
+        Optional<FenceFloors.Written> seen = floors.highestWritten(key).filter(write -> revision.isBelow(write.revision())
                 || (revision.equals(write.revision()) && !write.here()));
         if (seen.isPresent()) {
             return Optional.of((seen.get().here() ? "below" : "not above") + " revision " + seen.get().revision()
@@ -91,9 +86,7 @@ final class ShardFloors {
      * ({@code here}): no later grant below it is a tenure, nor one at it unless that write held it here.
      */
     void written(LeaseKey key, Fence revision, boolean here) {
-        written.merge(key, new Written(revision, here), (known, seen) -> known.revision().isBelow(seen.revision()) ? seen
-                : known.revision().equals(seen.revision()) ? new Written(known.revision(), known.here() && seen.here())
-                : known);
+        floors.written(key, revision, here);
     }
 
     /**
