@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
  * once more when it fails. Neither may let a member believe a shard longer than three walks did:
  * the listing rests on the walk's begin however long its retried pages took, a walk with a page
  * failed twice is no listing, and what the prefix also matches (another set named
- * {@code <set>-...}, a plain lease) is no key of the set. Found by a review of the one walk; each
- * case here was an attack on it that the facts withstood.
+ * {@code <set>-...}, a plain lease) is no key of the set; a retried page's older write of a key
+ * does not hide a later one.
  */
-class OneWalkOfTheSetPrefixTest {
+class SetListingRestsOnItsBeginAndItsOwnKeysTest {
 
     private static final Duration TTL = Duration.ofSeconds(3);
     private static final ShardKeys KEYS = new ShardKeys("rvs", 8);
@@ -40,7 +40,7 @@ class OneWalkOfTheSetPrefixTest {
     /** When shard 3 was granted here at {@link #MINE}: before every walk below begins. */
     private final long grantedAt;
 
-    OneWalkOfTheSetPrefixTest() {
+    SetListingRestsOnItsBeginAndItsOwnKeysTest() {
         changes.open(); // no events come: the facts are the listings'
         loop.advance(Duration.ofSeconds(1));
         grantedAt = loop.nanoTime();
