@@ -9,6 +9,7 @@ import io.dagnats.leases.holder.LeaseClient;
 import io.dagnats.leases.holder.internal.KeyChanges;
 import io.dagnats.leases.holder.internal.Scheduler;
 import io.dagnats.leases.protocol.Answers.Listing;
+import io.dagnats.leases.protocol.DagnatsException;
 import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseView;
 import io.dagnats.leases.protocol.ListRequest;
@@ -24,6 +25,7 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -132,13 +134,20 @@ final class SetSight {
     }
 
     /**
-     * One page, asked again when it fails: a walk of a large set is many pages, and one that
-     * timed out under load would otherwise cost the whole walk, asked again a period later.
+     * One page, asked again when it was not answered or its answer is retryable: a walk of a
+     * large set is many pages, and one that timed out under load would otherwise cost the whole
+     * walk, asked again a period later. A refusal ({@code forbidden}, {@code invalid}) is not
+     * asked again: the same question gets the same answer.
      */
     private CompletableFuture<Listing> page(ListRequest request, int tries) {
-        return client.list(request).exceptionallyCompose(failure -> tries > 1
+        return client.list(request).exceptionallyCompose(failure -> tries > 1 && retryable(failure)
                 ? page(request, tries - 1)
                 : CompletableFuture.failedFuture(failure));
+    }
+
+    private static boolean retryable(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        return cause instanceof DagnatsException refused && refused.kind().retryable();
     }
 
     private void listed(List<LeaseView> leases, Throwable failure, long begunAt, long begunNanos) {

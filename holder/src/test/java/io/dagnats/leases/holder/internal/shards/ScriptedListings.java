@@ -1,5 +1,6 @@
 package io.dagnats.leases.holder.internal.shards;
 
+import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
@@ -52,6 +53,13 @@ final class ScriptedListings {
         Asked pending = pending();
         pending.reply().complete(NatsMessage.builder().subject("reply")
                 .data(Replies.list(List.of(leases), next)).build());
+        return pending.request();
+    }
+
+    /** The next unanswered request: refused by dagnats with {@code kind}. */
+    ListRequest refuse(ErrorKind kind) {
+        Asked pending = pending();
+        pending.reply().complete(NatsMessage.builder().subject("reply").data(Replies.error(kind, "scripted")).build());
         return pending.request();
     }
 

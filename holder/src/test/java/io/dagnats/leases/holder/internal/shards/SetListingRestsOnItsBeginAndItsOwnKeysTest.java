@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.holder.LeaseClient;
@@ -80,6 +81,17 @@ class SetListingRestsOnItsBeginAndItsOwnKeysTest {
         SetFacts facts = sight.facts();
         assertFalse(facts.listed(), "the first page's sight of shard 3 is no listing");
         assertTrue(facts.unseenSince(grantedAt, grantedAt + TTL.toNanos() + 1, TTL.toNanos()));
+    }
+
+    /** A refusal is the same answer asked again: only a page dagnats could not serve is asked twice. */
+    @Test
+    void aRefusedPageIsNotAskedAgain() {
+        sight.lookAfresh();
+        nats.refuse(ErrorKind.FORBIDDEN);
+        loop.runDue();
+
+        assertEquals(1, nats.asked.size(), "forbidden is not asked again: " + nats.asked);
+        assertFalse(sight.facts().listed());
     }
 
     @Test
