@@ -8,8 +8,9 @@ import java.util.Optional;
 
 /**
  * The time of one event: the monotonic clock deadlines run on, and the wall clock expiries are
- * read on; with the key's floor as the event found it, the highest fence this process ever had
- * confirmed for it ({@link FenceFloors}), which no answer of the store may go back to.
+ * read on; with the key's floor, which no answer of the store may go back to: its grant floor
+ * ({@link FenceFloors#grantFloor}) as the event found it, or for an answer as its request was sent,
+ * with the fences confirmed since ({@link FloorsAtSend}).
  */
 public record EventTime(long nanos, Instant wall, Optional<Fence> floor) {
     public EventTime {

@@ -51,8 +51,9 @@ public final class LeaseKeeper {
     private final OwnershipListener listener;
     private final HolderTelemetry telemetry;
     private final Ownership ownership;
-    /** The holder's highest confirmed fence per key, shared with its other keepers and followings. */
+    /** The holder's floors per key, shared with its other keepers and followings; as each call was sent. */
     private final FenceFloors floors;
+    private final FloorsAtSend atSend;
     /** Its state, memory and loop; it ends when the rules enter {@link KeeperState.Closed}, and nowhere else. */
     private final StepRunner<KeeperState, KeeperMemory, KeeperEffect, KeeperEvent> runner;
     /** Whether a rule threw already: the first is logged with its trace, later ones without; scheduler thread. */
@@ -74,9 +75,10 @@ public final class LeaseKeeper {
         this.telemetry = telemetry;
         this.ownership = new Ownership(clock);
         this.floors = floors;
+        this.atSend = new FloorsAtSend(floors, rules.key);
         this.runner = new StepRunner<>(scheduler, new KeeperState.Idle(), KeeperMemory.FRESH,
                 (state, memory, event) -> sight.observed(rules.next(state, memory, event,
-                        new EventTime(clock.nanoTime(), wallClock.instant(), floors.grantFloor(rules.key)))),
+                        new EventTime(clock.nanoTime(), wallClock.instant(), atSend.judging(event)))),
                 this::afterBug, this::perform, KeeperState.Closed.class::isInstance);
     }
 
@@ -85,10 +87,7 @@ public final class LeaseKeeper {
         submit(new KeeperEvent.Start());
     }
 
-    /**
-     * A change event of the key, or empty for a message that is no event of the contract; the
-     * holder's floors hear it first ({@link FenceFloors#heard}).
-     */
+    /** A change event of the key (empty: no event of the contract); the floors hear it first ({@link FenceFloors#heard}). */
     void keyChanged(Optional<LeaseChange> change) {
         change.ifPresent(write -> floors.heard(rules.key, write, rules.self));
         submit(new KeeperEvent.Changed(change));
@@ -170,9 +169,11 @@ public final class LeaseKeeper {
 
     private void perform(KeeperEffect effect) {
         if (effect instanceof KeeperEffect.SendAcquire send) {
+            atSend.sent(send.call());
             client.acquire(rules.key, rules.self, rules.ttl).whenComplete((answer, failure) -> submit(failure == null
                     ? new KeeperEvent.AcquireAnswered(send.call(), answer) : failed(send.call(), failure)));
         } else if (effect instanceof KeeperEffect.SendRenew send) {
+            atSend.sent(send.call());
             client.renew(rules.key, rules.self, send.fence(), Optional.of(rules.ttl)).whenComplete(
                     (answer, failure) -> submit(failure == null
                             ? new KeeperEvent.RenewAnswered(send.call(), answer) : failed(send.call(), failure)));

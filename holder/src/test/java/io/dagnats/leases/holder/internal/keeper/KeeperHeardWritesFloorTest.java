@@ -29,9 +29,8 @@ class KeeperHeardWritesFloorTest extends KeeperHarness {
     void aGrantAtOrBelowAnotherHoldersWriteSeenIsTheStoreGoingBack() {
         for (long granted : List.of(46L, 50L)) {
             KeeperHeardWritesFloorTest fresh = new KeeperHeardWritesFloorTest();
-            fresh.keeper.start();
-            fresh.scheduler.runDue();
             fresh.keeper.keyChanged(change("acquired", 50, Claimant.of(new HolderId("other"))));
+            fresh.keeper.start();
             fresh.scheduler.runDue();
 
             fresh.answer("acquire", granted(granted));
@@ -39,6 +38,27 @@ class KeeperHeardWritesFloorTest extends KeeperHarness {
             assertFalse(fresh.lease.isOwner(), "granted at " + granted + " after 50 was seen: " + fresh.told);
             assertEquals(new Fence(51), fresh.calls.next("renew").presented(), "tells dagnats the revision above the one seen");
         }
+    }
+
+    /**
+     * Interleaving: other's acquire at 50 is heard while this keeper's acquire is on its way; the
+     * store goes back and grants it 46. Heard after the send, 50 cannot judge that answer (it may
+     * as well have come after this request's write), but it judges the grant's renew, sent after:
+     * answered 47, that is the store going back, and the keeper never owned.
+     */
+    @Test
+    void aWriteHeardWhileTheAcquireIsOnItsWayJudgesTheGrantsRenew() {
+        keeper.start();
+        scheduler.runDue();
+        keeper.keyChanged(change("acquired", 50, Claimant.of(new HolderId("other"))));
+        scheduler.runDue();
+
+        answer("acquire", granted(46));
+        answer("renew", renewed(47, 46));
+
+        assertTrue(told.isEmpty(), "never owned: " + told);
+        assertFalse(lease.isOwner());
+        assertEquals(new Fence(51), calls.next("renew").presented(), "tells dagnats the revision above the one seen");
     }
 
     @Test
