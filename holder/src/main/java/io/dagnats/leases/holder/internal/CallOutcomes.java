@@ -1,9 +1,8 @@
 package io.dagnats.leases.holder.internal;
 
-import io.dagnats.leases.holder.LeaseClient;
 
 /**
- * Hears what each call of a {@link LeaseClient} came to, as far as reaching dagnats goes:
+ * Hears what each call of a {@code LeaseClient} came to, as far as reaching dagnats goes:
  * an answer (any reply, an error answer too), or none. Called on whichever thread completes
  * the call; it must be quick and must not throw.
  */

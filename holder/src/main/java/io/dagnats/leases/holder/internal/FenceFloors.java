@@ -3,8 +3,6 @@ package io.dagnats.leases.holder.internal;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
-import io.dagnats.leases.holder.LeaseHolder;
-import io.dagnats.leases.holder.internal.keeper.StoreWentBack;
 import io.dagnats.leases.protocol.LeaseChange;
 import java.util.Map;
 import java.util.Optional;
@@ -14,14 +12,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * Per key, what this process knows of the key's revisions, for its whole life: the highest
  * fence it ever had confirmed (the fence of a tenure it owned the key under, raised as a grant's
  * renew or a renewal confirms one), and the highest revision it saw the key written at (a change
- * event or a listing), and whether that write held the key here. One per {@link LeaseHolder},
+ * event or a listing), and whether that write held the key here. One per {@code LeaseHolder},
  * shared by its keepers, shard sets and followings; a key kept, dropped and kept again keeps both.
  *
  * <p>Why: the store's revision is the fence, and a store that comes back without writes it
  * had acknowledged (a {@code kill -9} with default sync, a store dir restored from a copy)
  * hands out revisions again that this process already sent downstream, or saw another holder
  * own. Revisions only grow, so whatever the store grants below {@link #grantFloor} is "the
- * store went back", never a tenure ({@link StoreWentBack}, and the shard sets' floors). One
+ * store went back", never a tenure (the keepers' {@code StoreWentBack}, and the shard sets' floors). One
  * entry per key ever kept, confirmed or seen written.
  */
 public final class FenceFloors {

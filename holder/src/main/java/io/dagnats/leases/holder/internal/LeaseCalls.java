@@ -4,14 +4,13 @@ import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
-import io.dagnats.leases.holder.LeaseClient;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.DagnatsException;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The calls that keeping a lease makes. {@link LeaseClient} makes them on
+ * The calls that keeping a lease makes. {@code LeaseClient} makes them on
  * the wire; the state machine's unit tests script them. A stage fails only with
  * {@link DagnatsException}; normal answers are values.
  */

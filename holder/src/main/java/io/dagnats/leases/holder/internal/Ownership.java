@@ -4,8 +4,6 @@ import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.KeptLease;
-import io.dagnats.leases.holder.internal.forward.ForwardInbox;
-import io.dagnats.leases.holder.internal.keeper.LeaseKeeper;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Optional;
@@ -17,7 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * This process's tenure of one key, and the forward handlers running under it.
  *
- * <p>Only the key's {@link LeaseKeeper} changes the tenure; anyone may read it.
+ * <p>Only the key's {@code LeaseKeeper} changes the tenure; anyone may read it.
  * Ending it and admitting a forward handler share one lock: once {@link #end()}
  * returns no handler is admitted, and every handler admitted before has been
  * interrupted. The queries read the clock themselves, so they turn false at the
@@ -92,7 +90,7 @@ public final class Ownership {
     /**
      * The owner-side rule for a forwarded request to this key, judged now: the tenure to serve
      * it under, or empty when it must be rejected as stale. Only a request that names this
-     * process's incarnation gets here ({@link ForwardInbox}), so a fence above this process's
+     * process's incarnation gets here ({@code ForwardInbox}), so a fence above this process's
      * last confirmed write is its own renew that went unanswered, not another process's. A fence at
      * or below one an earlier tenure of this process had is rejected: fences only grow here, and
      * only a store that went back hands such a fence out again.

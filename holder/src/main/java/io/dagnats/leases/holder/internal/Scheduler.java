@@ -1,14 +1,12 @@
 package io.dagnats.leases.holder.internal;
 
-import io.dagnats.leases.holder.ShardSet;
-import io.dagnats.leases.holder.internal.keeper.LeaseKeeper;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The one thread a {@link LeaseKeeper} (or a {@link ShardSet}) changes its state on:
+ * The one thread a {@code LeaseKeeper} (or a {@code ShardSet}) changes its state on:
  * tasks run one at a time, in order. Delays are on the same monotonic clock as the deadlines.
  */
 public interface Scheduler extends Executor {
