@@ -4,6 +4,7 @@ import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.OwnershipListener;
@@ -25,7 +26,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 
 /**
  * A {@link ShardSet} whose shards are keys attached to this member's lease (ADR-043, ADR-044): one
@@ -63,7 +63,7 @@ public final class AttachedShardSet implements ShardSet {
 
     AttachedShardSet(ShardHolder holder, ShardCalls calls, ShardKeys keys, Duration ttl, Duration drainBound,
             ShardSetOptions options, ShardListener listener, Scheduler loop, Runnable stopLoop, MonotonicClock clock,
-            Function<Runnable, SetSight> sightOf, ShardDrains drains) {
+            SetSight.Of sightOf, ShardDrains drains) {
         this.holder = holder;
         this.keys = keys;
         this.ttl = ttl;
@@ -72,7 +72,7 @@ public final class AttachedShardSet implements ShardSet {
         this.loop = loop;
         this.stopLoop = stopLoop;
         this.clock = clock;
-        this.sight = sightOf.apply(this::decideSoon);
+        this.sight = sightOf.sight(this::decideSoon, this::written);
         this.own = new OwnShards(keys, holder.id(), calls, listener, drains, loop, clock, ttl, this::memberTenureNow,
                 () -> phase.get() instanceof ShardSetPhase.Member, this::decideSoon, sight::facts, holder.floors());
         this.capacity = new CapacityKey(keys, holder.id(), options.capacity(), calls, loop, sight::lookAfresh);
@@ -94,7 +94,7 @@ public final class AttachedShardSet implements ShardSet {
         Scheduler loop = Scheduler.of(executor);
         return new AttachedShardSet(holder, new ClientShardCalls(holder.client(), self), keys, ttl, drainBound, options,
                 listener, loop, executor::shutdownNow, clock,
-                changed -> new SetSight(keys, holder.client(), changes, loop, clock, ttl, ClientShardCalls::seen, changed),
+                SetSight.of(keys, holder.client(), changes, loop, clock, ttl),
                 new ShardDrains(keys.set(), listener, drainBound, loop, clock, Daemons.named("dagnats-drain-" + keys.set())));
     }
 
@@ -152,14 +152,12 @@ public final class AttachedShardSet implements ShardSet {
         return handle == null ? Optional.empty() : handle.tenure();
     }
 
-    private Optional<Fence> memberTenure() {
-        return memberTenureNow().map(Tenure::start);
+    /** A write of the set's keys the sight saw: the floors learn it at once, decision or not. */
+    private void written(LeaseKey key, SetFacts.Seen write) {
+        own.written(key, write);
     }
 
-    /**
-     * Decides on the loop soon, once however often asked meanwhile: a burst of events (a member's
-     * thousand shards freed at once) is one plan, not a thousand.
-     */
+    /** Decides on the loop soon, once however often asked: a burst of events (a thousand shards freed) is one plan. */
     private void decideSoon() {
         if (decisionQueued.compareAndSet(false, true)) {
             loop.execute(() -> {
@@ -175,7 +173,7 @@ public final class AttachedShardSet implements ShardSet {
             own.leftIfDone(this::leftNow);
             return;
         }
-        Optional<Fence> tenure = memberTenure();
+        Optional<Fence> tenure = memberTenureNow().map(Tenure::start);
         if (tenure.isEmpty()) {
             own.memberEnded(StopReason.DEADLINE_PASSED);
             return;

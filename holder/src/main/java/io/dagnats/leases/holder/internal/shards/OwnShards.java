@@ -2,6 +2,7 @@ package io.dagnats.leases.holder.internal.shards;
 
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.OwnershipListener.StopReason;
@@ -97,16 +98,8 @@ final class OwnShards {
      * so this (an event, or the listing every third of the TTL) is how its owner learns of it; and
      * when no listing has shown the set for more than a TTL since its grant, belief is over too
      * ({@link OwnShard#unseenTooLong}), told {@code LOST} likewise.
-     * Every shard key's write is kept by the floors, so that a grant below it (or at it, when it did
-     * not hold the key here) after the store went back is refused ({@link ShardFloors}); a fold keeps
-     * a key's last write only, the highest, which is all the floors need.
      */
     void forgetGone(SetFacts seen) {
-        seen.facts().forEach((key, write) -> {
-            if (keys.shardOf(key).isPresent()) {
-                floors.written(key, new Fence(write.revision()), write.holder().filter(me::equals).isPresent());
-            }
-        });
         long now = clock.nanoTime();
         Set<Integer> written = new TreeSet<>();
         Set<Integer> unseen = new TreeSet<>();
@@ -127,6 +120,17 @@ final class OwnShards {
         if (!unseen.isEmpty()) {
             LOG.log(System.Logger.Level.WARNING, "shard set " + keys.set() + ": no listing has shown " + ShardNumbers.of(unseen)
                     + " for more than the TTL since attached here or last listed: lost");
+        }
+    }
+
+    /**
+     * A write of {@code key} seen (listed, or an event), as it is seen, whether or not a decision
+     * follows: a shard key's write is kept by the floors, so that a grant below it (or at it, when
+     * it did not hold the key here) after the store went back is refused ({@link ShardFloors}).
+     */
+    void written(LeaseKey key, SetFacts.Seen write) {
+        if (keys.shardOf(key).isPresent() && write.revision() != 0) {
+            floors.written(key, new Fence(write.revision()), write.holder().filter(me::equals).isPresent());
         }
     }
 

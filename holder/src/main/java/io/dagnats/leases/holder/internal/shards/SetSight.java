@@ -28,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
@@ -51,6 +52,7 @@ final class SetSight {
     private final Duration period;
     private final Function<LeaseView, SetFacts.Seen> seenOf;
     private final Runnable changed;
+    private final BiConsumer<LeaseKey, SetFacts.Seen> written;
     private final Set<HolderId> followed = new HashSet<>();
     /** Change events heard and not yet folded into the facts, and whether a fold is queued on the loop. */
     private final Queue<LeaseChange> unfolded = new ConcurrentLinkedQueue<>();
@@ -63,10 +65,12 @@ final class SetSight {
     private boolean stopped;
 
     /**
-     * @param seenOf what a listed lease shows of a key: its holder, revision, tenure and attached value
+     * @param seenOf  what a listed lease shows of a key: its holder, revision, tenure and attached value
+     * @param written told on the loop of every write seen, each listed lease and each event, as it is
+     *                seen: the holder's floors must know every write, not only what the facts keep
      */
     SetSight(ShardKeys keys, LeaseClient client, KeyChanges changes, Scheduler loop, MonotonicClock clock, Duration ttl,
-            Function<LeaseView, SetFacts.Seen> seenOf, Runnable changed) {
+            Function<LeaseView, SetFacts.Seen> seenOf, Runnable changed, BiConsumer<LeaseKey, SetFacts.Seen> written) {
         this.keys = keys;
         this.client = client;
         this.changes = changes;
@@ -75,7 +79,19 @@ final class SetSight {
         this.period = Duration.ofMillis(Math.max(100, ttl.toMillis() / 3));
         this.seenOf = seenOf;
         this.changed = changed;
+        this.written = written;
         this.facts = SetFacts.unlisted(keys);
+    }
+
+    /** How a set makes its sight: told of changes, and of every write seen ({@link #SetSight}'s last two). */
+    interface Of {
+        SetSight sight(Runnable changed, BiConsumer<LeaseKey, SetFacts.Seen> written);
+    }
+
+    /** The sight of a set of {@code client}'s holder, as {@link AttachedShardSet#join} makes it. */
+    static Of of(ShardKeys keys, LeaseClient client, KeyChanges changes, Scheduler loop, MonotonicClock clock, Duration ttl) {
+        return (changed, written) -> new SetSight(keys, client, changes, loop, clock, ttl, ClientShardCalls::seen, changed,
+                written);
     }
 
     SetFacts facts() {
@@ -163,6 +179,7 @@ final class SetSight {
         } else {
             Map<LeaseKey, SetFacts.Seen> seen = new HashMap<>();
             leases.forEach(lease -> seen.put(lease.key(), seenOf.apply(lease)));
+            seen.forEach(written);
             facts = facts.listed(seen, begunAt, begunNanos, clock.nanoTime());
             follow();
         }
@@ -219,6 +236,7 @@ final class SetSight {
                     ends ? Optional.empty() : change.incarnation(), change.sequence(),
                     begins ? Optional.of(new Fence(change.sequence())) : Optional.empty(), Optional.empty(), 0), begins));
         }
+        batch.forEach(change -> written.accept(change.key(), change.seen()));
         if (!stopped && !batch.isEmpty()) {
             facts = facts.changed(batch, clock.nanoTime());
             changed.run();

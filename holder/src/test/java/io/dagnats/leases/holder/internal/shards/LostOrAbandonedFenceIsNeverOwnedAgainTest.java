@@ -37,6 +37,7 @@ class LostOrAbandonedFenceIsNeverOwnedAgainTest extends OwnShardsFixture {
     void aShardLostToAnotherWriteIsNeverOwnedAgainAtItsOldFenceWhenTheStoreGoesBack() {
         owned(3, 77);
         seen = seen.changed(KEYS.shard(3), write(Optional.of(OTHER), 81, 0), false, loop.nanoTime());
+        own.written(KEYS.shard(3), write(Optional.of(OTHER), 81, 0)); // as the sight tells each write it hears
         own.forgetGone(seen);
         assertEquals("revoked 3 LOST", record.get(record.size() - 1));
 
@@ -77,16 +78,18 @@ class LostOrAbandonedFenceIsNeverOwnedAgainTest extends OwnShardsFixture {
      * Interleaving: A owns shard 3 at 77. An operator revokes the shard key (80),
      * B attaches it (81) and, placing, moves it to A (82). The three events reach A's connection
      * together and are folded as one batch (SetSight.fold): SetFacts.changed keeps only the last
-     * write of a key, 82 held by A, so 80 and 81 never reach the floors; 82 must close 77 by
-     * itself (the highest write seen, whoever wrote it). A confirms the move; nats-server is killed
-     * -9 and comes back without 80..82, so the idempotent attach is granted at 77: refused.
+     * write of a key, 82 held by A; the sight tells the floors each of the three, and 82 alone
+     * would close 77 (the highest write seen, whoever wrote it). A confirms the move; nats-server
+     * is killed -9 and comes back without 80..82, so the idempotent attach is granted at 77: refused.
      */
     @Test
     void aShardLostToWritesFoldedInOneBatchIsNeverOwnedAgainAtItsOldFence() {
         owned(3, 77);
-        seen = seen.changed(List.of(new SetFacts.Change(KEYS.shard(3), write(Optional.empty(), 80, 0), false),
+        List<SetFacts.Change> batch = List.of(new SetFacts.Change(KEYS.shard(3), write(Optional.empty(), 80, 0), false),
                 new SetFacts.Change(KEYS.shard(3), write(Optional.of(OTHER), 81, 0), false),
-                new SetFacts.Change(KEYS.shard(3), write(Optional.of(ME), 82, 0), false)), loop.nanoTime());
+                new SetFacts.Change(KEYS.shard(3), write(Optional.of(ME), 82, 0), false));
+        seen = seen.changed(batch, loop.nanoTime());
+        batch.forEach(change -> own.written(change.key(), change.seen())); // as the sight tells each write of a fold
         own.forgetGone(seen);
         assertEquals("revoked 3 LOST", record.get(record.size() - 1));
 

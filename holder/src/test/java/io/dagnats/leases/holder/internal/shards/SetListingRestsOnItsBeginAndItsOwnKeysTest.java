@@ -12,6 +12,7 @@ import io.dagnats.leases.holder.LeaseClient;
 import io.dagnats.leases.holder.internal.KeyChanges;
 import io.dagnats.leases.holder.internal.ManualScheduler;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,8 +37,11 @@ class SetListingRestsOnItsBeginAndItsOwnKeysTest {
     private final ManualScheduler loop = new ManualScheduler();
     private final ScriptedListings nats = new ScriptedListings();
     private final KeyChanges changes = new KeyChanges(nats.connection);
+    /** Every write the sight told of, as key@revision by holder. */
+    private final List<String> written = new ArrayList<>();
     private final SetSight sight = new SetSight(KEYS, new LeaseClient(nats.connection), changes, loop, loop, TTL,
-            ClientShardCalls::seen, () -> { });
+            ClientShardCalls::seen, () -> { }, (key, write) -> written.add(key.value() + "@" + write.revision() + " by "
+                    + write.holder().map(HolderId::value).orElse("nobody")));
     /** When shard 3 was granted here at {@link #MINE}: before every walk below begins. */
     private final long grantedAt;
 
@@ -81,6 +85,20 @@ class SetListingRestsOnItsBeginAndItsOwnKeysTest {
         SetFacts facts = sight.facts();
         assertFalse(facts.listed(), "the first page's sight of shard 3 is no listing");
         assertTrue(facts.unseenSince(grantedAt, grantedAt + TTL.toNanos() + 1, TTL.toNanos()));
+    }
+
+    /**
+     * The holder's floors must know every write the sight sees as it sees it, also when no decision
+     * follows (the member lease not held, so the set decides nothing): a listing of a store that went
+     * back, taken before the next decision, would otherwise replace the highest write unlearnt.
+     */
+    @Test
+    void everyListedWriteIsToldAsItIsListed() {
+        sight.lookAfresh();
+        nats.answer(Optional.empty(), held("rvs-shard-3", OTHER, 81), held("rvs-member-me", ME, 70));
+        loop.runDue();
+
+        assertEquals(List.of("rvs-member-me@70 by me", "rvs-shard-3@81 by other"), written.stream().sorted().toList());
     }
 
     /** A refusal is the same answer asked again: only a page dagnats could not serve is asked twice. */
