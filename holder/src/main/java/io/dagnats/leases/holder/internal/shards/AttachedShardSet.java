@@ -61,9 +61,9 @@ public final class AttachedShardSet implements ShardSet {
     private final CapacityKey capacity;
     private ShardRound round = ShardRound.NONE;
 
-    AttachedShardSet(ShardHolder holder, ShardCalls calls, ShardKeys keys, Duration ttl, Duration drainBound,
-            ShardSetOptions options, ShardListener listener, Scheduler loop, Runnable stopLoop, MonotonicClock clock,
-            SetSight.Of sightOf, ShardDrains drains) {
+    AttachedShardSet(ShardHolder holder, Claimant self, ShardCalls calls, ShardKeys keys, Duration ttl,
+            Duration drainBound, ShardSetOptions options, ShardListener listener, Scheduler loop, Runnable stopLoop,
+            MonotonicClock clock, SetSight.Of sightOf, ShardDrains drains) {
         this.holder = holder;
         this.keys = keys;
         this.ttl = ttl;
@@ -73,7 +73,7 @@ public final class AttachedShardSet implements ShardSet {
         this.stopLoop = stopLoop;
         this.clock = clock;
         this.sight = sightOf.sight(this::decideSoon, this::written);
-        this.own = new OwnShards(keys, holder.id(), calls, listener, drains, loop, clock, ttl, this::memberTenureNow,
+        this.own = new OwnShards(keys, self, calls, listener, drains, loop, clock, ttl, this::memberTenureNow,
                 () -> phase.get() instanceof ShardSetPhase.Member, this::decideSoon, sight::facts, holder.floors());
         this.capacity = new CapacityKey(keys, holder.id(), options.capacity(), calls, loop, sight::lookAfresh);
     }
@@ -92,7 +92,7 @@ public final class AttachedShardSet implements ShardSet {
         ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(
                 Daemons.named("dagnats-shards-" + keys.set()));
         Scheduler loop = Scheduler.of(executor);
-        return new AttachedShardSet(holder, new ClientShardCalls(holder.client(), self), keys, ttl, drainBound, options,
+        return new AttachedShardSet(holder, self, new ClientShardCalls(holder.client(), self), keys, ttl, drainBound, options,
                 listener, loop, executor::shutdownNow, clock,
                 SetSight.of(keys, holder.client(), changes, loop, clock, ttl),
                 new ShardDrains(keys.set(), listener, drainBound, loop, clock, Daemons.named("dagnats-drain-" + keys.set())));

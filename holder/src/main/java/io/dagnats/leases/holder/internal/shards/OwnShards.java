@@ -1,5 +1,6 @@
 package io.dagnats.leases.holder.internal.shards;
 
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.LeaseKey;
@@ -34,6 +35,7 @@ final class OwnShards {
 
     private final ShardKeys keys;
     private final HolderId me;
+    private final Claimant self;
     private final ShardCalls calls;
     private final ToldListener told;
     private final Scheduler loop;
@@ -51,12 +53,14 @@ final class OwnShards {
     /**
      * @param facts  what the set sees now, any thread: belief in a shard it shows gone is over
      * @param floors the holder's per-key fence floors, which every grant of a shard must clear
+     * @param self   this process (its holder id and incarnation): whose writes hold a key here
      */
-    OwnShards(ShardKeys keys, HolderId me, ShardCalls calls, ShardListener listener, ShardDrains drains, Scheduler loop,
+    OwnShards(ShardKeys keys, Claimant self, ShardCalls calls, ShardListener listener, ShardDrains drains, Scheduler loop,
             MonotonicClock clock, Duration ttl, Supplier<Optional<Tenure>> memberTenure, BooleanSupplier acting,
             Runnable decide, Supplier<SetFacts> facts, FenceFloors floors) {
         this.keys = keys;
-        this.me = me;
+        this.me = self.holder();
+        this.self = self;
         this.calls = calls;
         this.told = new ToldListener(listener);
         this.loop = loop;
@@ -126,11 +130,16 @@ final class OwnShards {
     /**
      * A write of {@code key} seen (listed, or an event), as it is seen, whether or not a decision
      * follows: a shard key's write is kept by the floors, so that a grant below it (or at it, when
-     * it did not hold the key here) after the store went back is refused ({@link ShardFloors}).
+     * it did not hold the key here) after the store went back is refused ({@link ShardFloors}). Held
+     * here is held by this process, its incarnation too (as the keepers' {@code FenceFloors.heard}
+     * has it): another process under the same holder id is another holder (ADR-034), and a grant at
+     * its write's revision is the store going back. A write naming no incarnation is taken as ours.
      */
     void written(LeaseKey key, SetFacts.Seen write) {
         if (keys.shardOf(key).isPresent() && write.revision() != 0) {
-            floors.written(key, new Fence(write.revision()), write.holder().filter(me::equals).isPresent());
+            boolean here = write.holder().filter(me::equals).isPresent()
+                    && (write.incarnation().isEmpty() || write.incarnation().equals(self.incarnation()));
+            floors.written(key, new Fence(write.revision()), here);
         }
     }
 

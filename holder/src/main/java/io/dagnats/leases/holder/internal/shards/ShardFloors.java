@@ -14,7 +14,8 @@ import java.util.Optional;
  * <ul>
  * <li>below the highest fence this process ever owned the shard's key at;</li>
  * <li>below the highest revision this process saw the key written at, by anyone, or at it when that
- * write did not hold it here (revoked, freed, moved or attached by another): revisions only grow, so
+ * write did not hold it here, for this process by its holder id and incarnation (revoked, freed, moved
+ * or attached by another, another process under the same id included): revisions only grow, so
  * such a grant is the store having come back without that write. The holder's floors keep it, as
  * its keepers' rules use it too ({@link FenceFloors#written}). The highest write seen, not only
  * the last write of each fold: events folded in one batch keep a key's last write only, and a

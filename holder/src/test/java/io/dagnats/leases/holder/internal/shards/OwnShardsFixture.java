@@ -1,7 +1,9 @@
 package io.dagnats.leases.holder.internal.shards;
 
+import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.Tenure;
 import io.dagnats.leases.holder.OwnershipListener.StopReason;
@@ -24,6 +26,8 @@ abstract class OwnShardsFixture {
 
     static final Duration TTL = Duration.ofSeconds(3);
     static final HolderId ME = new HolderId("me");
+    /** This process's incarnation: another process under {@link #ME} is another holder (ADR-034). */
+    static final Incarnation MINE = new Incarnation("this-run");
     static final Fence TENURE = new Fence(40);
     static final ShardKeys KEYS = new ShardKeys("rvs", 8);
     static final HolderId OTHER = new HolderId("other");
@@ -58,8 +62,8 @@ abstract class OwnShardsFixture {
             drainThreads.add(runnable);
             return new Thread(() -> { });
         });
-        own = new OwnShards(KEYS, ME, new RecordingCalls(), listener, drains, loop, loop, TTL, () -> member, () -> true,
-                () -> { }, () -> seen, new FenceFloors());
+        own = new OwnShards(KEYS, new Claimant(ME, Optional.of(MINE)), new RecordingCalls(), listener, drains, loop, loop,
+                TTL, () -> member, () -> true, () -> { }, () -> seen, new FenceFloors());
     }
 
     static SetFacts.Seen write(Optional<HolderId> holder, long revision, long step) {
