@@ -96,6 +96,16 @@ public final class ReplicaProcesses implements AutoCloseable {
     }
 
     /**
+     * How often {@code replica}'s own ownership log says it stopped owning {@code key} (a line
+     * {@code free} about it): a belief that ended shows as one more, even when the replica owns
+     * the key again before anyone looks.
+     */
+    public long timesStopped(Process replica, String key) {
+        return readLines(logs.get(replica)).stream().map(line -> line.trim().split(" "))
+                .filter(fields -> fields.length > 4 && fields[1].equals(key) && fields[4].equals("free")).count();
+    }
+
+    /**
      * Whether {@code replica} believes it owns {@code key} now, by its own ownership log: its
      * last line about the key says {@code own}. A paused replica's answer is its last look.
      */
