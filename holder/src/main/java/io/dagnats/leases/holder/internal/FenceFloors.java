@@ -2,6 +2,8 @@ package io.dagnats.leases.holder.internal;
 
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.HolderId;
+import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.protocol.LeaseChange;
 import java.util.Map;
@@ -65,11 +67,20 @@ public final class FenceFloors {
      * going back. An event that names no incarnation is taken as {@code self}'s when it names its holder.
      */
     public void heard(LeaseKey key, LeaseChange write, Claimant self) {
-        boolean heldHere = !write.kind().endsLease() && write.holder().filter(self.holder()::equals).isPresent()
-                && (write.incarnation().isEmpty() || write.incarnation().equals(self.incarnation()));
+        boolean heldHere = !write.kind().endsLease() && heldBy(write.holder(), write.incarnation(), self);
         if (!heldHere && write.sequence() != 0) {
             written(key, new Fence(write.sequence()), false);
         }
+    }
+
+    /**
+     * Whether a write naming {@code holder} and {@code incarnation} holds its key for {@code self}:
+     * its holder id, and its incarnation when the write names one. Another process under the same
+     * holder id is another holder (ADR-034).
+     */
+    public static boolean heldBy(Optional<HolderId> holder, Optional<Incarnation> incarnation, Claimant self) {
+        return holder.filter(self.holder()::equals).isPresent()
+                && (incarnation.isEmpty() || incarnation.equals(self.incarnation()));
     }
 
     /** The highest write of {@code key} seen, if any. */

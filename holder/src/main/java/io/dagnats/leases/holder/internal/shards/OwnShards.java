@@ -130,16 +130,12 @@ final class OwnShards {
     /**
      * A write of {@code key} seen (listed, or an event), as it is seen, whether or not a decision
      * follows: a shard key's write is kept by the floors, so that a grant below it (or at it, when
-     * it did not hold the key here) after the store went back is refused ({@link ShardFloors}). Held
-     * here is held by this process, its incarnation too (as the keepers' {@code FenceFloors.heard}
-     * has it): another process under the same holder id is another holder (ADR-034), and a grant at
-     * its write's revision is the store going back. A write naming no incarnation is taken as ours.
+     * it did not hold the key here, {@link FenceFloors#heldBy}) after the store went back is refused
+     * ({@link ShardFloors}).
      */
     void written(LeaseKey key, SetFacts.Seen write) {
         if (keys.shardOf(key).isPresent() && write.revision() != 0) {
-            boolean here = write.holder().filter(me::equals).isPresent()
-                    && (write.incarnation().isEmpty() || write.incarnation().equals(self.incarnation()));
-            floors.written(key, new Fence(write.revision()), here);
+            floors.written(key, new Fence(write.revision()), FenceFloors.heldBy(write.holder(), write.incarnation(), self));
         }
     }
 
