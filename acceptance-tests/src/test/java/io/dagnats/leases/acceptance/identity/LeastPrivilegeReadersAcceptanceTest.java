@@ -64,7 +64,7 @@ class LeastPrivilegeReadersAcceptanceTest extends LeastPrivilegeServer {
                     "-o", "json");
                     CliProcess holder = CliProcess.start(asAlice, "leases", "watch", "-o", "json")) {
                 operator.awaitOut(Duration.ofSeconds(30), "the operator's 200 lines", out -> out.lines().count() == 200);
-                holder.awaitErr(Duration.ofSeconds(30), "the holder's watch to begin", err -> err.contains("watching"));
+                holder.awaitErr(Duration.ofSeconds(30), "the holder's watch to begin", err -> err.contains("(Ctrl-C to stop)"));
                 alice.acquire("watched-late", "alice", 60_000);
                 holder.awaitOut(Duration.ofSeconds(30), "the holder's line", out -> out.contains("watched-late"));
                 operator.awaitOut(Duration.ofSeconds(30), "the operator's line", out -> out.contains("watched-late"));

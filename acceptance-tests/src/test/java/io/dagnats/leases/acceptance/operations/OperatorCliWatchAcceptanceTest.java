@@ -22,8 +22,8 @@ class OperatorCliWatchAcceptanceTest extends OperatorCliService {
         try (CliProcess text = CliProcess.start(service.nats.url(), "leases", "watch", "--prefix", "watch-");
                 CliProcess json = CliProcess.start(service.nats.url(), "leases", "watch", "--prefix", "watch-",
                         "-o", "json")) {
-            text.awaitErr(WATCH_LIMIT, "the text watch to begin", err -> err.contains("watching"));
-            json.awaitErr(WATCH_LIMIT, "the JSON watch to begin", err -> err.contains("watching"));
+            text.awaitErr(WATCH_LIMIT, "the text watch to begin", err -> err.contains("(Ctrl-C to stop)"));
+            json.awaitErr(WATCH_LIMIT, "the JSON watch to begin", err -> err.contains("(Ctrl-C to stop)"));
             assertTrue(client.owner("watch-listed").path("held").asBoolean(),
                     "the watches took longer to begin than the lease lived");
 

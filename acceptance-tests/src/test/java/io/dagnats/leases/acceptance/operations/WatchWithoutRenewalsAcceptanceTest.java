@@ -18,7 +18,7 @@ class WatchWithoutRenewalsAcceptanceTest extends OperatorCliService {
     void watchWithoutRenewalsPrintsOwnershipChangesOnly() throws Exception {
         try (CliProcess watch = CliProcess.start(service.nats.url(), "leases", "watch", "--prefix", "wnr-",
                 "--no-renewals")) {
-            String begun = watch.awaitErr(WATCH_LIMIT, "the watch to begin", err -> err.contains("watching"));
+            String begun = watch.awaitErr(WATCH_LIMIT, "the watch to begin", err -> err.contains("(Ctrl-C to stop)"));
             assertTrue(begun.contains("renewals hidden"), begun);
 
             long acquired = acquired("wnr-a", "holder-1", 15_000);
