@@ -34,7 +34,7 @@ public final class FenceFloors {
      * (then a grant at that very revision is that write; else it is another's, and a grant at it
      * is the store going back).
      */
-    public record Written(Fence revision, boolean here) {
+    private record Written(Fence revision, boolean here) {
     }
 
     /** The highest fence confirmed for {@code key}, or empty when this process never owned it. */
@@ -84,7 +84,7 @@ public final class FenceFloors {
     }
 
     /** The highest write of {@code key} seen, if any. */
-    public Optional<Written> highestWritten(LeaseKey key) {
+    private Optional<Written> highestWritten(LeaseKey key) {
         return Optional.ofNullable(written.get(key));
     }
 

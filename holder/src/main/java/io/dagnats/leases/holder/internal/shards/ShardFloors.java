@@ -64,16 +64,10 @@ final class ShardFloors {
     }
 
     private Optional<String> refusal(LeaseKey key, Fence revision) {
-        Optional<Fence> floor = floors.floor(key).filter(revision::isBelow);
+        Optional<Fence> floor = floors.grantFloor(key).filter(revision::isBelow);
         if (floor.isPresent()) {
-            return Optional.of("below fence " + floor.get() + " this process had owned it at: the store went back");
-        }
-        Optional<FenceFloors.Written> seen = floors.highestWritten(key).filter(write -> revision.isBelow(write.revision())
-                || (revision.equals(write.revision()) && !write.here()));
-        if (seen.isPresent()) {
-            return Optional.of((seen.get().here() ? "below" : "not above") + " revision " + seen.get().revision()
-                    + " this process saw it written at" + (seen.get().here() ? "" : " by someone else")
-                    + " (revoked, freed, moved or attached since): the store went back");
+            return Optional.of("below fence " + floor.get() + " (the highest this process owned it at or saw it written"
+                    + " at, above another's write): the store went back");
         }
         if (revision.equals(spent.get(key))) {
             return Optional.of("which this process moved, detached or abandoned to an overrun drain since it owned it"
