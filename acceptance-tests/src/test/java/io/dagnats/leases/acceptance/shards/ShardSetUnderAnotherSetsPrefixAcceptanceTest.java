@@ -12,7 +12,6 @@ import io.dagnats.leases.acceptance.harness.ShardOwners;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,7 +54,8 @@ class ShardSetUnderAnotherSetsPrefixAcceptanceTest extends SharedServiceTest {
             Polling.until(SETTLE, "sib-a to stop believing " + key + " while sib-eu-shard-" + shard + " stays held",
                     () -> processes.timesStopped(a, key), stopped -> stopped > stoppedBefore);
             settled("sib", byName, Map.of(), processes);
-            assertEquals(Map.of("sib-a", SHARDS), ShardOwners.counts(owners("sib-eu")), "sib-eu kept its shards");
+            assertEquals(Map.of("sib-a", SHARDS), ShardOwners.counts(ShardOwners.listed(client, "sib-eu", SHARDS)),
+                    "sib-eu kept its shards");
 
             String summary = processes.history().assertSafe();
             Reliability.report("attached shard set beside a set named <set>-eu and plain leases under its prefix",
@@ -67,26 +67,14 @@ class ShardSetUnderAnotherSetsPrefixAcceptanceTest extends SharedServiceTest {
     private static Map<Integer, String> settled(String set, Map<String, Process> byName, Map<String, Integer> counts,
             ReplicaProcesses processes) {
         try {
-            return Polling.until(SETTLE, set + " to settle at " + counts + ", each owner believing it", () -> owners(set),
+            return Polling.until(SETTLE, set + " to settle at " + counts + ", each owner believing it",
+                    () -> ShardOwners.listed(client, set, SHARDS),
                     owners -> owners.size() == SHARDS && (counts.isEmpty() || ShardOwners.counts(owners).equals(counts))
                             && owners.entrySet().stream().allMatch(owned -> byName.containsKey(owned.getValue())
                             && processes.believesOwner(byName.get(owned.getValue()), set + "-shard-" + owned.getKey())));
         } catch (AssertionError unsettled) {
-            throw new AssertionError(unsettled.getMessage() + "\nlast: " + owners(set) + "\n" + processes.output(),
-                    unsettled);
+            throw new AssertionError(unsettled.getMessage() + "\nlast: " + ShardOwners.listed(client, set, SHARDS)
+                    + "\n" + processes.output(), unsettled);
         }
-    }
-
-    /** The set's own shard keys ({@code <set>-shard-<i>}, i below {@link #SHARDS}) held now, and by whom. */
-    private static Map<Integer, String> owners(String set) {
-        Map<Integer, String> owners = new TreeMap<>();
-        for (JsonNode lease : client.call("list", "{\"prefix\":\"" + set + "-shard-\"}").path("leases")) {
-            for (int shard = 0; shard < SHARDS; shard++) {
-                if (lease.path("key").asText().equals(set + "-shard-" + shard)) {
-                    owners.put(shard, lease.path("holder").asText());
-                }
-            }
-        }
-        return owners;
     }
 }
