@@ -21,7 +21,8 @@ import java.util.concurrent.CompletionStage;
  * and nobody is asked anything), then the successor is asked whether it waits, then one
  * compare-and-set on the revision read, through the one write path. The successor's "yes" is only
  * ever a reason to try the write, never a reason for it to succeed: the write applies only while the
- * key is still the caller's at exactly that revision.
+ * key is still the caller's at exactly that revision. Once written, the successor is granted the lease
+ * in answer to its yes (ADR-046), before the caller hears of it.
  */
 public final class HandOverLease {
 
@@ -69,10 +70,18 @@ public final class HandOverLease {
                                     + notWaiting.why() + "; nothing was written, the lease is still yours at revision "
                                     + command.revision()));
                 }
+                SuccessorCheck.Grant grant = ((SuccessorCheck.Reply.Waiting) reply).grant();
                 return writer.write(command.key(), false, rules,
                                 (write, written) -> (Handover) new Handover.HandedOver(
                                         ((LeaseWrite.Put) write).leaseAt(written.revision())))
-                        .thenCompose(outcome -> presented.checked(writer, outcome));
+                        .thenCompose(outcome -> presented.checked(writer, outcome))
+                        .thenApply(outcome -> {
+                            if (outcome instanceof Handover.HandedOver handed) {
+                                // The successor first: its first moment as owner is the handover's gap.
+                                grant.handedOver(handed.lease());
+                            }
+                            return outcome;
+                        });
             });
         });
     }

@@ -33,7 +33,7 @@ class HandOverFromAReadTest extends LeaseUseCasesFixture {
     private final HandOverLease handover = new HandOverLease(new LeaseWriter(store, known, clock),
             (key, successor, timeout) -> {
                 asked.incrementAndGet();
-                return CompletableFuture.completedFuture(new SuccessorCheck.Reply.Waiting());
+                return CompletableFuture.completedFuture(new SuccessorCheck.Reply.Waiting(SuccessorCheck.Grant.NONE));
             });
 
     @Test

@@ -26,7 +26,7 @@ class HandOverLeaseTest extends LeaseUseCasesFixture {
     private static final Claimant SUCCESSOR = Claimant.of(BOB, new Incarnation("b1"));
 
     private final AtomicInteger asked = new AtomicInteger();
-    private SuccessorCheck.Reply successorSays = new SuccessorCheck.Reply.Waiting();
+    private SuccessorCheck.Reply successorSays = new SuccessorCheck.Reply.Waiting(SuccessorCheck.Grant.NONE);
     private final HandOverLease handover = new HandOverLease(new LeaseWriter(store, known, clock),
             (key, successor, timeout) -> {
                 asked.incrementAndGet();
@@ -81,6 +81,30 @@ class HandOverLeaseTest extends LeaseUseCasesFixture {
 
         assertEquals(Lost.Reason.STALE_FENCE, assertInstanceOf(Lost.class, answer).reason());
         assertEquals(0, asked.get());
+    }
+
+    @Test
+    void theSuccessorIsGrantedExactlyTheWrittenLeaseOnce() {
+        Lease alices = granted(acquire(ALICE));
+        java.util.List<Lease> granted = new java.util.ArrayList<>();
+        successorSays = new SuccessorCheck.Reply.Waiting(granted::add);
+
+        Handover answer = join(handover.execute(command(alices)));
+
+        assertEquals(java.util.List.of(assertInstanceOf(Handover.HandedOver.class, answer).lease()), granted);
+    }
+
+    @Test
+    void noGrantWhenTheHandoverWroteNothing() {
+        Lease alices = granted(acquire(ALICE));
+        java.util.List<Lease> granted = new java.util.ArrayList<>();
+        successorSays = new SuccessorCheck.Reply.Waiting(granted::add);
+        store.interleaveBeforeNextWrite(() -> join(renew.execute(
+                new RenewLease.Command(KEY, ALICE, alices.revision(), Optional.empty()))));
+
+        assertInstanceOf(Lost.class, join(handover.execute(command(alices))));
+
+        assertEquals(java.util.List.of(), granted, "a yes whose handover lost its compare-and-set grants nothing");
     }
 
     private static HandOverLease.Command command(Lease lease) {

@@ -24,6 +24,7 @@ final class Fields {
     static final String STATE = "state";
     static final String CANDIDATES = "candidates";
     static final String HANDED_OVER = "handed_over";
+    static final String CHECK = "check";
     // ADR-043: keys attached to a member lease.
     static final String MEMBER = "member";
     static final String MEMBER_TENURE = "member_tenure";

@@ -54,6 +54,12 @@ public final class LeaseHeaders {
      * carries {@link #FROM}, the holder the key was moved from.
      */
     public static final String MEMBER = "Dagnats-Lease-Member";
+    /**
+     * On dagnats' grant to a successor that said yes to a handover check (ADR-046), published on the
+     * same {@code dagnats.lease.candidate.<holder>.<key>} subject: the check's id, which only that
+     * check carried ({@link CandidateCheck}). The body is the handover's reply.
+     */
+    public static final String CHECK = "Dagnats-Lease-Check";
 
 
     /** Digits in 2^64-1; more cannot be a 64-bit value, leading zeros or not. */

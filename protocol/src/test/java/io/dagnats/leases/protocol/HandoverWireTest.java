@@ -29,6 +29,20 @@ class HandoverWireTest {
     private static final LeaseKey KEY = new LeaseKey("orders");
 
     @Test
+    void aCandidateCheckNamesTheIncarnationAndTheCheckItsGrantWillName() {
+        CandidateCheck check = new CandidateCheck("i2", Optional.of("Zx81"));
+        assertEquals("{\"incarnation\":\"i2\",\"check\":\"Zx81\"}", new String(check.encode(), StandardCharsets.UTF_8));
+        assertEquals(Optional.of(check), CandidateCheck.decode(check.encode()));
+        assertEquals(Optional.of(new CandidateCheck("i2", Optional.empty())),
+                CandidateCheck.decode(bytes("{\"incarnation\":\"i2\"}")), "a dagnats before ADR-046 names no check");
+        assertEquals(Optional.of(new CandidateCheck("i2", Optional.empty())),
+                CandidateCheck.decode(bytes("{\"incarnation\":\"i2\",\"check\":7}")), "a check that is no string is none");
+        for (String notOne : new String[] {"", "[]", "{\"check\":\"c\"}", "{\"incarnation\":3}", "{", "{\"incarnation\":\"i\"} x"}) {
+            assertEquals(Optional.empty(), CandidateCheck.decode(bytes(notOne)), notOne);
+        }
+    }
+
+    @Test
     void aHandoverRequestDecodesToTheSuccessorItNames() {
         Request.Handover handover = Requests.handover(bytes("""
                 {"key":"orders","holder":"h1","incarnation":"i1","revision":7,"to_holder":"h2","to_incarnation":"i2"}"""));

@@ -60,6 +60,41 @@ class HandoverAcceptanceTest extends SharedServiceTest {
     }
 
     @Test
+    void theSuccessorIsGrantedTheWrittenLeaseInAnswerToItsYes() throws Exception {
+        long revision = acquire("granted", "h1", "i1").path("revision").asLong();
+        try (PlayedCandidate successor = new PlayedCandidate(client.connection(), "granted", "h2", "i2")) {
+
+            JsonNode handed = client.call("handover", handover("granted", "h1", "i1", revision, "h2", "i2"));
+
+            assertTrue(handed.path("handed_over").asBoolean(), handed.toString());
+            String check = successor.nextYes(Duration.ofSeconds(5));
+            assertNotNull(check, "the successor said yes to no check");
+            assertTrue(check.length() >= 16, "a check id nobody can guess: " + check);
+            Message grant = successor.nextGrant(Duration.ofSeconds(5));
+            assertNotNull(grant, "no grant of the successor's yes (ADR-046)");
+            assertEquals(check, grant.getHeaders().getFirst("Dagnats-Lease-Check"));
+            JsonNode granted = WireClient.json(new String(grant.getData(), java.nio.charset.StandardCharsets.UTF_8));
+            assertEquals(handed, granted, "the grant is the handover's reply");
+            assertEquals(null, successor.nextGrant(Duration.ofMillis(200)), "one grant per handover");
+        }
+    }
+
+    @Test
+    void aYesWhoseHandoverLostItsCompareAndSetIsGrantedNothing() throws Exception {
+        long revision = acquire("not-granted", "h1", "i1").path("revision").asLong();
+        try (PlayedCandidate successor = new PlayedCandidate(client.connection(), "not-granted", "h2", "i2")) {
+            // The owner's renew lands between the check and the handover's write.
+            successor.beforeYes(() -> renew("not-granted", "h1", "i1", revision));
+
+            JsonNode reply = client.call("handover", handover("not-granted", "h1", "i1", revision, "h2", "i2"));
+
+            assertEquals("lost", reply.path("kind").asText(), reply.toString());
+            assertNotNull(successor.nextYes(Duration.ofSeconds(5)), "the successor was asked and said yes");
+            assertEquals(null, successor.nextGrant(Duration.ofMillis(500)), "nothing written, nothing granted");
+        }
+    }
+
+    @Test
     void aHandoverToNobodyIsNoSuccessorAndTheOwnerRenewsAtItsRevision() {
         long revision = acquire("to-nobody", "h1", "i1").path("revision").asLong();
 

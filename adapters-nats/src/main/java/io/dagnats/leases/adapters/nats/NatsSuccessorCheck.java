@@ -7,12 +7,14 @@ import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.protocol.Candidate;
-import io.dagnats.leases.protocol.JsonObjects;
+import io.dagnats.leases.protocol.CandidateCheck;
 import io.dagnats.leases.protocol.LeaseHeaders;
 import io.dagnats.leases.protocol.LeaseSubjects;
+import io.dagnats.leases.protocol.Replies;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamStatusException;
 import io.nats.client.Message;
+import io.nats.client.NUID;
 import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
 import java.time.Duration;
@@ -25,10 +27,12 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The targeted check before a handover (ADR-042): one core request on
- * {@code dagnats.lease.candidate.<holder>.<key>} with {@code {"incarnation":I}}. Only an answer that
- * is a candidate object naming that key, holder and incarnation in state {@code waiting} is a yes;
- * no responders, no answer in time, a {@code Dagnats-Lease-Reject}, an empty or malformed body, or
- * one naming anything else is a no, with a sentence saying which.
+ * {@code dagnats.lease.candidate.<holder>.<key>} naming the incarnation and a fresh check id
+ * ({@link CandidateCheck}). Only an answer that is a candidate object naming that key, holder and
+ * incarnation in state {@code waiting} is a yes; no responders, no answer in time, a
+ * {@code Dagnats-Lease-Reject}, an empty or malformed body, or one naming anything else is a no, with
+ * a sentence saying which. A yes's grant (ADR-046) is one publish on the same subject, the check id in
+ * {@code Dagnats-Lease-Check} and the handover's reply as the body.
  */
 public final class NatsSuccessorCheck implements SuccessorCheck {
 
@@ -52,12 +56,13 @@ public final class NatsSuccessorCheck implements SuccessorCheck {
         String subject = LeaseSubjects.route(key, LeaseSubjects.candidate(successor.holder(), key));
         Headers headers = new Headers();
         telemetry.outgoingHeaders().forEach(headers::put);
+        String check = NUID.nextGlobal();
         CompletableFuture<Message> reply;
         try {
             reply = connection.requestWithTimeout(NatsMessage.builder()
                     .subject(subject)
                     .headers(headers)
-                    .data(JsonObjects.bytes(generator -> generator.writeStringField("incarnation", incarnation)))
+                    .data(new CandidateCheck(incarnation, Optional.of(check)).encode())
                     .build(), timeout);
         } catch (RuntimeException closed) {
             return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.INTERNAL,
@@ -68,7 +73,7 @@ public final class NatsSuccessorCheck implements SuccessorCheck {
                 if (message.isStatusMessage() && message.getStatus().getCode() == 503) {
                     return noResponders(successor);
                 }
-                return judge(key, successor, message);
+                return judge(key, successor, message, granting(subject, check));
             }
             Throwable cause = Stages.cause(failure);
             if (cause instanceof JetStreamStatusException status && status.getStatus().getCode() == 503) {
@@ -85,8 +90,19 @@ public final class NatsSuccessorCheck implements SuccessorCheck {
         return new Reply.NotWaiting("nobody listens for " + successor.holder() + " (no responders)");
     }
 
-    /** Only a waiting candidate naming exactly what was asked is a yes. */
-    static Reply judge(LeaseKey key, Claimant successor, Message message) {
+    /** The grant answering the yes to {@code check}: published, never awaited; a lost one leaves the successor its renew. */
+    private Grant granting(String subject, String check) {
+        return written -> {
+            try {
+                connection.publish(subject, new Headers().put(LeaseHeaders.CHECK, check), Replies.handedOver(written));
+            } catch (RuntimeException away) {
+                // NATS away: the successor learns from the handed-over event, and renews to own.
+            }
+        };
+    }
+
+    /** Only a waiting candidate naming exactly what was asked is a yes; its grant is {@code grant}. */
+    static Reply judge(LeaseKey key, Claimant successor, Message message, Grant grant) {
         if (message.hasHeaders() && message.getHeaders().getFirst(LeaseHeaders.REJECT) != null) {
             return new Reply.NotWaiting(successor + " refused: it does not wait for " + key + " under that incarnation");
         }
@@ -105,6 +121,6 @@ public final class NatsSuccessorCheck implements SuccessorCheck {
         if (answered.state() != Candidate.State.WAITING) {
             return new Reply.NotWaiting(successor + " is not waiting (state " + answered.state().wireName() + ")");
         }
-        return new Reply.Waiting();
+        return new Reply.Waiting(grant);
     }
 }

@@ -34,7 +34,7 @@ class SuccessorAnswerTest {
         String body = "{\"key\":\"" + key + "\",\"holder\":\"" + holder + "\",\"incarnation\":\"" + incarnation
                 + "\",\"priority\":0,\"version\":\"1\",\"waited_ms\":5,\"state\":\"" + state + "\"}";
 
-        SuccessorCheck.Reply reply = NatsSuccessorCheck.judge(KEY, ASKED, message(body, null));
+        SuccessorCheck.Reply reply = NatsSuccessorCheck.judge(KEY, ASKED, message(body, null), SuccessorCheck.Grant.NONE);
 
         assertEquals(yes, reply instanceof SuccessorCheck.Reply.Waiting, reply.toString());
     }
@@ -46,7 +46,7 @@ class SuccessorAnswerTest {
             a missing field    | {"key":"orders","holder":"h2","incarnation":"i2","state":"waiting"}
             """)
     void whatIsNoCandidateAnswerIsANo(String what, String body) {
-        assertInstanceOf(SuccessorCheck.Reply.NotWaiting.class, NatsSuccessorCheck.judge(KEY, ASKED, message(body, null)));
+        assertInstanceOf(SuccessorCheck.Reply.NotWaiting.class, NatsSuccessorCheck.judge(KEY, ASKED, message(body, null), SuccessorCheck.Grant.NONE));
     }
 
     @ParameterizedTest(name = "a reject with body {0}")
@@ -54,7 +54,7 @@ class SuccessorAnswerTest {
     void aRejectIsANoWhateverTheBody(String body) {
         Headers reject = new Headers().put(LeaseHeaders.REJECT, LeaseHeaders.REJECT_STALE);
 
-        assertInstanceOf(SuccessorCheck.Reply.NotWaiting.class, NatsSuccessorCheck.judge(KEY, ASKED, message(body, reject)));
+        assertInstanceOf(SuccessorCheck.Reply.NotWaiting.class, NatsSuccessorCheck.judge(KEY, ASKED, message(body, reject), SuccessorCheck.Grant.NONE));
     }
 
     private static NatsMessage message(String body, Headers headers) {
