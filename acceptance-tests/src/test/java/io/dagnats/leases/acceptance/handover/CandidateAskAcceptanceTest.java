@@ -56,6 +56,10 @@ class CandidateAskAcceptanceTest {
                 @Override
                 public void expecting() {
                 }
+
+                @Override
+                public void granted(io.dagnats.leases.protocol.LeaseView lease, long saidAt) {
+                }
             });
             waiter.flush(Duration.ofSeconds(5));
             List<Candidate> gathered = asking.ask(key, Duration.ofMillis(300)).get(10, TimeUnit.SECONDS);

@@ -1,12 +1,8 @@
 package io.dagnats.leases.holder.internal.candidacy;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.holder.Candidate;
 import io.dagnats.leases.protocol.Candidate.State;
-import java.io.IOException;
 import java.util.Optional;
 
 /**
@@ -17,8 +13,6 @@ import java.util.Optional;
  * key, a missing field, a negative wait, a priority beyond an int) is no candidate.
  */
 public final class CandidateAnswer {
-
-    private static final JsonFactory JSON = new JsonFactory();
 
     private CandidateAnswer() {
     }
@@ -36,28 +30,5 @@ public final class CandidateAnswer {
                 .filter(answer -> answer.priority() >= Integer.MIN_VALUE && answer.priority() <= Integer.MAX_VALUE)
                 .map(answer -> new Candidate(answer.holder(), answer.incarnation(), (int) answer.priority(),
                         answer.version(), answer.waited(), answer.state() == State.OWNER));
-    }
-
-    /** The incarnation a targeted check asks for: {@code {"incarnation":I}}; empty when it names none. */
-    public static Optional<String> askedIncarnation(byte[] body) {
-        if (body == null || body.length == 0) {
-            return Optional.empty();
-        }
-        try (JsonParser parser = JSON.createParser(body)) {
-            if (parser.nextToken() != JsonToken.START_OBJECT) {
-                return Optional.empty();
-            }
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String field = parser.getCurrentName();
-                JsonToken value = parser.nextToken();
-                if ("incarnation".equals(field) && value == JsonToken.VALUE_STRING) {
-                    return Optional.of(parser.getText());
-                }
-                parser.skipChildren();
-            }
-            return Optional.empty();
-        } catch (IOException unreadable) {
-            return Optional.empty();
-        }
     }
 }

@@ -7,8 +7,12 @@ import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.holder.Candidate;
 import io.dagnats.leases.holder.KeepOptions;
 import io.dagnats.leases.holder.internal.CandidateCalls;
+import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.AttachedAndHandoverReplies;
+import io.dagnats.leases.protocol.CandidateCheck;
 import io.dagnats.leases.protocol.LeaseHeaders;
 import io.dagnats.leases.protocol.LeaseSubjects;
+import io.dagnats.leases.protocol.LeaseView;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
 import io.nats.client.Message;
@@ -31,6 +35,10 @@ import java.util.concurrent.TimeUnit;
  * {@code Dagnats-Lease-Reject: stale} otherwise; a check for another incarnation it does not answer
  * at all, since dagnats takes the first answer and a sibling process's yes must not lose to it. Nothing is stored: a candidate is gone
  * the moment it stops answering. It also asks a key's candidates for an owner ({@link CandidateCalls}).
+ *
+ * <p>A yes is this process's claim (ADR-046): the desk notes when it was about to say it, under the
+ * check's id, and dagnats' grant naming that id (a message on the same subject, no reply wanted)
+ * hands the keeper the written lease with that moment, from which its deadline counts.
  */
 public final class CandidateDesk implements CandidateCalls {
 
@@ -42,7 +50,17 @@ public final class CandidateDesk implements CandidateCalls {
 
         /** Said yes to a handover check: the key may come any moment. */
         void expecting();
+
+        /** dagnats granted {@code lease} in answer to a yes about to be sent at {@code saidAt} (monotonic nanos). */
+        void granted(LeaseView lease, long saidAt);
     }
+
+    /** A yes not yet answered by a grant: the key it was about and when it was about to be said. */
+    private record Yes(LeaseKey key, long saidAt) {
+    }
+
+    /** A yes older than this is forgotten: dagnats asks for at most a second and writes at once after a yes. */
+    private static final long YES_KEPT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private record Standing(KeepOptions.Priority priority, long since, Seat seat, Subscription subscription) {
     }
@@ -51,6 +69,7 @@ public final class CandidateDesk implements CandidateCalls {
     private final Claimant self;
     private final MonotonicClock clock;
     private final Map<LeaseKey, Standing> standing = new ConcurrentHashMap<>();
+    private final Map<String, Yes> yeses = new ConcurrentHashMap<>();
     private volatile Dispatcher dispatcher;
 
     public CandidateDesk(Connection connection, Claimant self, MonotonicClock clock) {
@@ -93,13 +112,18 @@ public final class CandidateDesk implements CandidateCalls {
                 mine.priority().version(), Duration.ofMillis(waited), owner);
     }
 
-    /** A handover check: yes only while waiting for the key under the incarnation asked for. */
+    /**
+     * A handover check: yes only while waiting for the key under the incarnation asked for. A message
+     * that wants no reply is dagnats' grant of a yes ({@link #granted}).
+     */
     private void check(Message ask) {
         if (ask.getReplyTo() == null) {
+            granted(ask);
             return;
         }
         Optional<Standing> mine = keyOf(ask.getSubject()).map(standing::get);
-        if (!CandidateAnswer.askedIncarnation(ask.getData()).equals(self.incarnation().map(Incarnation::value))) {
+        Optional<CandidateCheck> asked = CandidateCheck.decode(ask.getData());
+        if (!asked.map(CandidateCheck::incarnation).equals(self.incarnation().map(Incarnation::value))) {
             return; // another process under this holder id is asked: its yes must not lose to this one's no
         }
         boolean yes = mine.isPresent() && mine.get().seat().waiting();
@@ -109,8 +133,41 @@ public final class CandidateDesk implements CandidateCalls {
             return;
         }
         LeaseKey key = keyOf(ask.getSubject()).orElseThrow();
+        long saidAt = clock.nanoTime(); // before the yes leaves: dagnats writes only after it has it
+        asked.get().check().ifPresent(check -> remember(check, new Yes(key, saidAt)));
         mine.get().seat().expecting();
         connection.publish(ask.getReplyTo(), CandidateAnswer.write(key, candidate(mine.get(), false)));
+    }
+
+    private void remember(String check, Yes yes) {
+        yeses.values().removeIf(old -> yes.saidAt() - old.saidAt() > YES_KEPT_NANOS);
+        yeses.put(check, yes);
+    }
+
+    /**
+     * dagnats' grant: the handover's reply, naming in {@code Dagnats-Lease-Check} the check this
+     * process said yes to, about the same key. Anything else (an unknown or spent id, another key, a
+     * body that is no handover) is dropped: the handed-over event still comes, and a renew confirms.
+     */
+    private void granted(Message grant) {
+        String check = grant.hasHeaders() ? grant.getHeaders().getFirst(LeaseHeaders.CHECK) : null;
+        Yes yes = check == null ? null : yeses.remove(check);
+        Optional<LeaseKey> key = keyOf(grant.getSubject());
+        if (yes == null || key.isEmpty() || !key.get().equals(yes.key())) {
+            return;
+        }
+        Standing mine = standing.get(yes.key());
+        if (mine == null) {
+            return;
+        }
+        try {
+            if (AttachedAndHandoverReplies.decodeHandover(grant.getData()) instanceof Answers.Handover.HandedOver handed
+                    && handed.lease().key().equals(yes.key())) {
+                mine.seat().granted(handed.lease(), yes.saidAt());
+            }
+        } catch (RuntimeException notAHandover) {
+            // dropped, as above
+        }
     }
 
     private Optional<LeaseKey> keyOf(String subject) {

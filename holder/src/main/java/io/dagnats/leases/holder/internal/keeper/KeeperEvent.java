@@ -4,6 +4,7 @@ import io.dagnats.leases.holder.Candidate;
 import io.dagnats.leases.holder.internal.HandoverAnswer;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseChange;
+import io.dagnats.leases.protocol.LeaseView;
 import java.util.List;
 import java.util.Optional;
 
@@ -83,5 +84,16 @@ sealed interface KeeperEvent {
      * handed to it any moment, and if the handed-over event is lost, only an acquire soon tells.
      */
     record Expecting() implements KeeperEvent {
+    }
+
+    /**
+     * dagnats granted this process {@code lease}, handed over to it, in answer to its yes to the
+     * handover check (ADR-046): the write came after the yes, which was about to be sent at
+     * {@code saidAt} on the monotonic clock, so a deadline may count from then.
+     */
+    record Granted(LeaseView lease, long saidAt) implements KeeperEvent {
+        public Granted {
+            java.util.Objects.requireNonNull(lease, "lease");
+        }
     }
 }

@@ -63,6 +63,9 @@ public final class KeeperRules {
             return close.release() && state instanceof KeeperState.Owning owning
                     ? handovers.close(owning, step) : closings.close(state, close.release(), step);
         }
+        if (event instanceof KeeperEvent.Granted granted) {
+            return granted(state, granted, step, now);
+        }
         if (state instanceof KeeperState.Waiting || state instanceof KeeperState.Acquiring) {
             Optional<KeeperStep> toMe = handovers.successor(state, event, step, now);
             if (toMe.isPresent()) {
@@ -152,6 +155,39 @@ public final class KeeperRules {
             return context.prove(step, proving.start(), renewed, now);
         }
         return tenancy.own(step.then(new KeeperEffect.BecomeOwner(tenure)), tenure, proving.sentAt(), now);
+    }
+
+    /**
+     * dagnats' grant of this process's yes to a handover check (ADR-046): the handover's own write,
+     * a new tenure naming this very process, made after the yes was sent. That is a write this
+     * process caused (ADR-027), so it owns at once, its deadline counted from the yes, with the
+     * shorter of the written TTL and its own. Taken only while not owner and not already confirming
+     * another grant: waiting, acquiring, or proving that very write (its renew, still in flight, then
+     * renews the tenure). Dropped otherwise, and when it is below the key's floor or already too late
+     * to act on: the handed-over event and a renew of its own still make it owner, as before.
+     */
+    private KeeperStep granted(KeeperState state, KeeperEvent.Granted granted, KeeperStep.Builder step, EventTime now) {
+        LeaseView lease = granted.lease();
+        boolean takes = state instanceof KeeperState.Waiting || state instanceof KeeperState.Acquiring
+                || state instanceof KeeperState.Proving proving && proving.presented().equals(lease.revision())
+                        && proving.start().equals(lease.revision());
+        if (!takes || !lease.isHeldBy(self) || !KeeperContext.startOf(lease).equals(lease.revision())
+                || StoreWentBack.acquireBelow(lease.revision(), now.floor())) {
+            return step.into(state);
+        }
+        LeaseTtl written = lease.ttl().duration().compareTo(ttl.duration()) < 0 ? lease.ttl() : ttl;
+        Tenure tenure = Tenure.begin(key, self.holder(), lease.revision(), granted.saidAt(), written);
+        if (!tenure.actingAsOwner(now.nanos())) {
+            return step.into(state);
+        }
+        step.then(new KeeperEffect.BecomeOwner(tenure));
+        if (state instanceof KeeperState.Proving proving) {
+            long timers = step.id();
+            step.then(new KeeperEffect.Schedule(new KeeperEvent.DeadlineDue(timers), tenure.nanosLeft(now.nanos())));
+            return step.into(new KeeperState.Renewing(tenure, timers, proving.presented(), proving.call(),
+                    proving.sentAt()));
+        }
+        return tenancy.own(step, tenure, granted.saidAt(), now);
     }
 
     /**

@@ -17,6 +17,7 @@ import io.dagnats.leases.holder.internal.LeaseCalls;
 import io.dagnats.leases.holder.internal.Ownership;
 import io.dagnats.leases.holder.internal.Scheduler;
 import io.dagnats.leases.holder.internal.candidacy.CandidateDesk;
+import io.dagnats.leases.protocol.LeaseView;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -96,7 +97,12 @@ public final class KeptKeys {
 
             @Override
             public void expecting() {
-                keeper.expecting();
+                keeper.submit(new KeeperEvent.Expecting());
+            }
+
+            @Override
+            public void granted(LeaseView lease, long saidAt) {
+                keeper.submit(new KeeperEvent.Granted(lease, saidAt));
             }
         }));
         keeper.start();

@@ -93,11 +93,6 @@ public final class LeaseKeeper {
         submit(new KeeperEvent.Changed(change));
     }
 
-    /** This process told an owner's handover check it waits for the key: campaign soon if no event says more. */
-    public void expecting() {
-        submit(new KeeperEvent.Expecting());
-    }
-
     /** What others read of it: whether it waits (its candidacy's answer), why it last stopped owning. */
     KeeperSight sight() {
         return sight;
@@ -153,7 +148,8 @@ public final class LeaseKeeper {
         return runner.ended();
     }
 
-    private void submit(KeeperEvent event) {
+    /** An event from outside the keeper's own calls and timers: its candidacy's yes, and dagnats' grant of it. */
+    void submit(KeeperEvent event) {
         runner.submit(event);
     }
 

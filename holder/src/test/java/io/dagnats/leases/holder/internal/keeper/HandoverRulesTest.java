@@ -26,7 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The handover rules as a table (ADR-042), through the pure {@link KeeperRules} of an owner on
  * version 1.0 under oldest-version-first (brakes 10 s present, 60 s between yields, work bound
  * 2 s): ownership always ends (StopOwning) before a handover is sent, a handover that does not
- * land is owned again only through a renew, and a successor owns only after its own renew.
+ * land is owned again only through a renew, and a successor owns on dagnats' grant of its yes (ADR-046),
+ * its deadline counted from the yes, or else after its own renew.
  */
 class HandoverRulesTest {
 
@@ -149,7 +150,37 @@ class HandoverRulesTest {
                 row("handed to another: still waiting", new KeeperState.Waiting(1),
                         changed("handed-over", 20, OLD_CLAIMANT), "Waiting"),
                 row("said yes to a handover check: acquire soon even if the event is lost", new KeeperState.Waiting(1),
-                        new KeeperEvent.Expecting(), "Waiting", "Schedule Wake 400ms"));
+                        new KeeperEvent.Expecting(), "Waiting", "Schedule Wake 400ms"),
+                row("granted its yes while waiting: owner at once, timers from the yes (ADR-046)",
+                        new KeeperState.Waiting(1), grant(20, 20, KeeperHarness.SELF, 100), "Owning",
+                        "BecomeOwner 20 from 20", "Schedule RenewDue 4900ms", "Schedule DeadlineDue 14650ms", "AskCandidates"),
+                row("granted while an acquire is in flight: owner at once", new KeeperState.Acquiring(1, false),
+                        grant(20, 20, KeeperHarness.SELF, 100), "Owning", "BecomeOwner 20 from 20",
+                        "Schedule RenewDue 4900ms", "Schedule DeadlineDue 14650ms", "AskCandidates"),
+                row("granted while proving that very write: owner, its renew still in flight",
+                        new KeeperState.Proving(new Fence(20), new Fence(20), 3, NOW), grant(20, 20, KeeperHarness.SELF, 100),
+                        "Renewing", "BecomeOwner 20 from 20", "Schedule DeadlineDue 14650ms"),
+                row("a grant while proving another write changes nothing",
+                        new KeeperState.Proving(new Fence(21), new Fence(21), 3, NOW), grant(20, 20, KeeperHarness.SELF, 100),
+                        "Proving"),
+                row("a grant naming another incarnation of this holder id is not this process's",
+                        new KeeperState.Waiting(1), grant(20, 20, Claimant.of(KeeperHarness.ME, new Incarnation("run-2")), 100),
+                        "Waiting"),
+                row("a grant that continues an older tenure is no handover's: not taken", new KeeperState.Waiting(1),
+                        grant(20, 19, KeeperHarness.SELF, 100), "Waiting"),
+                row("a grant whose deadline from the yes has passed is not acted on", new KeeperState.Waiting(1),
+                        grant(20, 20, KeeperHarness.SELF, 15_000), "Waiting"),
+                row("a grant to an owner changes nothing", owning, grant(20, 20, KeeperHarness.SELF, 100), "Owning"),
+                row("a grant while handing over changes nothing", handing, grant(20, 20, KeeperHarness.SELF, 100),
+                        "HandingOver"));
+    }
+
+    /** dagnats' grant of a lease at {@code revision} (tenure {@code tenure}) naming {@code to}, to a yes said {@code agoMs} ago. */
+    private static KeeperEvent grant(long revision, long tenure, Claimant to, long agoMs) {
+        Instant wall = Instant.now();
+        return new KeeperEvent.Granted(new io.dagnats.leases.protocol.LeaseView(KeeperHarness.KEY, to.holder(),
+                to.incarnation(), new Fence(revision), Optional.of(new Fence(tenure)), wall, wall.plusSeconds(15),
+                KeeperHarness.TTL), NOW - agoMs * MILLI);
     }
 
     private static Arguments row(String rule, KeeperState state, KeeperEvent event, String next, String... effects) {
@@ -222,6 +253,9 @@ class HandoverRulesTest {
         }
         if (effect instanceof KeeperEffect.SendRelease release) {
             return "SendRelease " + release.held();
+        }
+        if (effect instanceof KeeperEffect.BecomeOwner become) {
+            return "BecomeOwner " + become.tenure().fence() + " from " + become.tenure().start();
         }
         if (effect instanceof KeeperEffect.SendHandover handover) {
             return "SendHandover " + handover.held() + " " + handover.to().holder();

@@ -125,7 +125,7 @@ class LeaseKeeperWaitingTest extends KeeperHarness {
     void aSuccessorConfirmsAHandoverOnItsEventWithNoTimerBetween() {
         waitBehindAnotherHolder(Duration.ofSeconds(10));
         long before = scheduler.nanoTime();
-        keeper.expecting(); // its candidacy said yes to the owner's handover check
+        keeper.submit(new KeeperEvent.Expecting()); // its candidacy said yes to the owner's handover check
         keeper.keyChanged(change("handed-over", 20, SELF));
         scheduler.runDue();
         answer("renew", renewed(21, 20));
@@ -136,7 +136,7 @@ class LeaseKeeperWaitingTest extends KeeperHarness {
     @Test
     void aSuccessorWhoseHandedOverEventIsLostAsksSoonAfterItsYes() {
         waitBehindAnotherHolder(Duration.ofSeconds(10));
-        keeper.expecting();
+        keeper.submit(new KeeperEvent.Expecting());
         scheduler.runDue();
         scheduler.advance(Duration.ofNanos(HandoverRules.EXPECTING_NANOS - 1));
         assertTrue(calls.nothingPending(), "the event may still come: " + calls.made());

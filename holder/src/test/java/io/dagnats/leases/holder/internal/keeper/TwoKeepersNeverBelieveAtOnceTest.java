@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Jepsen-style, from the s33 review: two keepers of one key, A (yields to B's older version, hands over on
  * close) and B, against a model of dagnats (compare-and-set on the revision, TTL expiry, handover only
- * to a waiting successor), with random delays on every request, write, answer, event and drain, lost
+ * to a waiting successor, whose yes dagnats grants after the write, or late, or never), with random delays on every request, write, answer, event and drain, lost
  * answers (the write may or may not land), and closes and abandons at random. Judged from each
- * keeper's own record (BecomeOwner to StopOwning): never both at once, never past its own deadline.
+ * keeper's own record (BecomeOwner to StopOwning): never both at once, never past its own deadline,
+ * never while the model's store does not hold the key for it.
  *
  * <p>Deterministic: seed {@code n} replays the same run, and a failure names its seed and the last
  * steps. CI runs {@value #SEEDS} seeds (a few seconds); {@code -Dkeeper.seeds=N} runs more locally.
@@ -48,6 +49,8 @@ class TwoKeepersNeverBelieveAtOnceTest {
         KeeperState state = new KeeperState.Idle();
         KeeperMemory memory = KeeperMemory.FRESH;
         Optional<Tenure> believed = Optional.empty();
+        /** Cut off from NATS until then: its requests land nowhere and fail, events to it are lost. */
+        long downUntil;
 
         Keeper(KeeperRules rules, Claimant self) {
             this.rules = rules;
@@ -109,6 +112,11 @@ class TwoKeepersNeverBelieveAtOnceTest {
         at(0, () -> a.on(new KeeperEvent.Start()));
         at(random.nextInt(300), () -> b.on(new KeeperEvent.Start()));
         for (Keeper keeper : List.of(a, b)) {
+            if (random.nextInt(3) == 0) {
+                long cutAt = random.nextInt(120_000);
+                long cutFor = random.nextInt(25_000);
+                at(cutAt, () -> keeper.downUntil = now + cutFor * MILLI);
+            }
             if (random.nextBoolean()) {
                 boolean release = random.nextInt(4) != 0;
                 at(random.nextInt(120_000), () -> keeper.on(new KeeperEvent.Close(release)));
@@ -140,6 +148,13 @@ class TwoKeepersNeverBelieveAtOnceTest {
                 broken = Optional.of(keeper.self.holder() + " believes past its deadline");
             }
         }
+        for (Keeper keeper : List.of(a, b)) {
+            // Stronger than the pair: belief only while the model's store holds the key for that keeper.
+            if (keeper.believed.isPresent() && !holder.equals(Optional.of(keeper.self))) {
+                broken = Optional.of(keeper.self.holder() + " believes while the store's record is "
+                        + holder.map(Object::toString).orElse("gone"));
+            }
+        }
         if (a.believed.isPresent() && b.believed.isPresent()) {
             broken = Optional.of("both believe: A " + a.believed.get() + ", B " + b.believed.get());
         }
@@ -154,7 +169,9 @@ class TwoKeepersNeverBelieveAtOnceTest {
 
     private void broadcast(String kind, long sequence, Claimant by) {
         for (Keeper keeper : List.of(a, b)) {
-            at(random.nextInt(60), () -> keeper.on(new KeeperEvent.Changed(KeeperHarness.change(kind, sequence, by))));
+            if (now >= keeper.downUntil) {
+                at(random.nextInt(60), () -> keeper.on(new KeeperEvent.Changed(KeeperHarness.change(kind, sequence, by))));
+            }
         }
     }
 
@@ -178,7 +195,7 @@ class TwoKeepersNeverBelieveAtOnceTest {
 
     /** A request: lands after a delay (or not, when lost), its answer comes later, or a failure instead. */
     private void call(Keeper keeper, long call, java.util.function.Supplier<KeeperEvent> land) {
-        int fate = random.nextInt(10);
+        int fate = now < keeper.downUntil ? 0 : random.nextInt(10);
         at(random.nextInt(80), () -> {
             KeeperEvent answer = fate == 0 ? null : land.get();
             long back = random.nextInt(fate == 1 ? 3_000 : 80);
@@ -220,8 +237,23 @@ class TwoKeepersNeverBelieveAtOnceTest {
                 if (to != b || !to.waiting()) {
                     return new KeeperEvent.HandoverAnswered(send.call(), HandoverAnswer.NO_SUCCESSOR);
                 }
+                long saidAt = now;
                 to.on(new KeeperEvent.Expecting());
                 write(to.self, "handed-over", true);
+                // dagnats' grant of the yes (ADR-046): mostly at once, sometimes late, sometimes lost.
+                LeaseView written = view();
+                int fate = random.nextInt(5);
+                if (fate != 0) {
+                    at(random.nextInt(fate == 1 ? 3_000 : 60), () -> {
+                        if (now >= to.downUntil) {
+                            to.on(new KeeperEvent.Granted(written, saidAt));
+                            if (random.nextInt(3) == 0) {
+                                // Cut off at once: its deadline from the yes is all that bounds its belief.
+                                to.downUntil = now + random.nextInt(25_000) * MILLI;
+                            }
+                        }
+                    });
+                }
                 return new KeeperEvent.HandoverAnswered(send.call(), HandoverAnswer.HANDED_OVER);
             });
         } else if (effect instanceof KeeperEffect.Schedule schedule) {
