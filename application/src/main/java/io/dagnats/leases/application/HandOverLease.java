@@ -17,9 +17,10 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * The owner hands its lease to a named successor (ADR-042): a leader read checked as a renew would
- * be (so a caller that is not the owner at the revision it sent learns only what a renew teaches it,
- * and nobody is asked anything), then the successor is asked whether it waits, then one
- * compare-and-set on the revision read, through the one write path. The successor's "yes" is only
+ * be (so a caller that is not the owner at the revision it sent learns only what a renew teaches it),
+ * and, at the same time, the successor asked whether it waits (ADR-046: the two no longer follow one
+ * another, which cost the handover's gap a leader read); then, only with both, one compare-and-set on
+ * the revision read, through the one write path. The successor's "yes" is only
  * ever a reason to try the write, never a reason for it to succeed: the write applies only while the
  * key is still the caller's at exactly that revision. Once written, the successor is granted the lease
  * in answer to its yes (ADR-046), before the caller hears of it.
@@ -57,13 +58,16 @@ public final class HandOverLease {
                 command.ttl());
         CallRules<Handover> rules = presented.watching(state -> LeaseRules.handover(state, command.holder(),
                 command.revision(), command.successor(), command.ttl(), writer.now()));
+        // The successor is asked while the key is read: the two are independent, and the write needs both.
+        CompletionStage<SuccessorCheck.Reply> asked = successors.ask(command.key(), command.successor(),
+                SUCCESSOR_TIMEOUT);
         // Through the leader, and remembered: the write below then proposes exactly the revision read.
         return writer.begin().read(command.key()).thenCompose(state -> {
             Decision<Handover> decision = rules.decide(state);
             if (decision instanceof Decision.Answer<Handover> answer) {
                 return presented.checked(writer, answer.outcome());
             }
-            return successors.ask(command.key(), command.successor(), SUCCESSOR_TIMEOUT).thenCompose(reply -> {
+            return asked.thenCompose(reply -> {
                 if (reply instanceof SuccessorCheck.Reply.NotWaiting notWaiting) {
                     return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.NO_SUCCESSOR,
                             "lease " + command.key() + " was not handed over to " + command.successor() + ": "

@@ -73,14 +73,32 @@ class HandOverLeaseTest extends LeaseUseCasesFixture {
     }
 
     @Test
-    void aCallerThatIsNotTheOwnerAtItsRevisionIsLostAndNobodyIsAsked() {
+    void aCallerThatIsNotTheOwnerAtItsRevisionIsLostAndNothingIsWrittenOrGranted() {
         Lease alices = granted(acquire(ALICE));
         join(renew.execute(new RenewLease.Command(KEY, ALICE, alices.revision(), Optional.empty())));
+        java.util.List<Lease> granted = new java.util.ArrayList<>();
+        successorSays = new SuccessorCheck.Reply.Waiting(granted::add);
 
         Handover answer = join(handover.execute(command(alices)));
 
         assertEquals(Lost.Reason.STALE_FENCE, assertInstanceOf(Lost.class, answer).reason());
-        assertEquals(0, asked.get());
+        assertEquals(2, store.applied().size(), "the acquire and the renew; no handover");
+        assertEquals(java.util.List.of(), granted, "the successor, asked while the key was read, is granted nothing");
+    }
+
+    @Test
+    void theSuccessorIsAskedWhileTheKeyIsReadNotAfterTheRead() {
+        Lease alices = granted(acquire(ALICE));
+        int readsBefore = store.reads();
+        java.util.concurrent.atomic.AtomicInteger readsWhenAsked = new java.util.concurrent.atomic.AtomicInteger(-1);
+        HandOverLease handing = new HandOverLease(new LeaseWriter(store, known, clock), (key, successor, timeout) -> {
+            readsWhenAsked.set(store.reads());
+            return CompletableFuture.completedFuture(new SuccessorCheck.Reply.Waiting(SuccessorCheck.Grant.NONE));
+        });
+
+        assertInstanceOf(Handover.HandedOver.class, join(handing.execute(command(alices))));
+
+        assertEquals(readsBefore, readsWhenAsked.get(), "the check did not wait for the leader read");
     }
 
     @Test

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Handover and candidates through identity.conf (ADR-042): dagnats reaches the application
  * account's candidates over dagnats.route.<account>., the gathering's export answers as a stream,
- * and the successor (another user of the same principal: B shares no users) renews what it was
- * handed.
+ * dagnats' grant of the successor's yes reaches it by the same route (ADR-046), and the successor
+ * (another user of the same principal: B shares no users) renews what it was handed.
  */
 class HandoverInIdentityModeAcceptanceTest extends IdentityModeService {
 
@@ -24,8 +24,14 @@ class HandoverInIdentityModeAcceptanceTest extends IdentityModeService {
         WireClient bea = as("bea");
         String answer = WireClient.object().put("key", "id-handover").put("holder", "bea").put("incarnation", "e1")
                 .put("priority", 1).put("version", "2").put("waited_ms", 10).put("state", "waiting").toString();
-        Dispatcher candidate = bea.connection().createDispatcher(request -> bea.connection()
-                .publish(request.getReplyTo(), answer.getBytes(StandardCharsets.UTF_8)));
+        java.util.concurrent.BlockingQueue<io.nats.client.Message> grants = new java.util.concurrent.LinkedBlockingQueue<>();
+        Dispatcher candidate = bea.connection().createDispatcher(request -> {
+            if (request.getReplyTo() == null) {
+                grants.add(request); // dagnats' grant of the yes (ADR-046), through the same route
+            } else {
+                bea.connection().publish(request.getReplyTo(), answer.getBytes(StandardCharsets.UTF_8));
+            }
+        });
         candidate.subscribe("dagnats.lease.candidate.bea.id-handover");
         candidate.subscribe("dagnats.lease.candidates.id-handover");
         bea.connection().flush(Duration.ofSeconds(5));
@@ -40,6 +46,9 @@ class HandoverInIdentityModeAcceptanceTest extends IdentityModeService {
         assertTrue(handed.path("handed_over").asBoolean(), handed.toString());
         assertEquals("B", handed.path("account").asText(), handed.toString());
         long handedAt = handed.path("revision").asLong();
+        io.nats.client.Message grant = grants.poll(5, java.util.concurrent.TimeUnit.SECONDS);
+        org.junit.jupiter.api.Assertions.assertNotNull(grant, "no grant reached the successor's account");
+        assertEquals(handed, WireClient.json(new String(grant.getData(), StandardCharsets.UTF_8)));
         JsonNode renewed = bea.call("renew", WireClient.object().put("key", "id-handover").put("holder", "bea")
                 .put("incarnation", "e1").put("revision", handedAt));
         assertTrue(renewed.path("granted").asBoolean(), renewed.toString());
