@@ -18,7 +18,8 @@ import java.util.Optional;
  * waiter (or closed); {@code no_successor} or no answer, it does not own, and renews to own again
  * (a renew answered at a new fence is a write of its own), or, closing, releases; {@code lost}, it
  * is a waiter. The successor side is here too: a handed-over event naming this very process is a
- * grant to confirm with a renew of its own, at once.
+ * grant to confirm with a renew of its own, at once, unless it said yes to a handover check just
+ * before: then dagnats' grant of that yes ({@link KeeperRules}, ADR-046) is waited for a moment first.
  */
 final class HandoverRules {
 
@@ -26,6 +27,10 @@ final class HandoverRules {
     static final Duration CANDIDATE_WINDOW = Duration.ofMillis(250);
     /** After saying it waits to a handover check, ask within this much if no handed-over event came. */
     static final long EXPECTING_NANOS = 400 * KeeperContext.MILLI;
+    /** dagnats waits at most a second for a yes and writes right after it: a grant comes within this of the yes, or not at all. */
+    static final long YES_ANSWERED_NANOS = 2_000 * KeeperContext.MILLI;
+    /** After the handed-over event of a yes, how long the grant is waited for before an acquire (then a renew) instead. */
+    static final long GRANT_WAIT_NANOS = 100 * KeeperContext.MILLI;
 
     private final KeeperContext rules;
     private final KeepOptions options;
@@ -199,22 +204,35 @@ final class HandoverRules {
 
     /**
      * A waiter's event that says the lease is being handed to this process: the handed-over event
-     * naming it (confirmed with a renew at once: it owns only once that renew answers), or its own
-     * yes to a handover check (an acquire soon, in case the event is lost).
+     * naming it (confirmed with a renew at once, owner only once that renew answers; or, after a
+     * recent yes, a short wait for dagnats' grant, then an acquire), or its own yes to a handover
+     * check (remembered, and an acquire soon in case the event is lost).
      */
     Optional<KeeperStep> successor(KeeperState state, KeeperEvent event, KeeperStep.Builder step, EventTime now) {
         if (event instanceof KeeperEvent.Changed changed && handedToMe(changed)) {
+            if (grantComing(step.memory(), now)) {
+                // The event is republished by the server as the write lands, before dagnats has its
+                // acknowledgment and grants the yes: a renew now would only race the grant.
+                return Optional.of(state instanceof KeeperState.Acquiring acquiring
+                        ? step.into(new KeeperState.Acquiring(acquiring.call(), true))
+                        : rules.waitFor(step, GRANT_WAIT_NANOS));
+            }
             Fence start = new Fence(changed.change().orElseThrow().sequence());
             return Optional.of(rules.prove(step, start, start, now));
         }
         if (event instanceof KeeperEvent.Expecting && state instanceof KeeperState.Waiting) {
-            return Optional.of(rules.waitFor(step, EXPECTING_NANOS));
+            return Optional.of(rules.waitFor(step.saidYes(now.nanos()), EXPECTING_NANOS));
         }
         if (event instanceof KeeperEvent.Expecting && state instanceof KeeperState.Acquiring acquiring) {
             // Its answer may predate the handover: ask again soon rather than wait for an expiry.
-            return Optional.of(step.into(new KeeperState.Acquiring(acquiring.call(), true)));
+            return Optional.of(step.saidYes(now.nanos()).into(new KeeperState.Acquiring(acquiring.call(), true)));
         }
         return Optional.empty();
+    }
+
+    /** Whether this process said yes to a handover check so lately that dagnats' grant of it is on its way. */
+    private static boolean grantComing(KeeperMemory memory, EventTime now) {
+        return memory.saidYes().isPresent() && now.nanos() - memory.saidYes().getAsLong() < YES_ANSWERED_NANOS;
     }
 
     private boolean handedToMe(KeeperEvent.Changed changed) {

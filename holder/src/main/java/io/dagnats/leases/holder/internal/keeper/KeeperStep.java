@@ -45,6 +45,12 @@ record KeeperStep(KeeperState state, KeeperMemory memory, List<KeeperEffect> eff
             return this;
         }
 
+        /** Said yes to a handover check at {@code nanos}. */
+        Builder saidYes(long nanos) {
+            remember(memory().withSaidYes(nanos));
+            return this;
+        }
+
         /** Stepped down for a better candidate at {@code nanos}. */
         Builder yielded(long nanos) {
             remember(memory().withYieldAt(nanos));

@@ -122,11 +122,37 @@ class LeaseKeeperWaitingTest extends KeeperHarness {
     }
 
     @Test
-    void aSuccessorConfirmsAHandoverOnItsEventWithNoTimerBetween() {
+    void aSuccessorOwnsOnTheGrantOfItsYesWithNoRenewAndNoTimerBetween() {
         waitBehindAnotherHolder(Duration.ofSeconds(10));
         long before = scheduler.nanoTime();
         keeper.submit(new KeeperEvent.Expecting()); // its candidacy said yes to the owner's handover check
+        keeper.keyChanged(change("handed-over", 20, SELF)); // republished as the write lands: before the grant
+        keeper.submit(new KeeperEvent.Granted(mine(20, 20), before));
+        scheduler.runDue();
+        assertEquals(before, scheduler.nanoTime(), "the clock did not move");
+        assertEquals(List.of("owner 20 20"), told, "owner at the handover's own fence (ADR-046)");
+        assertTrue(calls.nothingPending(), "no renew raced the grant: " + calls.made());
+    }
+
+    @Test
+    void aSuccessorWhoseGrantIsLostAcquiresShortlyAfterItsEventAndOwnsOnItsOwnRenew() {
+        waitBehindAnotherHolder(Duration.ofSeconds(10));
+        keeper.submit(new KeeperEvent.Expecting());
         keeper.keyChanged(change("handed-over", 20, SELF));
+        scheduler.runDue();
+        scheduler.advance(Duration.ofNanos(HandoverRules.GRANT_WAIT_NANOS - 1));
+        assertTrue(calls.nothingPending(), "the grant may still come: " + calls.made());
+        scheduler.advance(Duration.ofNanos(1));
+        answer("acquire", granted(20));
+        answer("renew", renewed(21, 20));
+        assertEquals(List.of("owner 20 21"), told);
+    }
+
+    @Test
+    void aHandedOverEventWithNoYesOfItsOwnIsConfirmedByARenewAtOnce() {
+        waitBehindAnotherHolder(Duration.ofSeconds(10));
+        long before = scheduler.nanoTime();
+        keeper.keyChanged(change("handed-over", 20, SELF)); // e.g. its yes went to a dagnats before ADR-046
         scheduler.runDue();
         answer("renew", renewed(21, 20));
         assertEquals(before, scheduler.nanoTime(), "the clock did not move");
