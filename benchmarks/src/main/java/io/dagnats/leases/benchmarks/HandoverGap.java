@@ -33,7 +33,9 @@ import java.util.concurrent.TimeUnit;
  * {@code HANDOVER_KILL_TTL_MS} (default 2000) TTL; the others at {@code HANDOVER_TTL_MS} (15000).
  * First, {@code HANDOVER_ROUND_TRIPS} (default 5000) renews are timed after as many unmeasured
  * ({@link ServiceRoundTrip}): the "renew" row, one service round trip to hold the gaps against, and
- * a dagnats that has served calls, as one in use has, not a fresh JVM's interpreted first calls.
+ * a dagnats that has served calls, as one in use has, not a fresh JVM's interpreted first calls; then
+ * {@code HANDOVER_RUNS} renews each sent half a second after the last answer (the "renew 0.5s" row):
+ * one round trip as a handover meets the service, after the pause each run starts from.
  * The old side's holder and connection are closed only after the next owner began: in a real
  * deployment that teardown is another process's, and here it would compete for the same cores
  * inside the gap.
@@ -53,9 +55,10 @@ public final class HandoverGap {
         Duration ttl = Duration.ofMillis(Long.parseLong(System.getenv().getOrDefault("HANDOVER_TTL_MS", "15000")));
         Duration killTtl = Duration.ofMillis(Long.parseLong(System.getenv().getOrDefault("HANDOVER_KILL_TTL_MS", "2000")));
         int roundTrips = Integer.parseInt(System.getenv().getOrDefault("HANDOVER_ROUND_TRIPS", "5000"));
-        System.out.printf(Locale.ROOT, "%-9s | %5s %7s | %9s %9s %9s%n", "move", "runs", "ttl ms", "p50 ms", "max ms",
+        System.out.printf(Locale.ROOT, "%-10s | %5s %7s | %9s %9s %9s%n", "move", "runs", "ttl ms", "p50 ms", "max ms",
                 "min ms");
         report("renew", roundTrips, Duration.ZERO, ServiceRoundTrip.renews(url, roundTrips));
+        report("renew 0.5s", runs, Duration.ZERO, ServiceRoundTrip.renews(url, runs, Side.WAITING_MILLIS));
         report("handover", runs, ttl, moves(url, runs, ttl, true, false));
         report("release", runs, ttl, moves(url, runs, ttl, false, false));
         report("kill -9", killRuns, killTtl, moves(url, killRuns, killTtl, false, true));
@@ -63,7 +66,7 @@ public final class HandoverGap {
 
     private static void report(String move, int runs, Duration ttl, List<Long> gapsNanos) {
         List<Long> sorted = gapsNanos.stream().sorted().toList();
-        System.out.printf(Locale.ROOT, "%-9s | %5d %7d | %9.2f %9.2f %9.2f%n", move, runs, ttl.toMillis(),
+        System.out.printf(Locale.ROOT, "%-10s | %5d %7d | %9.2f %9.2f %9.2f%n", move, runs, ttl.toMillis(),
                 sorted.get(sorted.size() / 2) / 1e6, sorted.get(sorted.size() - 1) / 1e6, sorted.get(0) / 1e6);
     }
 
@@ -137,7 +140,9 @@ public final class HandoverGap {
          * waiter like any other (a benchmark's pause, not a test's condition).
          */
         void awaitWaiting() throws InterruptedException {
-            Thread.sleep(500);
+            Thread.sleep(WAITING_MILLIS);
         }
+
+        static final long WAITING_MILLIS = 500;
     }
 }

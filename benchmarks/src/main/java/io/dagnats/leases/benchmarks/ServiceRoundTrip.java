@@ -26,6 +26,14 @@ final class ServiceRoundTrip {
 
     /** Times {@code calls} renews (after as many unmeasured ones); returns each round trip in nanoseconds. */
     static List<Long> renews(String url, int calls) throws Exception {
+        return renews(url, calls, 0);
+    }
+
+    /**
+     * The same, each timed renew sent {@code idleMillis} after the last answer: a round trip as a
+     * handover meets the service and the holders, after a pause, not in a hot loop.
+     */
+    static List<Long> renews(String url, int calls, long idleMillis) throws Exception {
         try (Connection connection = Nats.connect(url)) {
             LeaseClient client = new LeaseClient(connection);
             LeaseKey key = new LeaseKey("handover-gap-round-trip");
@@ -38,6 +46,9 @@ final class ServiceRoundTrip {
             Fence fence = first.lease().revision();
             List<Long> roundTrips = new ArrayList<>();
             for (int call = 0; call < 2 * calls; call++) {
+                if (call >= calls && idleMillis > 0) {
+                    Thread.sleep(idleMillis); // a benchmark's pause: the idle a handover starts from
+                }
                 long sent = System.nanoTime();
                 Answers.Renew renewed = client.renew(key, holder, fence, Optional.empty()).get();
                 long answered = System.nanoTime();
