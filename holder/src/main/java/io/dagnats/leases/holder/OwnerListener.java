@@ -17,7 +17,7 @@ public interface OwnerListener {
 
     /**
      * The owner handed the key to {@code successor} (ADR-042): a planned move, not a release and a
-     * race nor an expiry; the successor owns it once its own renew confirms it. Told instead of
+     * race nor an expiry; the successor owns it on dagnats' grant of its yes, or once its own renew confirms it. Told instead of
      * {@link #ownerChanged}, which it calls by default. Told only when the follower heard the
      * handed-over event; a read after a missed one tells {@link #ownerChanged}.
      */

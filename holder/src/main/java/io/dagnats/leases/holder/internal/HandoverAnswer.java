@@ -5,7 +5,7 @@ package io.dagnats.leases.holder.internal;
  * it may have written, and the keeper renews to learn whether the key is still its own.
  */
 public enum HandoverAnswer {
-    /** Written: the successor's record at a higher fence; it owns only after its own renew. */
+    /** Written: the successor's record at a higher fence; it owns on dagnats' grant of its yes, or after its own renew. */
     HANDED_OVER,
     /** The successor did not say it waits, right now, under that incarnation: nothing was written. */
     NO_SUCCESSOR,
