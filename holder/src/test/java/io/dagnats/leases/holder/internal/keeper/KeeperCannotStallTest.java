@@ -89,6 +89,14 @@ class KeeperCannotStallTest {
             events.add(new KeeperEvent.CandidatesAnswered(id, List.of(HandoverRulesTest.OLD)));
         }
         events.add(new KeeperEvent.Expecting());
+        // dagnats' grant of a yes (ADR-046): of a new tenure or not, this process's or a twin's, fresh or too late.
+        for (long revision : new long[] {4, 10, 12}) {
+            for (long saidAt : new long[] {NOW, NOW - KeeperHarness.TTL.duration().toNanos()}) {
+                events.add(new KeeperEvent.Granted(view(KeeperHarness.SELF, revision, revision), saidAt));
+                events.add(new KeeperEvent.Granted(view(KeeperHarness.SELF, revision, 5), saidAt));
+                events.add(new KeeperEvent.Granted(view(TWIN, revision, revision), saidAt));
+            }
+        }
         for (String kind : List.of("released", "revoked", "expired", "renewed", "acquired", "handed-over")) {
             for (long sequence : new long[] {3, 15}) {
                 events.add(new KeeperEvent.Changed(KeeperHarness.change(kind, sequence, OTHER)));
@@ -110,15 +118,18 @@ class KeeperCannotStallTest {
         // Today's rules, and an owner that yields to an older version (ADR-042): the same table for both.
         for (KeeperRules rules : List.of(RULES, HandoverRulesTest.YIELDING)) {
             for (Optional<Fence> floor : List.of(Optional.<Fence>empty(), Optional.of(new Fence(10)))) {
-                for (KeeperState state : states()) {
-                    for (KeeperEvent event : events()) {
-                        rows++;
-                        String row = state + " + " + event + " (floor " + floor + "): ";
-                        try {
-                            KeeperStep step = rules.next(state, MEMORY, event, new EventTime(NOW, WALL, floor));
-                            check(state, event, step).ifPresent(problem -> broken.add(row + problem));
-                        } catch (RuntimeException thrown) {
-                            broken.add(row + "threw " + thrown);
+                // With and without a yes just said (ADR-046: a handed-over event then waits for the grant).
+                for (KeeperMemory memory : List.of(MEMORY, MEMORY.withSaidYes(NOW))) {
+                    for (KeeperState state : states()) {
+                        for (KeeperEvent event : events()) {
+                            rows++;
+                            String row = state + " + " + event + " (floor " + floor + ", yes " + memory.saidYes() + "): ";
+                            try {
+                                KeeperStep step = rules.next(state, memory, event, new EventTime(NOW, WALL, floor));
+                                check(state, event, step).ifPresent(problem -> broken.add(row + problem));
+                            } catch (RuntimeException thrown) {
+                                broken.add(row + "threw " + thrown);
+                            }
                         }
                     }
                 }

@@ -93,6 +93,12 @@ class NoInterleavingBreaksKeeperBeliefDeadlineOrProgressTest {
                 event = new KeeperEvent.Close(random.nextBoolean());
             } else if (dice < 9) {
                 event = new KeeperEvent.Changed(change());
+            } else if (dice < 11) {
+                // Its candidacy says yes to a handover check; dagnats may grant it (ADR-046), late or never.
+                event = new KeeperEvent.Expecting();
+                if (random.nextBoolean()) {
+                    later(new KeeperEvent.Granted(view(KeeperHarness.SELF, ++revision), now), 200);
+                }
             } else if (pending.isEmpty()) {
                 return Optional.empty();
             } else {
