@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.LeaseTtl;
+import io.dagnats.leases.holder.Candidate;
+import io.dagnats.leases.holder.KeepOptions;
 import io.dagnats.leases.holder.internal.HandoverAnswer;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.LeaseView;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Jepsen-style, from the s33 review: two keepers of one key, A (yields to B's older version, hands over on
- * close) and B, against a model of dagnats ({@link ModelledStore}: compare-and-set on the revision, TTL
+ * close) and B (hands over to A on close), each keeping its floors as a holder does, against a model of dagnats ({@link ModelledStore}: compare-and-set on the revision, TTL
  * expiry, handover only to a waiting successor, asked while the key is read so that its yes may come up
  * to 0.9 s before the write, and granted after the write, or late, or never), B's TTL a third, the
  * same or three times A's (the handed record keeps A's), with random delays on every request, write,
@@ -39,6 +42,7 @@ class TwoKeepersNeverBelieveAtOnceTest {
     private static final long T0 = 1_000_000_000_000L;
     private static final Instant WALL = Instant.parse("2026-12-01T12:00:00Z");
     private static final Claimant B = Claimant.of(HandoverRulesTest.OLD.holder(), HandoverRulesTest.OLD.incarnation());
+    private static final Candidate A = new Candidate(KeeperHarness.ME, KeeperHarness.RUN, 0, "1.0", Duration.ofSeconds(20), false);
 
     private record Item(long at, long order, Runnable action) {
     }
@@ -73,7 +77,7 @@ class TwoKeepersNeverBelieveAtOnceTest {
         store = new ModelledStore(this::broadcast, T0, WALL);
         a = keeper(HandoverRulesTest.YIELDING, KeeperHarness.SELF);
         LeaseTtl ttlOfB = LeaseTtl.ofSeconds(KeeperHarness.TTL.seconds() * List.of(1, 3, 9).get(random.nextInt(3)) / 3);
-        b = keeper(new KeeperRules(KeeperHarness.KEY, B, ttlOfB, bound -> 0), B);
+        b = keeper(new KeeperRules(KeeperHarness.KEY, B, ttlOfB, bound -> 0, KeepOptions.defaults().candidacy(0, "0.9")), B);
         at(0, () -> a.on(new KeeperEvent.Start()));
         at(random.nextInt(300), () -> b.on(new KeeperEvent.Start()));
         for (ModelledKeeper keeper : List.of(a, b)) {
@@ -157,7 +161,7 @@ class TwoKeepersNeverBelieveAtOnceTest {
         ModelledKeeper to = k == a ? b : a;
         int fate = now < k.downUntil ? 0 : random.nextInt(10);
         at(random.nextInt(80), () -> {
-            boolean yes = fate != 0 && to == b && to.waiting() && now >= to.downUntil;
+            boolean yes = fate != 0 && to.waiting() && now >= to.downUntil;
             long saidAt = now;
             if (yes) {
                 to.on(new KeeperEvent.Expecting());
@@ -222,7 +226,7 @@ class TwoKeepersNeverBelieveAtOnceTest {
                     () -> k.on(new KeeperEvent.Drained(drain.drain(), inTime)));
         } else if (effect instanceof KeeperEffect.AskCandidates ask) {
             at(ask.window().toMillis(), () -> k.on(new KeeperEvent.CandidatesAnswered(ask.ask(),
-                    k == a && b.waiting() ? List.of(HandoverRulesTest.OLD) : List.of())));
+                    (k == a ? b : a).waiting() ? List.of(k == a ? HandoverRulesTest.OLD : A) : List.of())));
         } else if (effect instanceof KeeperEffect.BecomeOwner become) {
             k.believed = Optional.of(become.tenure());
         } else if (effect instanceof KeeperEffect.Renew renew) {
