@@ -48,8 +48,8 @@ public final class CandidateDesk implements CandidateCalls {
 
         boolean owner();
 
-        /** Said yes to a handover check: the key may come any moment. */
-        void expecting();
+        /** Said yes to a handover check: the key may come any moment; {@code granting}, the check named itself (ADR-046). */
+        void expecting(boolean granting);
 
         /** dagnats granted {@code lease} in answer to a yes about to be sent at {@code saidAt} (monotonic nanos). */
         void granted(LeaseView lease, long saidAt);
@@ -139,7 +139,7 @@ public final class CandidateDesk implements CandidateCalls {
         LeaseKey key = keyOf(ask.getSubject()).orElseThrow();
         long saidAt = clock.nanoTime(); // before the yes leaves: dagnats writes only after it has it
         asked.get().check().ifPresent(check -> remember(check, new Yes(key, saidAt, mine.get().seat())));
-        mine.get().seat().expecting();
+        mine.get().seat().expecting(asked.get().check().isPresent());
         connection.publish(ask.getReplyTo(), CandidateAnswer.write(key, candidate(mine.get(), false)));
     }
 

@@ -63,7 +63,7 @@ class AGrantGoesOnlyToTheKeeperThatSaidYesTest {
         }
 
         @Override
-        public void expecting() {
+        public void expecting(boolean granting) {
         }
 
         @Override
