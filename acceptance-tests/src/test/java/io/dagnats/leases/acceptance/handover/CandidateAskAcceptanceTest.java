@@ -54,7 +54,7 @@ class CandidateAskAcceptanceTest {
                 }
 
                 @Override
-                public void expecting() {
+                public void expecting(boolean granting) {
                 }
 
                 @Override

@@ -48,15 +48,19 @@ public final class CandidateDesk implements CandidateCalls {
 
         boolean owner();
 
-        /** Said yes to a handover check: the key may come any moment. */
-        void expecting();
+        /** Said yes to a handover check: the key may come any moment; {@code granting}, the check named itself (ADR-046). */
+        void expecting(boolean granting);
 
         /** dagnats granted {@code lease} in answer to a yes about to be sent at {@code saidAt} (monotonic nanos). */
         void granted(LeaseView lease, long saidAt);
     }
 
-    /** A yes not yet answered by a grant: the key it was about and when it was about to be said. */
-    private record Yes(LeaseKey key, long saidAt) {
+    /**
+     * A yes not yet answered by a grant: the key it was about, when it was about to be said, and the
+     * seat (one keeper of the key) that said it: a keeper of the key kept again after a close said
+     * nothing, and the closed one may have released what was handed to it.
+     */
+    private record Yes(LeaseKey key, long saidAt, Seat seat) {
     }
 
     /** A yes older than this is forgotten: dagnats asks for at most a second and writes at once after a yes. */
@@ -134,8 +138,8 @@ public final class CandidateDesk implements CandidateCalls {
         }
         LeaseKey key = keyOf(ask.getSubject()).orElseThrow();
         long saidAt = clock.nanoTime(); // before the yes leaves: dagnats writes only after it has it
-        asked.get().check().ifPresent(check -> remember(check, new Yes(key, saidAt)));
-        mine.get().seat().expecting();
+        asked.get().check().ifPresent(check -> remember(check, new Yes(key, saidAt, mine.get().seat())));
+        mine.get().seat().expecting(asked.get().check().isPresent());
         connection.publish(ask.getReplyTo(), CandidateAnswer.write(key, candidate(mine.get(), false)));
     }
 
@@ -146,8 +150,8 @@ public final class CandidateDesk implements CandidateCalls {
 
     /**
      * dagnats' grant: the handover's reply, naming in {@code Dagnats-Lease-Check} the check this
-     * process said yes to, about the same key. Anything else (an unknown or spent id, another key, a
-     * body that is no handover) is dropped: the handed-over event still comes, and a renew confirms.
+     * process said yes to, about the same key, for the keeper that said it. Anything else (an unknown
+     * or spent id, another key, a keeper of the key kept since, a body that is no handover) is dropped: the handed-over event still comes, and a renew confirms.
      */
     private void granted(Message grant) {
         String check = grant.hasHeaders() ? grant.getHeaders().getFirst(LeaseHeaders.CHECK) : null;
@@ -157,7 +161,7 @@ public final class CandidateDesk implements CandidateCalls {
             return;
         }
         Standing mine = standing.get(yes.key());
-        if (mine == null) {
+        if (mine == null || mine.seat() != yes.seat()) {
             return;
         }
         try {

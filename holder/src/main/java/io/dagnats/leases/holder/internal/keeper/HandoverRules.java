@@ -220,14 +220,19 @@ final class HandoverRules {
             Fence start = new Fence(changed.change().orElseThrow().sequence());
             return Optional.of(rules.prove(step, start, start, now));
         }
-        if (event instanceof KeeperEvent.Expecting && state instanceof KeeperState.Waiting) {
-            return Optional.of(rules.waitFor(step.saidYes(now.nanos()), EXPECTING_NANOS));
+        if (event instanceof KeeperEvent.Expecting expecting && state instanceof KeeperState.Waiting) {
+            return Optional.of(rules.waitFor(saidYes(step, expecting, now), EXPECTING_NANOS));
         }
-        if (event instanceof KeeperEvent.Expecting && state instanceof KeeperState.Acquiring acquiring) {
+        if (event instanceof KeeperEvent.Expecting expecting && state instanceof KeeperState.Acquiring acquiring) {
             // Its answer may predate the handover: ask again soon rather than wait for an expiry.
-            return Optional.of(step.saidYes(now.nanos()).into(new KeeperState.Acquiring(acquiring.call(), true)));
+            return Optional.of(saidYes(step, expecting, now).into(new KeeperState.Acquiring(acquiring.call(), true)));
         }
         return Optional.empty();
+    }
+
+    /** A yes is remembered only when dagnats will grant it: a check that named no id is answered by no grant. */
+    private static KeeperStep.Builder saidYes(KeeperStep.Builder step, KeeperEvent.Expecting expecting, EventTime now) {
+        return expecting.granting() ? step.saidYes(now.nanos()) : step;
     }
 
     /** Whether this process said yes to a handover check so lately that dagnats' grant of it is on its way. */

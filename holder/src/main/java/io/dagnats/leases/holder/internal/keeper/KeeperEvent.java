@@ -82,8 +82,14 @@ sealed interface KeeperEvent {
     /**
      * This process told an owner's handover check that it waits for the key: the lease may be
      * handed to it any moment, and if the handed-over event is lost, only an acquire soon tells.
+     * {@code granting}: the check named itself, so dagnats will grant the yes once written (ADR-046);
+     * a dagnats before that names none and grants nothing, and nothing is to be waited for.
      */
-    record Expecting() implements KeeperEvent {
+    record Expecting(boolean granting) implements KeeperEvent {
+        /** A yes to a check that named itself. */
+        Expecting() {
+            this(true);
+        }
     }
 
     /**

@@ -187,7 +187,7 @@ public final class KeeperRules {
             return step.into(new KeeperState.Renewing(tenure, timers, proving.presented(), proving.call(),
                     proving.sentAt()));
         }
-        return tenancy.own(step, tenure, granted.saidAt(), now);
+        return tenancy.own(step, tenure, granted.saidAt(), written.duration().toNanos(), now);
     }
 
     /**

@@ -96,8 +96,8 @@ public final class KeptKeys {
             }
 
             @Override
-            public void expecting() {
-                keeper.submit(new KeeperEvent.Expecting());
+            public void expecting(boolean granting) {
+                keeper.submit(new KeeperEvent.Expecting(granting));
             }
 
             @Override

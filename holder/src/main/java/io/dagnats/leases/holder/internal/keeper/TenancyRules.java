@@ -54,9 +54,19 @@ final class TenancyRules {
 
     /** Owner under {@code tenure}, confirmed by a renew sent at {@code sentAt}: arm its renew and deadline. */
     KeeperStep own(KeeperStep.Builder step, Tenure tenure, long sentAt, EventTime now) {
+        return own(step, tenure, sentAt, rules.ttlNanos(), now);
+    }
+
+    /**
+     * As {@link #own(KeeperStep.Builder, Tenure, long, EventTime)}, for a tenure whose deadline counts
+     * {@code ttlNanos} from {@code sentAt} (a grant of a record written with a TTL shorter than this
+     * keeper's, ADR-046): its first renew is due a third of that after, not of this keeper's own TTL,
+     * which may come after the deadline.
+     */
+    KeeperStep own(KeeperStep.Builder step, Tenure tenure, long sentAt, long ttlNanos, EventTime now) {
         long timers = step.id();
         step.then(new KeeperEffect.Schedule(new KeeperEvent.RenewDue(timers),
-                Math.max(0, sentAt + rules.ttlNanos() / 3 - now.nanos())));
+                Math.max(0, sentAt + ttlNanos / 3 - now.nanos())));
         step.then(new KeeperEffect.Schedule(new KeeperEvent.DeadlineDue(timers),
                 Math.max(0, tenure.nanosLeft(now.nanos()))));
         handovers.askIfYielding(step);

@@ -89,6 +89,7 @@ class KeeperCannotStallTest {
             events.add(new KeeperEvent.CandidatesAnswered(id, List.of(HandoverRulesTest.OLD)));
         }
         events.add(new KeeperEvent.Expecting());
+        events.add(new KeeperEvent.Expecting(false)); // a yes to a dagnats before ADR-046: no grant comes
         // dagnats' grant of a yes (ADR-046): of a new tenure or not, this process's or a twin's, fresh or too late.
         for (long revision : new long[] {4, 10, 12}) {
             for (long saidAt : new long[] {NOW, NOW - KeeperHarness.TTL.duration().toNanos()}) {

@@ -152,11 +152,24 @@ class LeaseKeeperWaitingTest extends KeeperHarness {
     void aHandedOverEventWithNoYesOfItsOwnIsConfirmedByARenewAtOnce() {
         waitBehindAnotherHolder(Duration.ofSeconds(10));
         long before = scheduler.nanoTime();
-        keeper.keyChanged(change("handed-over", 20, SELF)); // e.g. its yes went to a dagnats before ADR-046
+        keeper.keyChanged(change("handed-over", 20, SELF)); // e.g. its yes is long past: the write was slow
         scheduler.runDue();
         answer("renew", renewed(21, 20));
         assertEquals(before, scheduler.nanoTime(), "the clock did not move");
         assertEquals(List.of("owner 20 21"), told, "owner on the event and its own renew, no timer waited for");
+    }
+
+    /** From the s35 review: a yes to a check that named no id (a dagnats before ADR-046) is granted nothing. */
+    @Test
+    void aYesToACheckOfADagnatsBeforeTheGrantIsConfirmedByARenewOnTheEventAtOnce() {
+        waitBehindAnotherHolder(Duration.ofSeconds(10));
+        long before = scheduler.nanoTime();
+        keeper.submit(new KeeperEvent.Expecting(false));
+        keeper.keyChanged(change("handed-over", 20, SELF));
+        scheduler.runDue();
+        answer("renew", renewed(21, 20));
+        assertEquals(before, scheduler.nanoTime(), "no grant was waited for: none can come");
+        assertEquals(List.of("owner 20 21"), told);
     }
 
     @Test
