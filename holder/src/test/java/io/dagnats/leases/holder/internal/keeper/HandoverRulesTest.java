@@ -150,37 +150,7 @@ class HandoverRulesTest {
                 row("handed to another: still waiting", new KeeperState.Waiting(1),
                         changed("handed-over", 20, OLD_CLAIMANT), "Waiting"),
                 row("said yes to a handover check: acquire soon even if the event is lost", new KeeperState.Waiting(1),
-                        new KeeperEvent.Expecting(), "Waiting", "Schedule Wake 400ms"),
-                row("granted its yes while waiting: owner at once, timers from the yes (ADR-046)",
-                        new KeeperState.Waiting(1), grant(20, 20, KeeperHarness.SELF, 100), "Owning",
-                        "BecomeOwner 20 from 20", "Schedule RenewDue 4900ms", "Schedule DeadlineDue 14650ms", "AskCandidates"),
-                row("granted while an acquire is in flight: owner at once", new KeeperState.Acquiring(1, false),
-                        grant(20, 20, KeeperHarness.SELF, 100), "Owning", "BecomeOwner 20 from 20",
-                        "Schedule RenewDue 4900ms", "Schedule DeadlineDue 14650ms", "AskCandidates"),
-                row("granted while proving that very write: owner, its renew still in flight",
-                        new KeeperState.Proving(new Fence(20), new Fence(20), 3, NOW), grant(20, 20, KeeperHarness.SELF, 100),
-                        "Renewing", "BecomeOwner 20 from 20", "Schedule DeadlineDue 14650ms"),
-                row("a grant while proving another write changes nothing",
-                        new KeeperState.Proving(new Fence(21), new Fence(21), 3, NOW), grant(20, 20, KeeperHarness.SELF, 100),
-                        "Proving"),
-                row("a grant naming another incarnation of this holder id is not this process's",
-                        new KeeperState.Waiting(1), grant(20, 20, Claimant.of(KeeperHarness.ME, new Incarnation("run-2")), 100),
-                        "Waiting"),
-                row("a grant that continues an older tenure is no handover's: not taken", new KeeperState.Waiting(1),
-                        grant(20, 19, KeeperHarness.SELF, 100), "Waiting"),
-                row("a grant whose deadline from the yes has passed is not acted on", new KeeperState.Waiting(1),
-                        grant(20, 20, KeeperHarness.SELF, 15_000), "Waiting"),
-                row("a grant to an owner changes nothing", owning, grant(20, 20, KeeperHarness.SELF, 100), "Owning"),
-                row("a grant while handing over changes nothing", handing, grant(20, 20, KeeperHarness.SELF, 100),
-                        "HandingOver"));
-    }
-
-    /** dagnats' grant of a lease at {@code revision} (tenure {@code tenure}) naming {@code to}, to a yes said {@code agoMs} ago. */
-    private static KeeperEvent grant(long revision, long tenure, Claimant to, long agoMs) {
-        Instant wall = Instant.now();
-        return new KeeperEvent.Granted(new io.dagnats.leases.protocol.LeaseView(KeeperHarness.KEY, to.holder(),
-                to.incarnation(), new Fence(revision), Optional.of(new Fence(tenure)), wall, wall.plusSeconds(15),
-                KeeperHarness.TTL), NOW - agoMs * MILLI);
+                        new KeeperEvent.Expecting(), "Waiting", "Schedule Wake 400ms"));
     }
 
     private static Arguments row(String rule, KeeperState state, KeeperEvent event, String next, String... effects) {
@@ -237,7 +207,7 @@ class HandoverRulesTest {
                 "a passed deadline is still why it stopped");
     }
 
-    private static String describe(KeeperEffect effect) {
+    static String describe(KeeperEffect effect) {
         if (effect instanceof KeeperEffect.SendRenew renew) {
             return "SendRenew " + renew.fence();
         }
