@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dagnats.leases.acceptance.harness.SharedServiceTest;
 import io.dagnats.leases.acceptance.harness.WireClient;
+import io.dagnats.leases.protocol.LeaseHeaders;
 import io.nats.client.Message;
 import io.nats.client.Subscription;
 import java.time.Duration;
@@ -72,7 +73,7 @@ class HandoverAcceptanceTest extends SharedServiceTest {
             assertTrue(check.length() >= 16, "a check id nobody can guess: " + check);
             Message grant = successor.nextGrant(Duration.ofSeconds(5));
             assertNotNull(grant, "no grant of the successor's yes (ADR-046)");
-            assertEquals(check, grant.getHeaders().getFirst("Dagnats-Lease-Check"));
+            assertEquals(check, grant.getHeaders().getFirst(LeaseHeaders.CHECK));
             JsonNode granted = WireClient.json(new String(grant.getData(), java.nio.charset.StandardCharsets.UTF_8));
             assertEquals(handed, granted, "the grant is the handover's reply");
             assertEquals(null, successor.nextGrant(Duration.ofMillis(200)), "one grant per handover");
