@@ -175,8 +175,8 @@ public final class KeeperRules {
                 || StoreWentBack.acquireBelow(lease.revision(), now.floor())) {
             return step.into(state);
         }
-        LeaseTtl written = lease.ttl().duration().compareTo(ttl.duration()) < 0 ? lease.ttl() : ttl;
-        Tenure tenure = Tenure.begin(key, self.holder(), lease.revision(), granted.saidAt(), written);
+        LeaseTtl counted = lease.ttl().duration().compareTo(ttl.duration()) < 0 ? lease.ttl() : ttl;
+        Tenure tenure = Tenure.begin(key, self.holder(), lease.revision(), granted.saidAt(), counted);
         if (!tenure.actingAsOwner(now.nanos())) {
             return step.into(state);
         }
@@ -187,7 +187,7 @@ public final class KeeperRules {
             return step.into(new KeeperState.Renewing(tenure, timers, proving.presented(), proving.call(),
                     proving.sentAt()));
         }
-        return tenancy.own(step, tenure, granted.saidAt(), written.duration().toNanos(), now);
+        return tenancy.own(step, tenure, granted.saidAt(), counted.duration().toNanos(), now);
     }
 
     /**
