@@ -5,6 +5,7 @@ import io.dagnats.leases.domain.Decision;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Fence;
 import io.dagnats.leases.domain.Handover;
+import io.dagnats.leases.domain.HandoverCheck;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseRules;
 import io.dagnats.leases.domain.LeaseTtl;
@@ -23,7 +24,9 @@ import java.util.concurrent.CompletionStage;
  * the revision read, through the one write path. The successor's "yes" is only
  * ever a reason to try the write, never a reason for it to succeed: the write applies only while the
  * key is still the caller's at exactly that revision. Once written, the successor is granted the lease
- * in answer to its yes (ADR-046), before the caller hears of it.
+ * in answer to its yes (ADR-046), before the caller hears of it; the write itself names the check
+ * that yes answered (ADR-047), so its change event, republished by the server as the write lands,
+ * tells the successor sooner still.
  */
 public final class HandOverLease {
 
@@ -56,8 +59,7 @@ public final class HandOverLease {
     public CompletionStage<Handover> execute(Command command) {
         PresentedRevision<Handover> presented = new PresentedRevision<>(command.key(), command.revision(),
                 command.ttl());
-        CallRules<Handover> rules = presented.watching(state -> LeaseRules.handover(state, command.holder(),
-                command.revision(), command.successor(), command.ttl(), writer.now()));
+        CallRules<Handover> rules = rules(command, presented, Optional.empty());
         // The successor is asked while the key is read: the two are independent, and the write needs both.
         CompletionStage<SuccessorCheck.Reply> asked = successors.ask(command.key(), command.successor(),
                 SUCCESSOR_TIMEOUT);
@@ -74,19 +76,26 @@ public final class HandOverLease {
                                     + notWaiting.why() + "; nothing was written, the lease is still yours at revision "
                                     + command.revision()));
                 }
-                SuccessorCheck.Grant grant = ((SuccessorCheck.Reply.Waiting) reply).grant();
-                return writer.write(command.key(), false, rules,
+                SuccessorCheck.Reply.Waiting yes = (SuccessorCheck.Reply.Waiting) reply;
+                // Decided again from the read just remembered, now naming the yes the write answers.
+                return writer.write(command.key(), false, rules(command, presented, Optional.of(yes.check())),
                                 (write, written) -> (Handover) new Handover.HandedOver(
                                         ((LeaseWrite.Put) write).leaseAt(written.revision())))
                         .thenCompose(outcome -> presented.checked(writer, outcome))
                         .thenApply(outcome -> {
                             if (outcome instanceof Handover.HandedOver handed) {
                                 // The successor first: its first moment as owner is the handover's gap.
-                                grant.handedOver(handed.lease());
+                                yes.grant().handedOver(handed.lease());
                             }
                             return outcome;
                         });
             });
         });
+    }
+
+    private CallRules<Handover> rules(Command command, PresentedRevision<Handover> presented,
+            Optional<HandoverCheck> check) {
+        return presented.watching(state -> LeaseRules.handover(state, command.holder(), command.revision(),
+                command.successor(), command.ttl(), check, writer.now()));
     }
 }

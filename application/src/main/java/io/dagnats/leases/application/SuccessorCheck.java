@@ -1,6 +1,7 @@
 package io.dagnats.leases.application;
 
 import io.dagnats.leases.domain.Claimant;
+import io.dagnats.leases.domain.HandoverCheck;
 import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseKey;
 import java.time.Duration;
@@ -29,10 +30,13 @@ public interface SuccessorCheck {
 
         /**
          * It waits for the key under the incarnation asked for, and now expects it; {@code grant}
-         * tells it, once, that the handover this yes was for is written.
+         * tells it, once, that the handover this yes was for is written. {@code check} names the
+         * check it said yes to: the handover's write carries it (ADR-047), so the write's change
+         * event tells the successor too.
          */
-        record Waiting(Grant grant) implements Reply {
+        record Waiting(HandoverCheck check, Grant grant) implements Reply {
             public Waiting {
+                Objects.requireNonNull(check, "check");
                 Objects.requireNonNull(grant, "grant");
             }
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Decision;
 import io.dagnats.leases.domain.Handover;
+import io.dagnats.leases.domain.HandoverCheck;
 import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.KeyState;
 import io.dagnats.leases.domain.Lease;
@@ -35,7 +36,7 @@ class HandOverFromAReadTest extends LeaseUseCasesFixture {
     private final HandOverLease handover = new HandOverLease(new LeaseWriter(store, known, clock),
             (key, successor, timeout) -> {
                 asked.incrementAndGet();
-                return CompletableFuture.completedFuture(new SuccessorCheck.Reply.Waiting(granted::add));
+                return CompletableFuture.completedFuture(new SuccessorCheck.Reply.Waiting(new HandoverCheck("c1"), granted::add));
             });
 
     @Test

@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.ErrorKind;
 import io.dagnats.leases.domain.Handover;
+import io.dagnats.leases.domain.HandoverCheck;
 import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.Lease;
 import io.dagnats.leases.domain.LeaseEvent;
+import io.dagnats.leases.domain.LeaseWrite;
 import io.dagnats.leases.domain.Lost;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -24,9 +26,10 @@ import org.junit.jupiter.api.Test;
 class HandOverLeaseTest extends LeaseUseCasesFixture {
 
     private static final Claimant SUCCESSOR = Claimant.of(BOB, new Incarnation("b1"));
+    private static final HandoverCheck YES = new HandoverCheck("c1");
 
     private final AtomicInteger asked = new AtomicInteger();
-    private SuccessorCheck.Reply successorSays = new SuccessorCheck.Reply.Waiting(SuccessorCheck.Grant.NONE);
+    private SuccessorCheck.Reply successorSays = new SuccessorCheck.Reply.Waiting(YES, SuccessorCheck.Grant.NONE);
     private final HandOverLease handover = new HandOverLease(new LeaseWriter(store, known, clock),
             (key, successor, timeout) -> {
                 asked.incrementAndGet();
@@ -45,6 +48,16 @@ class HandOverLeaseTest extends LeaseUseCasesFixture {
         assertEquals(2, store.applied().size());
         assertEquals(LeaseEvent.HANDED_OVER, store.applied().get(1).event());
         assertEquals(alices.revision().revision(), store.applied().get(1).expectedSequence());
+    }
+
+    @Test
+    void theWriteNamesTheCheckTheSuccessorSaidYesTo() {
+        Lease alices = granted(acquire(ALICE));
+
+        assertInstanceOf(Handover.HandedOver.class, join(handover.execute(command(alices))));
+
+        LeaseWrite.Put written = assertInstanceOf(LeaseWrite.Put.class, store.applied().get(1));
+        assertEquals(Optional.of(YES), written.check(), "its change event tells the successor which yes it answers");
     }
 
     @Test
@@ -77,7 +90,7 @@ class HandOverLeaseTest extends LeaseUseCasesFixture {
         Lease alices = granted(acquire(ALICE));
         join(renew.execute(new RenewLease.Command(KEY, ALICE, alices.revision(), Optional.empty())));
         java.util.List<Lease> granted = new java.util.ArrayList<>();
-        successorSays = new SuccessorCheck.Reply.Waiting(granted::add);
+        successorSays = new SuccessorCheck.Reply.Waiting(YES, granted::add);
 
         Handover answer = join(handover.execute(command(alices)));
 
@@ -93,7 +106,7 @@ class HandOverLeaseTest extends LeaseUseCasesFixture {
         java.util.concurrent.atomic.AtomicInteger readsWhenAsked = new java.util.concurrent.atomic.AtomicInteger(-1);
         HandOverLease handing = new HandOverLease(new LeaseWriter(store, known, clock), (key, successor, timeout) -> {
             readsWhenAsked.set(store.reads());
-            return CompletableFuture.completedFuture(new SuccessorCheck.Reply.Waiting(SuccessorCheck.Grant.NONE));
+            return CompletableFuture.completedFuture(new SuccessorCheck.Reply.Waiting(YES, SuccessorCheck.Grant.NONE));
         });
 
         assertInstanceOf(Handover.HandedOver.class, join(handing.execute(command(alices))));
@@ -105,7 +118,7 @@ class HandOverLeaseTest extends LeaseUseCasesFixture {
     void theSuccessorIsGrantedExactlyTheWrittenLeaseOnce() {
         Lease alices = granted(acquire(ALICE));
         java.util.List<Lease> granted = new java.util.ArrayList<>();
-        successorSays = new SuccessorCheck.Reply.Waiting(granted::add);
+        successorSays = new SuccessorCheck.Reply.Waiting(YES, granted::add);
 
         Handover answer = join(handover.execute(command(alices)));
 
@@ -116,7 +129,7 @@ class HandOverLeaseTest extends LeaseUseCasesFixture {
     void noGrantWhenTheHandoverWroteNothing() {
         Lease alices = granted(acquire(ALICE));
         java.util.List<Lease> granted = new java.util.ArrayList<>();
-        successorSays = new SuccessorCheck.Reply.Waiting(granted::add);
+        successorSays = new SuccessorCheck.Reply.Waiting(YES, granted::add);
         store.interleaveBeforeNextWrite(() -> join(renew.execute(
                 new RenewLease.Command(KEY, ALICE, alices.revision(), Optional.empty()))));
 

@@ -61,13 +61,14 @@ public final class LeaseRules {
      * The write begins the successor's tenure at its own, higher fence (nobody can take the key in
      * between: it is a compare-and-set on {@code presented}); the successor is bound to the caller's
      * principal, the namespace the key is in (ADR-036). Whether the successor waits for the key is
-     * asked before, outside these rules; it owns the key only after a renew of its own (ADR-042).
+     * asked before, outside these rules; it owns the key once the write answers its yes (ADR-046).
      *
      * @param ttl the successor's TTL; empty keeps the lease's current one
+     * @param check the check the successor said yes to, which the write carries (ADR-047)
      * @throws IllegalArgumentException when {@code successor} is the caller's own holder id
      */
     public static Decision<Handover> handover(KeyState state, Claimant caller, Fence presented, Claimant successor,
-            Optional<LeaseTtl> ttl, Instant now) {
+            Optional<LeaseTtl> ttl, Optional<HandoverCheck> check, Instant now) {
         if (successor.holder().equals(caller.holder())) {
             throw new IllegalArgumentException("a holder hands a lease to another holder id, not to its own");
         }
@@ -87,7 +88,8 @@ public final class LeaseRules {
                 ttl.orElse(lease.ttl()),
                 Optional.empty(),
                 Optional.empty(),
-                Optional.of(lease.holder())));
+                Optional.of(lease.holder()),
+                check));
     }
 
     /** Frees the key under the same fence check as {@link #renew}. An expired lease is lost. */

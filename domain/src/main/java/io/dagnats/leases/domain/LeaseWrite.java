@@ -34,6 +34,8 @@ public sealed interface LeaseWrite {
      *
      * @param from the holder whose lease this write replaces, told to watchers (the {@code Dagnats-Lease-From}
      *             header): a handover's ({@link LeaseEvent#HANDED_OVER}, ADR-042, always) or a move's (ADR-043)
+     * @param check the check whose yes a handover answers (the {@code Dagnats-Lease-Check} header, ADR-047):
+     *              only a handover names one, and a handover written by an older path may name none
      */
     record Put(
             LeaseKey key,
@@ -45,7 +47,8 @@ public sealed interface LeaseWrite {
             LeaseTtl ttl,
             Optional<Fence> continuedTenure,
             Optional<Attachment> attachment,
-            Optional<HolderId> from) implements LeaseWrite {
+            Optional<HolderId> from,
+            Optional<HandoverCheck> check) implements LeaseWrite {
 
         public Put {
             Objects.requireNonNull(key, "key");
@@ -57,6 +60,7 @@ public sealed interface LeaseWrite {
             Objects.requireNonNull(continuedTenure, "continuedTenure");
             Objects.requireNonNull(attachment, "attachment");
             Objects.requireNonNull(from, "from");
+            Objects.requireNonNull(check, "check");
             if (event == LeaseEvent.RELEASED || event == LeaseEvent.REVOKED || event == LeaseEvent.FREED
                     || event == LeaseEvent.EXPIRED) {
                 throw new IllegalArgumentException("a write that frees the key is a Tombstone, not a Put");
@@ -70,10 +74,21 @@ public sealed interface LeaseWrite {
             if (from.isPresent() && event != LeaseEvent.HANDED_OVER && event != LeaseEvent.MOVED) {
                 throw new IllegalArgumentException("only a handover or a move names the holder it replaces");
             }
+            if (check.isPresent() && event != LeaseEvent.HANDED_OVER) {
+                throw new IllegalArgumentException("only a handover answers a successor's yes");
+            }
             if (event == LeaseEvent.HANDED_OVER && continuedTenure.isPresent()) {
                 throw new IllegalArgumentException("a handover begins the successor's tenure; it continues none");
             }
             claimant.requireInNamespaceOf(key);
+        }
+
+        /** A write that answers no successor's yes: every one but a handover's. */
+        public Put(LeaseKey key, long expectedSequence, LeaseEvent event, Claimant claimant, Instant acquiredAt,
+                Instant writtenAt, LeaseTtl ttl, Optional<Fence> continuedTenure, Optional<Attachment> attachment,
+                Optional<HolderId> from) {
+            this(key, expectedSequence, event, claimant, acquiredAt, writtenAt, ttl, continuedTenure, attachment, from,
+                    Optional.empty());
         }
 
         /** A plain lease's write: an acquire or a renew, with its own TTL. */

@@ -95,7 +95,7 @@ class AttachRulesTest {
         assertLost(Lost.Reason.ATTACHED, attachedTo + "renew the member lease instead, or detach the key",
                 LeaseRules.renew(new KeyState.Held(attached), ALICE, new Fence(70), Optional.empty(), T1));
         assertLost(Lost.Reason.ATTACHED, attachedTo + "move it to another member instead",
-                LeaseRules.handover(new KeyState.Held(attached), ALICE, new Fence(70), BOB, Optional.empty(), T1));
+                LeaseRules.handover(new KeyState.Held(attached), ALICE, new Fence(70), BOB, Optional.empty(), Optional.empty(), T1));
         String plainLease = "lease orders-shard-7 is lost: it is a plain lease, not a key attached to a member lease:"
                 + " release it";
         assertLost(Lost.Reason.NOT_HELD, plainLease, AttachRules.detach(new KeyState.Held(plain), ALICE, new Fence(9)));

@@ -18,11 +18,12 @@ class HandoverRulesTest {
     private static final Claimant SUCCESSOR = Claimant.of(new HolderId("h2"), new Incarnation("i2"));
     private static final Lease LEASE = new Lease(KEY, OWNER.holder(), OWNER.incarnation(), new Fence(12),
             new Fence(10), EARLIER, EARLIER, new LeaseTtl(15_000));
+    private static final HandoverCheck YES = new HandoverCheck("4fLoBfgQWxGpHBz8ysTzQd");
 
     @Test
     void theOwnerAtItsFenceHandsOverInOnePutThatBeginsTheSuccessorsTenure() {
         Decision<Handover> decision = LeaseRules.handover(new KeyState.Held(LEASE), OWNER, new Fence(12), SUCCESSOR,
-                Optional.empty(), NOW);
+                Optional.empty(), Optional.of(YES), NOW);
 
         LeaseWrite.Put put = (LeaseWrite.Put) assertInstanceOf(Decision.Apply.class, decision).write();
         assertEquals(12, put.expectedSequence());
@@ -30,6 +31,7 @@ class HandoverRulesTest {
         assertEquals(SUCCESSOR, put.claimant());
         assertEquals(Optional.of(OWNER.holder()), put.from());
         assertEquals(LEASE.ttl(), put.ttl(), "the lease's TTL is kept");
+        assertEquals(Optional.of(YES), put.check(), "the write names the yes it answers (ADR-047)");
         Lease successors = put.leaseAt(new Fence(13));
         assertEquals(new Fence(13), successors.tenure());
         assertEquals(NOW, successors.acquiredAt());
@@ -38,17 +40,25 @@ class HandoverRulesTest {
     @Test
     void whatARenewWouldLoseTheHandoverLosesTooAndWritesNothing() {
         assertLost(Lost.Reason.STALE_FENCE, LeaseRules.handover(new KeyState.Held(LEASE), OWNER, new Fence(11),
-                SUCCESSOR, Optional.empty(), NOW));
+                SUCCESSOR, Optional.empty(), Optional.empty(), NOW));
         assertLost(Lost.Reason.HELD_BY_OTHER, LeaseRules.handover(new KeyState.Held(LEASE),
-                Claimant.of(OWNER.holder(), new Incarnation("other")), new Fence(12), SUCCESSOR, Optional.empty(), NOW));
+                Claimant.of(OWNER.holder(), new Incarnation("other")), new Fence(12), SUCCESSOR, Optional.empty(), Optional.empty(), NOW));
         assertLost(Lost.Reason.NOT_HELD, LeaseRules.handover(new KeyState.Free(KEY, 12), OWNER, new Fence(12),
-                SUCCESSOR, Optional.empty(), NOW));
+                SUCCESSOR, Optional.empty(), Optional.empty(), NOW));
     }
 
     @Test
     void aHandoverToTheCallersOwnHolderIdIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> LeaseRules.handover(new KeyState.Held(LEASE), OWNER,
-                new Fence(12), Claimant.of(OWNER.holder(), new Incarnation("i9")), Optional.empty(), NOW));
+                new Fence(12), Claimant.of(OWNER.holder(), new Incarnation("i9")), Optional.empty(), Optional.empty(), NOW));
+    }
+
+    @Test
+    void onlyAHandoverAnswersAYes() {
+        assertThrows(IllegalArgumentException.class, () -> new LeaseWrite.Put(KEY, 12, LeaseEvent.RENEWED, OWNER,
+                EARLIER, NOW, LEASE.ttl(), Optional.of(new Fence(10)), Optional.empty(), Optional.empty(),
+                Optional.of(YES)));
+        assertThrows(InvalidLeaseInput.class, () -> new HandoverCheck("two.tokens"));
     }
 
     private static void assertLost(Lost.Reason reason, Decision<Handover> decision) {

@@ -57,7 +57,8 @@ public final class LeaseHeaders {
     /**
      * On dagnats' grant to a successor that said yes to a handover check (ADR-046), published on the
      * same {@code dagnats.lease.candidate.<holder>.<key>} subject: the check's id, which only that
-     * check carried ({@link CandidateCheck}). The body is the handover's reply.
+     * check carried ({@link CandidateCheck}). The body is the handover's reply. The handover's write
+     * carries it too, and so its {@code handed-over} change event (ADR-047).
      */
     public static final String CHECK = "Dagnats-Lease-Check";
 

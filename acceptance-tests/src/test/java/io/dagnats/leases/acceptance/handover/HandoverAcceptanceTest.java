@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dagnats.leases.acceptance.harness.SharedServiceTest;
 import io.dagnats.leases.acceptance.harness.WireClient;
 import io.dagnats.leases.protocol.LeaseHeaders;
+import io.dagnats.leases.protocol.LeaseSubjects;
 import io.nats.client.Message;
 import io.nats.client.Subscription;
 import java.time.Duration;
@@ -78,6 +79,33 @@ class HandoverAcceptanceTest extends SharedServiceTest {
             assertEquals(handed, granted, "the grant is the handover's reply");
             assertEquals(null, successor.nextGrant(Duration.ofMillis(200)), "one grant per handover");
         }
+    }
+
+    /** ADR-047: the server republishes the write as it lands, naming the yes it answers, before dagnats' grant. */
+    @Test
+    void theHandoverEventNamesTheCheckTheSuccessorSaidYesTo() throws Exception {
+        Subscription events = client.connection().subscribe(LeaseSubjects.CHANGED_PREFIX + "event-named");
+        client.connection().flush(Duration.ofSeconds(5));
+        long revision = acquire("event-named", "h1", "i1").path("revision").asLong();
+        next(events, revision);
+        JsonNode handed;
+        try (PlayedCandidate successor = new PlayedCandidate(client.connection(), "event-named", "h2", "i2")) {
+
+            handed = client.call("handover", handover("event-named", "h1", "i1", revision, "h2", "i2"));
+
+            assertTrue(handed.path("handed_over").asBoolean(), handed.toString());
+            String check = successor.nextYes(Duration.ofSeconds(5));
+            assertNotNull(check, "the successor said yes to no check");
+            Message event = events.nextMessage(Duration.ofSeconds(5));
+            assertNotNull(event, "no handed-over event");
+            assertEquals(handed.path("revision").asText(), event.getHeaders().getFirst("Nats-Sequence"));
+            assertEquals(check, event.getHeaders().getFirst(LeaseHeaders.CHECK), "the event names the yes it answers");
+        }
+        JsonNode renewed = renew("event-named", "h2", "i2", handed.path("revision").asLong());
+        assertTrue(renewed.path("granted").asBoolean(), renewed.toString());
+        Message renewal = events.nextMessage(Duration.ofSeconds(5));
+        assertNotNull(renewal, "no renewed event");
+        assertEquals(null, renewal.getHeaders().getFirst(LeaseHeaders.CHECK), "only the handover answers the yes");
     }
 
     @Test

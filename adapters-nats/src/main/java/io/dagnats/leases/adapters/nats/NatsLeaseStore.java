@@ -150,6 +150,7 @@ public final class NatsLeaseStore implements LeaseStore {
                 headers.put(Subjects.HEADER_TTL, put.ttl().seconds() + "s");
             }
             put.from().ifPresent(from -> headers.put(LeaseHeaders.FROM, from.value()));
+            put.check().ifPresent(check -> headers.put(LeaseHeaders.CHECK, check.value()));
             body = LeaseRecord.encode(put);
         } else {
             // A release or revoke is a KV delete that expires by itself, so freed keys leave nothing behind.

@@ -5,6 +5,7 @@ import io.dagnats.leases.application.LeaseTelemetry;
 import io.dagnats.leases.application.SuccessorCheck;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.ErrorKind;
+import io.dagnats.leases.domain.HandoverCheck;
 import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.protocol.Candidate;
 import io.dagnats.leases.protocol.CandidateCheck;
@@ -32,7 +33,8 @@ import java.util.concurrent.TimeoutException;
  * incarnation in state {@code waiting} is a yes; no responders, no answer in time, a
  * {@code Dagnats-Lease-Reject}, an empty or malformed body, or one naming anything else is a no, with
  * a sentence saying which. A yes's grant (ADR-046) is one publish on the same subject, the check id in
- * {@code Dagnats-Lease-Check} and the handover's reply as the body.
+ * {@code Dagnats-Lease-Check} and the handover's reply as the body; the handover's write carries the
+ * same id (ADR-047).
  */
 public final class NatsSuccessorCheck implements SuccessorCheck {
 
@@ -56,13 +58,13 @@ public final class NatsSuccessorCheck implements SuccessorCheck {
         String subject = LeaseSubjects.route(key, LeaseSubjects.candidate(successor.holder(), key));
         Headers headers = new Headers();
         telemetry.outgoingHeaders().forEach(headers::put);
-        String check = NUID.nextGlobal();
+        HandoverCheck check = new HandoverCheck(NUID.nextGlobal());
         CompletableFuture<Message> reply;
         try {
             reply = connection.requestWithTimeout(NatsMessage.builder()
                     .subject(subject)
                     .headers(headers)
-                    .data(new CandidateCheck(incarnation, Optional.of(check)).encode())
+                    .data(new CandidateCheck(incarnation, Optional.of(check.value())).encode())
                     .build(), timeout);
         } catch (RuntimeException closed) {
             return CompletableFuture.failedFuture(new LeaseFailure(ErrorKind.INTERNAL,
@@ -73,7 +75,7 @@ public final class NatsSuccessorCheck implements SuccessorCheck {
                 if (message.isStatusMessage() && message.getStatus().getCode() == 503) {
                     return noResponders(successor);
                 }
-                return judge(key, successor, message, granting(subject, check));
+                return judge(key, successor, message, check, granting(subject, check));
             }
             Throwable cause = Stages.cause(failure);
             if (cause instanceof JetStreamStatusException status && status.getStatus().getCode() == 503) {
@@ -91,18 +93,19 @@ public final class NatsSuccessorCheck implements SuccessorCheck {
     }
 
     /** The grant answering the yes to {@code check}: published, never awaited; a lost one leaves the successor its renew. */
-    private Grant granting(String subject, String check) {
+    private Grant granting(String subject, HandoverCheck check) {
         return written -> {
             try {
-                connection.publish(subject, new Headers().put(LeaseHeaders.CHECK, check), Replies.handedOver(written));
+                connection.publish(subject, new Headers().put(LeaseHeaders.CHECK, check.value()),
+                        Replies.handedOver(written));
             } catch (RuntimeException away) {
                 // NATS away: the successor learns from the handed-over event, and renews to own.
             }
         };
     }
 
-    /** Only a waiting candidate naming exactly what was asked is a yes; its grant is {@code grant}. */
-    static Reply judge(LeaseKey key, Claimant successor, Message message, Grant grant) {
+    /** Only a waiting candidate naming exactly what was asked is a yes, to {@code check}; its grant is {@code grant}. */
+    static Reply judge(LeaseKey key, Claimant successor, Message message, HandoverCheck check, Grant grant) {
         if (message.hasHeaders() && message.getHeaders().getFirst(LeaseHeaders.REJECT) != null) {
             return new Reply.NotWaiting(successor + " refused: it does not wait for " + key + " under that incarnation");
         }
@@ -121,6 +124,6 @@ public final class NatsSuccessorCheck implements SuccessorCheck {
         if (answered.state() != Candidate.State.WAITING) {
             return new Reply.NotWaiting(successor + " is not waiting (state " + answered.state().wireName() + ")");
         }
-        return new Reply.Waiting(grant);
+        return new Reply.Waiting(check, grant);
     }
 }

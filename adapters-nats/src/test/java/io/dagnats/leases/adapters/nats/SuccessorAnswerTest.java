@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import io.dagnats.leases.application.SuccessorCheck;
 import io.dagnats.leases.domain.Claimant;
+import io.dagnats.leases.domain.HandoverCheck;
 import io.dagnats.leases.domain.HolderId;
 import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.LeaseKey;
@@ -20,6 +21,7 @@ class SuccessorAnswerTest {
 
     private static final LeaseKey KEY = new LeaseKey("orders");
     private static final Claimant ASKED = Claimant.of(new HolderId("h2"), new Incarnation("i2"));
+    private static final HandoverCheck CHECK = new HandoverCheck("c1");
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
@@ -34,7 +36,7 @@ class SuccessorAnswerTest {
         String body = "{\"key\":\"" + key + "\",\"holder\":\"" + holder + "\",\"incarnation\":\"" + incarnation
                 + "\",\"priority\":0,\"version\":\"1\",\"waited_ms\":5,\"state\":\"" + state + "\"}";
 
-        SuccessorCheck.Reply reply = NatsSuccessorCheck.judge(KEY, ASKED, message(body, null), SuccessorCheck.Grant.NONE);
+        SuccessorCheck.Reply reply = NatsSuccessorCheck.judge(KEY, ASKED, message(body, null), CHECK, SuccessorCheck.Grant.NONE);
 
         assertEquals(yes, reply instanceof SuccessorCheck.Reply.Waiting, reply.toString());
     }
@@ -46,7 +48,7 @@ class SuccessorAnswerTest {
             a missing field    | {"key":"orders","holder":"h2","incarnation":"i2","state":"waiting"}
             """)
     void whatIsNoCandidateAnswerIsANo(String what, String body) {
-        assertInstanceOf(SuccessorCheck.Reply.NotWaiting.class, NatsSuccessorCheck.judge(KEY, ASKED, message(body, null), SuccessorCheck.Grant.NONE));
+        assertInstanceOf(SuccessorCheck.Reply.NotWaiting.class, NatsSuccessorCheck.judge(KEY, ASKED, message(body, null), CHECK, SuccessorCheck.Grant.NONE));
     }
 
     @ParameterizedTest(name = "a reject with body {0}")
@@ -54,7 +56,7 @@ class SuccessorAnswerTest {
     void aRejectIsANoWhateverTheBody(String body) {
         Headers reject = new Headers().put(LeaseHeaders.REJECT, LeaseHeaders.REJECT_STALE);
 
-        assertInstanceOf(SuccessorCheck.Reply.NotWaiting.class, NatsSuccessorCheck.judge(KEY, ASKED, message(body, reject), SuccessorCheck.Grant.NONE));
+        assertInstanceOf(SuccessorCheck.Reply.NotWaiting.class, NatsSuccessorCheck.judge(KEY, ASKED, message(body, reject), CHECK, SuccessorCheck.Grant.NONE));
     }
 
     private static NatsMessage message(String body, Headers headers) {
