@@ -32,10 +32,19 @@ import java.util.function.Function;
  *                 another one here has missed an event of the key.
  * @param revokedBy who revoked, for a revoke whose write names them ({@link LeaseHeaders#REVOKED_BY},
  *                 ADR-041); empty otherwise
+ * @param check    for a handover, the check whose yes it answers ({@link LeaseHeaders#CHECK}, ADR-047);
+ *                 empty otherwise, and from a dagnats older than the header
  */
 public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, Optional<HolderId> holder,
         Optional<Incarnation> incarnation, Optional<Fence> fence, Optional<String> reason, Optional<Duration> ttl,
-        OptionalLong previous, Optional<String> revokedBy) {
+        OptionalLong previous, Optional<String> revokedBy, Optional<String> check) {
+
+    /** A change that answers no successor's yes. */
+    public LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, Optional<HolderId> holder,
+            Optional<Incarnation> incarnation, Optional<Fence> fence, Optional<String> reason, Optional<Duration> ttl,
+            OptionalLong previous, Optional<String> revokedBy) {
+        this(time, key, kind, sequence, holder, incarnation, fence, reason, ttl, previous, revokedBy, Optional.empty());
+    }
 
     /** A change that names no revoker. */
     public LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, Optional<HolderId> holder,
@@ -192,14 +201,16 @@ public record LeaseChange(Instant time, LeaseKey key, Kind kind, long sequence, 
                 : Optional.empty();
         Optional<String> revokedBy = kind == Kind.REVOKED
                 ? Optional.ofNullable(header.apply(LeaseHeaders.REVOKED_BY)) : Optional.empty();
+        Optional<String> check = kind == Kind.HANDED_OVER
+                ? Optional.ofNullable(header.apply(LeaseHeaders.CHECK)) : Optional.empty();
         return Optional.of(new LeaseChange(time, key, kind, sequence, holder, incarnation, fence,
-                Optional.ofNullable(header.apply(LeaseHeaders.REASON)), ttl, previous, revokedBy));
+                Optional.ofNullable(header.apply(LeaseHeaders.REASON)), ttl, previous, revokedBy, check));
     }
 
     /** The same change with the holder and fence of the lease it ended, as remembered. */
     public LeaseChange whoseLease(HolderId holder, Fence fence) {
         return new LeaseChange(time, key, kind, sequence, Optional.of(holder), incarnation, Optional.of(fence), reason,
-                ttl, previous, revokedBy);
+                ttl, previous, revokedBy, check);
     }
 
     /** A previous revision: digits only, below this event's own; anything else does not say. */

@@ -55,6 +55,20 @@ class LeaseChangeTest {
         assertEquals(Optional.empty(), expired.ttl());
     }
 
+    /** ADR-047: a handover's event names the check whose yes it answers; no other event names one. */
+    @Test
+    void aHandoverNamesTheCheckItsYesAnswered() {
+        LeaseChange handed = read(Map.of("Nats-Sequence", "45", "Dagnats-Lease-Event", "handed-over",
+                "Dagnats-Lease-Holder", "h2", "Dagnats-Lease-Incarnation", "i2", "Dagnats-Lease-From", "h",
+                "Dagnats-Lease-Check", "c1", "Nats-TTL", "15s")).orElseThrow();
+        LeaseChange renewed = read(Map.of("Nats-Sequence", "46", "Dagnats-Lease-Event", "renewed",
+                "Dagnats-Lease-Holder", "h2", "Dagnats-Lease-Check", "c1")).orElseThrow();
+
+        assertEquals(Optional.of("c1"), handed.check());
+        assertEquals(Optional.of(Duration.ofSeconds(15)), handed.ttl());
+        assertEquals(Optional.empty(), renewed.check());
+    }
+
     @Test
     void anIncarnationHeaderThatBreaksTheSyntaxIsNoEvent() {
         assertEquals(Optional.empty(), read(Map.of("Nats-Sequence", "42", "Dagnats-Lease-Event", "renewed",

@@ -3,6 +3,7 @@ package io.dagnats.leases.holder.internal.candidacy;
 import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Incarnation;
 import io.dagnats.leases.domain.LeaseKey;
+import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.domain.MonotonicClock;
 import io.dagnats.leases.holder.Candidate;
 import io.dagnats.leases.holder.KeepOptions;
@@ -10,6 +11,7 @@ import io.dagnats.leases.holder.internal.CandidateCalls;
 import io.dagnats.leases.protocol.Answers;
 import io.dagnats.leases.protocol.AttachedAndHandoverReplies;
 import io.dagnats.leases.protocol.CandidateCheck;
+import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseHeaders;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.dagnats.leases.protocol.LeaseView;
@@ -37,8 +39,9 @@ import java.util.concurrent.TimeUnit;
  * the moment it stops answering. It also asks a key's candidates for an owner ({@link CandidateCalls}).
  *
  * <p>A yes is this process's claim (ADR-046): the desk notes when it was about to say it, under the
- * check's id, and dagnats' grant naming that id (a message on the same subject, no reply wanted)
- * hands the keeper the written lease with that moment, from which its deadline counts.
+ * check's id, and dagnats' grant naming that id (a message on the same subject, no reply wanted),
+ * or the handover's change event naming it (ADR-047), whichever comes first, hands the keeper the
+ * written lease with that moment, from which its deadline counts.
  */
 public final class CandidateDesk implements CandidateCalls {
 
@@ -155,23 +158,50 @@ public final class CandidateDesk implements CandidateCalls {
      */
     private void granted(Message grant) {
         String check = grant.hasHeaders() ? grant.getHeaders().getFirst(LeaseHeaders.CHECK) : null;
-        Yes yes = check == null ? null : yeses.remove(check);
         Optional<LeaseKey> key = keyOf(grant.getSubject());
-        if (yes == null || key.isEmpty() || !key.get().equals(yes.key())) {
-            return;
-        }
-        Standing mine = standing.get(yes.key());
-        if (mine == null || mine.seat() != yes.seat()) {
+        Optional<Yes> yes = key.flatMap(about -> spend(check, about));
+        if (yes.isEmpty()) {
             return;
         }
         try {
             if (AttachedAndHandoverReplies.decodeHandover(grant.getData()) instanceof Answers.Handover.HandedOver handed
-                    && handed.lease().key().equals(yes.key())) {
-                mine.seat().granted(handed.lease(), yes.saidAt());
+                    && handed.lease().key().equals(yes.get().key())) {
+                yes.get().seat().granted(handed.lease(), yes.get().saidAt());
             }
         } catch (RuntimeException notAHandover) {
             // dropped, as above
         }
+    }
+
+    /**
+     * A change event of a key this process keeps (ADR-047): a handover's event names the check its
+     * write answered, and the server republishes it as the write lands, before dagnats' grant can
+     * come. It grants the yes to that check as the grant would, under the same rules: the same key,
+     * the keeper that said it, spent once (whichever of the two comes first). Any other event, and
+     * one that names no check or a check this process did not say yes to, is not a grant.
+     */
+    public void heard(LeaseChange change) {
+        if (change.kind() != LeaseChange.Kind.HANDED_OVER || change.check().isEmpty() || change.holder().isEmpty()
+                || change.fence().isEmpty() || change.ttl().isEmpty() || change.ttl().get().isZero()) {
+            return;
+        }
+        Optional<Yes> yes = spend(change.check().get(), change.key());
+        if (yes.isPresent()) {
+            Duration ttl = change.ttl().get();
+            yes.get().seat().granted(new LeaseView(change.key(), change.holder().get(), change.incarnation(),
+                    change.fence().get(), change.fence(), change.time(), change.time().plus(ttl),
+                    new LeaseTtl(ttl.toMillis())), yes.get().saidAt());
+        }
+    }
+
+    /** The yes to {@code check}, said about {@code key} by the keeper that keeps it now, forgotten here; else empty. */
+    private Optional<Yes> spend(String check, LeaseKey key) {
+        Yes yes = check == null ? null : yeses.get(check);
+        if (yes == null || !yes.key().equals(key) || !yeses.remove(check, yes)) {
+            return Optional.empty();
+        }
+        Standing mine = standing.get(yes.key());
+        return mine != null && mine.seat() == yes.seat() ? Optional.of(yes) : Optional.empty();
     }
 
     private Optional<LeaseKey> keyOf(String subject) {

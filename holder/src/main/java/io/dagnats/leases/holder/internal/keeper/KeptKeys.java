@@ -83,7 +83,10 @@ public final class KeptKeys {
         });
         LeaseKeeper keeper = lease.keeper();
         health.kept(leaseKey, ttl);
-        changes.follow(leaseKey, keeper::keyChanged);
+        changes.follow(leaseKey, change -> {
+            change.ifPresent(desk::heard); // a handover's event may grant a yes (ADR-047): before the keeper hears it
+            keeper.keyChanged(change);
+        });
         options.candidacy().ifPresent(priority -> desk.stand(leaseKey, priority, new CandidateDesk.Seat() {
             @Override
             public boolean waiting() {

@@ -11,6 +11,7 @@ import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.holder.KeepOptions;
 import io.dagnats.leases.protocol.CandidateCheck;
+import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseHeaders;
 import io.dagnats.leases.protocol.LeaseSubjects;
 import io.dagnats.leases.protocol.LeaseView;
@@ -23,10 +24,12 @@ import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -43,6 +46,7 @@ class AGrantGoesOnlyToTheKeeperThatSaidYesTest {
     private static final HolderId ME = new HolderId("successor");
     private static final Incarnation RUN = new Incarnation("run-1");
     private static final LeaseKey KEY = new LeaseKey("handed-key");
+    private static final Instant NOW = Instant.parse("2026-12-04T12:00:00Z");
     private static final KeepOptions.Priority PRIORITY = new KeepOptions.Priority(1, "1.0");
 
     private final AtomicReference<MessageHandler> checks = new AtomicReference<>();
@@ -51,6 +55,8 @@ class AGrantGoesOnlyToTheKeeperThatSaidYesTest {
 
     private final class Seat implements CandidateDesk.Seat {
         final List<Fence> granted = new ArrayList<>();
+        final List<Long> saidAt = new ArrayList<>();
+        final List<LeaseTtl> ttls = new ArrayList<>();
 
         @Override
         public boolean waiting() {
@@ -69,6 +75,8 @@ class AGrantGoesOnlyToTheKeeperThatSaidYesTest {
         @Override
         public void granted(LeaseView lease, long saidAt) {
             granted.add(lease.revision());
+            this.saidAt.add(saidAt);
+            ttls.add(lease.ttl());
         }
     }
 
@@ -95,14 +103,66 @@ class AGrantGoesOnlyToTheKeeperThatSaidYesTest {
         assertEquals(List.of(new Fence(20)), seat.granted);
     }
 
+    /** ADR-047: the handover's event names the check; it grants the yes as the grant would, once. */
+    @Test
+    void theHandoverEventNamingTheKeepersYesGrantsItAndTheGrantAfterItIsSpent() throws InterruptedException {
+        Seat seat = new Seat();
+        desk.stand(KEY, PRIORITY, seat);
+        check("check-1");
+
+        desk.heard(handedOver(Optional.of("check-1"), 20));
+        grant("check-1", 20);
+
+        assertEquals(List.of(new Fence(20)), seat.granted, "granted once, by the event");
+        assertEquals(List.of(1_000L), seat.saidAt, "its deadline counts from the yes");
+        assertEquals(List.of(new LeaseTtl(15_000)), seat.ttls, "with the TTL the write carries");
+    }
+
+    @Test
+    void anEventNamingNoCheckAnotherCheckOrAnotherKeyGrantsNothingAndTheGrantStillDoes() throws InterruptedException {
+        Seat seat = new Seat();
+        desk.stand(KEY, PRIORITY, seat);
+        check("check-1");
+
+        desk.heard(handedOver(Optional.empty(), 20));
+        desk.heard(handedOver(Optional.of("check-2"), 20));
+        desk.heard(new LeaseChange(NOW, new LeaseKey("other-key"), LeaseChange.Kind.HANDED_OVER, 20, Optional.of(ME),
+                Optional.of(RUN), Optional.of(new Fence(20)), Optional.empty(), Optional.of(Duration.ofSeconds(15)),
+                OptionalLong.empty(), Optional.empty(), Optional.of("check-1")));
+        assertEquals(List.of(), seat.granted);
+
+        grant("check-1", 20);
+        assertEquals(List.of(new Fence(20)), seat.granted, "the grant, still unspent");
+    }
+
+    @Test
+    void theEventOfAYesSaidByAClosedKeeperDoesNotMakeTheNextKeeperOfTheKeyOwner() throws InterruptedException {
+        Seat first = new Seat();
+        desk.stand(KEY, PRIORITY, first);
+        check("check-1");
+        desk.withdraw(KEY);
+        Seat second = new Seat();
+        desk.stand(KEY, PRIORITY, second);
+
+        desk.heard(handedOver(Optional.of("check-1"), 20));
+
+        assertEquals(List.of(), second.granted);
+        assertEquals(List.of(), first.granted);
+    }
+
+    private static LeaseChange handedOver(Optional<String> check, long revision) {
+        return new LeaseChange(NOW, KEY, LeaseChange.Kind.HANDED_OVER, revision, Optional.of(ME), Optional.of(RUN),
+                Optional.of(new Fence(revision)), Optional.empty(), Optional.of(Duration.ofSeconds(15)),
+                OptionalLong.empty(), Optional.empty(), check);
+    }
+
     private void check(String id) throws InterruptedException {
         checks.get().onMessage(NatsMessage.builder().subject(LeaseSubjects.candidate(ME, KEY)).replyTo("_INBOX.asked")
                 .data(new CandidateCheck(RUN.value(), Optional.of(id)).encode()).build());
     }
 
     private void grant(String id, long revision) throws InterruptedException {
-        Instant now = Instant.parse("2026-12-04T12:00:00Z");
-        Lease written = new Lease(KEY, ME, Optional.of(RUN), new Fence(revision), new Fence(revision), now, now,
+        Lease written = new Lease(KEY, ME, Optional.of(RUN), new Fence(revision), new Fence(revision), NOW, NOW,
                 new LeaseTtl(15_000));
         checks.get().onMessage(NatsMessage.builder().subject(LeaseSubjects.candidate(ME, KEY))
                 .headers(new Headers().put(LeaseHeaders.CHECK, id)).data(Replies.handedOver(written)).build());
