@@ -36,6 +36,8 @@ import java.util.concurrent.TimeUnit;
  * a dagnats that has served calls, as one in use has, not a fresh JVM's interpreted first calls; then
  * {@code HANDOVER_RUNS} renews each sent half a second after the last answer (the "renew 0.5s" row):
  * one round trip as a handover meets the service, after the pause each run starts from.
+ * Then the "floor" row ({@link HandoverFloor}): a handover's messages alone, sent by bare jnats
+ * through the relay process that stands for dagnats, after the same pause.
  * The old side's holder and connection are closed only after the next owner began: in a real
  * deployment that teardown is another process's, and here it would compete for the same cores
  * inside the gap.
@@ -59,6 +61,7 @@ public final class HandoverGap {
                 "min ms");
         report("renew", roundTrips, Duration.ZERO, ServiceRoundTrip.renews(url, roundTrips));
         report("renew 0.5s", runs, Duration.ZERO, ServiceRoundTrip.renews(url, runs, Side.WAITING_MILLIS));
+        report("floor", runs, Duration.ZERO, HandoverFloor.gaps(url, runs, Side.WAITING_MILLIS));
         report("handover", runs, ttl, moves(url, runs, ttl, true, false));
         report("release", runs, ttl, moves(url, runs, ttl, false, false));
         report("kill -9", killRuns, killTtl, moves(url, killRuns, killTtl, false, true));

@@ -9,6 +9,7 @@ import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -34,6 +35,17 @@ public final class JnatsRelay {
 
     /** Where the relay takes requests. */
     static final String SUBJECT = "bench.relay";
+    /**
+     * Where the relay takes a handover's messages ({@link HandoverFloor}): the subject in
+     * {@value #TO} asked (the successor's check) while the subject in {@value #READ} is asked with
+     * the request's body (the leader read); with both answers, the write in {@value #WRITE}'s
+     * subject, compare-and-set on {@value #EXPECT}, sent as a request (its acknowledgment), whose
+     * answer is the caller's.
+     */
+    static final String HANDOVER_SUBJECT = "bench.relay.handover";
+    static final String READ = "Relay-Read";
+    static final String WRITE = "Relay-Write";
+    static final String EXPECT = "Relay-Expect";
     /** The header that names where a request is relayed to; every other header goes on with it. */
     static final String TO = "Relay-To";
 
@@ -49,9 +61,26 @@ public final class JnatsRelay {
                 .reportNoResponders().build());
         Dispatcher dispatcher = connection.createDispatcher(request -> relay(connection, request));
         dispatcher.subscribe(SUBJECT, "bench-relay");
+        dispatcher.subscribe(HANDOVER_SUBJECT, "bench-relay", request -> handover(connection, request));
         connection.flush(TIMEOUT);
         System.out.println("relaying " + SUBJECT + " on " + url);
         new CountDownLatch(1).await(); // until the process is stopped
+    }
+
+    /** A handover's messages and nothing else: the read and the check at once, then the write. */
+    private static void handover(Connection connection, Message request) {
+        Headers in = request.getHeaders();
+        CompletableFuture<Message> read = connection.requestWithTimeout(NatsMessage.builder()
+                .subject(in.getFirst(READ)).data(request.getData()).build(), TIMEOUT);
+        CompletableFuture<Message> check = connection.requestWithTimeout(NatsMessage.builder()
+                .subject(in.getFirst(TO)).data(request.getData()).build(), TIMEOUT);
+        read.thenCombine(check, (leader, yes) -> yes)
+                .thenCompose(yes -> connection.requestWithTimeout(NatsMessage.builder().subject(in.getFirst(WRITE))
+                        .headers(new Headers().put("Nats-Expected-Last-Subject-Sequence", in.getFirst(EXPECT))
+                                .put("Nats-TTL", "15s"))
+                        .data(yes.getData()).build(), TIMEOUT))
+                .whenComplete((ack, failure) -> connection.publish(request.getReplyTo(),
+                        failure == null ? ack.getData() : FAILED));
     }
 
     private static void relay(Connection connection, Message request) {
