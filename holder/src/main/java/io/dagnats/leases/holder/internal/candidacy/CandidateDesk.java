@@ -58,17 +58,6 @@ public final class CandidateDesk implements CandidateCalls {
         void granted(LeaseView lease, long saidAt);
     }
 
-    /**
-     * A yes not yet answered by a grant: the key it was about, when it was about to be said, and the
-     * seat (one keeper of the key) that said it: a keeper of the key kept again after a close said
-     * nothing, and the closed one may have released what was handed to it.
-     */
-    private record Yes(LeaseKey key, long saidAt, Seat seat) {
-    }
-
-    /** A yes older than this is forgotten: dagnats asks for at most a second and writes at once after a yes. */
-    private static final long YES_KEPT_NANOS = TimeUnit.SECONDS.toNanos(30);
-
     private record Standing(KeepOptions.Priority priority, long since, Seat seat, Subscription subscription) {
     }
 
@@ -76,7 +65,7 @@ public final class CandidateDesk implements CandidateCalls {
     private final Claimant self;
     private final MonotonicClock clock;
     private final Map<LeaseKey, Standing> standing = new ConcurrentHashMap<>();
-    private final Map<String, Yes> yeses = new ConcurrentHashMap<>();
+    private final SaidYeses yeses = new SaidYeses();
     private volatile Dispatcher dispatcher;
 
     public CandidateDesk(Connection connection, Claimant self, MonotonicClock clock) {
@@ -141,14 +130,11 @@ public final class CandidateDesk implements CandidateCalls {
         }
         LeaseKey key = keyOf(ask.getSubject()).orElseThrow();
         long saidAt = clock.nanoTime(); // before the yes leaves: dagnats writes only after it has it
-        asked.get().check().ifPresent(check -> remember(check, new Yes(key, saidAt, mine.get().seat())));
-        mine.get().seat().expecting(asked.get().check().isPresent());
+        Seat seat = mine.get().seat();
+        asked.get().check().ifPresent(check -> yeses.said(check, new SaidYeses.Yes(key, saidAt, seat)));
         connection.publish(ask.getReplyTo(), CandidateAnswer.write(key, candidate(mine.get(), false)));
-    }
-
-    private void remember(String check, Yes yes) {
-        yeses.values().removeIf(old -> yes.saidAt() - old.saidAt() > YES_KEPT_NANOS);
-        yeses.put(check, yes);
+        // After the yes, not before: waking the keeper is no part of the answer dagnats waits for.
+        seat.expecting(asked.get().check().isPresent());
     }
 
     /**
@@ -159,7 +145,7 @@ public final class CandidateDesk implements CandidateCalls {
     private void granted(Message grant) {
         String check = grant.hasHeaders() ? grant.getHeaders().getFirst(LeaseHeaders.CHECK) : null;
         Optional<LeaseKey> key = keyOf(grant.getSubject());
-        Optional<Yes> yes = key.flatMap(about -> spend(check, about));
+        Optional<SaidYeses.Yes> yes = key.flatMap(about -> spend(check, about));
         if (yes.isEmpty()) {
             return;
         }
@@ -185,7 +171,7 @@ public final class CandidateDesk implements CandidateCalls {
                 || change.fence().isEmpty() || change.ttl().isEmpty() || change.ttl().get().isZero()) {
             return;
         }
-        Optional<Yes> yes = spend(change.check().get(), change.key());
+        Optional<SaidYeses.Yes> yes = spend(change.check().get(), change.key());
         if (yes.isPresent()) {
             Duration ttl = change.ttl().get();
             yes.get().seat().granted(new LeaseView(change.key(), change.holder().get(), change.incarnation(),
@@ -194,14 +180,11 @@ public final class CandidateDesk implements CandidateCalls {
         }
     }
 
-    /** The yes to {@code check}, said about {@code key} by the keeper that keeps it now, forgotten here; else empty. */
-    private Optional<Yes> spend(String check, LeaseKey key) {
-        Yes yes = check == null ? null : yeses.get(check);
-        if (yes == null || !yes.key().equals(key) || !yeses.remove(check, yes)) {
-            return Optional.empty();
-        }
-        Standing mine = standing.get(yes.key());
-        return mine != null && mine.seat() == yes.seat() ? Optional.of(yes) : Optional.empty();
+    /** The yes to {@code check}, said about {@code key} by the keeper that keeps it now, forgotten; else empty. */
+    private Optional<SaidYeses.Yes> spend(String check, LeaseKey key) {
+        Optional<SaidYeses.Yes> yes = yeses.spend(check, key);
+        Standing mine = standing.get(key);
+        return yes.filter(said -> mine != null && mine.seat() == said.seat());
     }
 
     private Optional<LeaseKey> keyOf(String subject) {
