@@ -65,7 +65,7 @@ public final class CandidateDesk implements CandidateCalls {
     private final Claimant self;
     private final MonotonicClock clock;
     private final Map<LeaseKey, Standing> standing = new ConcurrentHashMap<>();
-    private final SaidYeses yeses = new SaidYeses();
+    private final SaidYeses<Seat> yeses = new SaidYeses<>();
     private volatile Dispatcher dispatcher;
 
     public CandidateDesk(Connection connection, Claimant self, MonotonicClock clock) {
@@ -131,7 +131,7 @@ public final class CandidateDesk implements CandidateCalls {
         LeaseKey key = keyOf(ask.getSubject()).orElseThrow();
         long saidAt = clock.nanoTime(); // before the yes leaves: dagnats writes only after it has it
         Seat seat = mine.get().seat();
-        asked.get().check().ifPresent(check -> yeses.said(check, new SaidYeses.Yes(key, saidAt, seat)));
+        asked.get().check().ifPresent(check -> yeses.said(check, new SaidYeses.Yes<>(key, saidAt, seat)));
         connection.publish(ask.getReplyTo(), CandidateAnswer.write(key, candidate(mine.get(), false)));
         // After the yes, not before: waking the keeper is no part of the answer dagnats waits for.
         seat.expecting(asked.get().check().isPresent());
@@ -145,7 +145,7 @@ public final class CandidateDesk implements CandidateCalls {
     private void granted(Message grant) {
         String check = grant.hasHeaders() ? grant.getHeaders().getFirst(LeaseHeaders.CHECK) : null;
         Optional<LeaseKey> key = keyOf(grant.getSubject());
-        Optional<SaidYeses.Yes> yes = key.flatMap(about -> spend(check, about));
+        Optional<SaidYeses.Yes<Seat>> yes = key.flatMap(about -> spend(check, about));
         if (yes.isEmpty()) {
             return;
         }
@@ -171,7 +171,7 @@ public final class CandidateDesk implements CandidateCalls {
                 || change.fence().isEmpty() || change.ttl().isEmpty() || change.ttl().get().isZero()) {
             return;
         }
-        Optional<SaidYeses.Yes> yes = spend(change.check().get(), change.key());
+        Optional<SaidYeses.Yes<Seat>> yes = spend(change.check().get(), change.key());
         if (yes.isPresent()) {
             Duration ttl = change.ttl().get();
             yes.get().seat().granted(new LeaseView(change.key(), change.holder().get(), change.incarnation(),
@@ -181,8 +181,8 @@ public final class CandidateDesk implements CandidateCalls {
     }
 
     /** The yes to {@code check}, said about {@code key} by the keeper that keeps it now, forgotten; else empty. */
-    private Optional<SaidYeses.Yes> spend(String check, LeaseKey key) {
-        Optional<SaidYeses.Yes> yes = yeses.spend(check, key);
+    private Optional<SaidYeses.Yes<Seat>> spend(String check, LeaseKey key) {
+        Optional<SaidYeses.Yes<Seat>> yes = yeses.spend(check, key);
         Standing mine = standing.get(key);
         return yes.filter(said -> mine != null && mine.seat() == said.seat());
     }
