@@ -164,20 +164,31 @@ public final class CandidateDesk implements CandidateCalls {
      * write answered, and the server republishes it as the write lands, before dagnats' grant can
      * come. It grants the yes to that check as the grant would, under the same rules: the same key,
      * the keeper that said it, spent once (whichever of the two comes first). Any other event, and
-     * one that names no check or a check this process did not say yes to, is not a grant.
+     * one that names no check or a check this process did not say yes to, is not a grant. Nor is one
+     * whose {@code Nats-TTL} is no lease's TTL (absent, zero, negative, over ten minutes): it leaves the
+     * yes unspent for dagnats' grant, which carries the lease's own TTL, and throws nothing, since the
+     * keeper is handed the same event right after.
      */
     public void heard(LeaseChange change) {
+        Optional<LeaseTtl> ttl = change.ttl().flatMap(CandidateDesk::leaseTtl);
         if (change.kind() != LeaseChange.Kind.HANDED_OVER || change.check().isEmpty() || change.holder().isEmpty()
-                || change.fence().isEmpty() || change.ttl().isEmpty() || change.ttl().get().isZero()) {
+                || change.fence().isEmpty() || ttl.isEmpty()) {
             return;
         }
         Optional<SaidYeses.Yes<Seat>> yes = spend(change.check().get(), change.key());
         if (yes.isPresent()) {
-            Duration ttl = change.ttl().get();
             yes.get().seat().granted(new LeaseView(change.key(), change.holder().get(), change.incarnation(),
-                    change.fence().get(), change.fence(), change.time(), change.time().plus(ttl),
-                    new LeaseTtl(ttl.toMillis())), yes.get().saidAt());
+                    change.fence().get(), change.fence(), change.time(), change.time().plus(ttl.get().duration()),
+                    ttl.get()), yes.get().saidAt());
         }
+    }
+
+    /** {@code ttl} as a lease's TTL (whole seconds, 1 s to 10 min, as dagnats writes it), else empty. */
+    private static Optional<LeaseTtl> leaseTtl(Duration ttl) {
+        long seconds = ttl.getSeconds();
+        boolean lease = ttl.getNano() == 0 && seconds >= LeaseTtl.MIN_MILLIS / 1_000
+                && seconds <= LeaseTtl.MAX_MILLIS / 1_000;
+        return lease ? Optional.of(LeaseTtl.ofSeconds(seconds)) : Optional.empty();
     }
 
     /** The yes to {@code check}, said about {@code key} by the keeper that keeps it now, forgotten; else empty. */
