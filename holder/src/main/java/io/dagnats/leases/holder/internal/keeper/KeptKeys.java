@@ -84,8 +84,11 @@ public final class KeptKeys {
         LeaseKeeper keeper = lease.keeper();
         health.kept(leaseKey, ttl);
         changes.follow(leaseKey, change -> {
-            change.ifPresent(desk::heard); // a handover's event may grant a yes (ADR-047): before the keeper hears it
-            keeper.keyChanged(change);
+            try {
+                change.ifPresent(desk::heard); // a handover's event may grant a yes (ADR-047): before the keeper hears it
+            } finally {
+                keeper.keyChanged(change); // whatever the desk made of it
+            }
         });
         options.candidacy().ifPresent(priority -> desk.stand(leaseKey, priority, new CandidateDesk.Seat() {
             @Override
