@@ -74,8 +74,12 @@ final class ModelledKeeper {
             atSend.sent(send.call());
         } else if (effect instanceof KeeperEffect.BecomeOwner become) {
             floors.raise(rules.key, become.tenure().fence());
+            believed = Optional.of(become.tenure());
         } else if (effect instanceof KeeperEffect.Renew renew) {
             floors.raise(rules.key, renew.tenure().fence());
+            believed = Optional.of(renew.tenure());
+        } else if (effect instanceof KeeperEffect.StopOwning) {
+            believed = Optional.empty();
         }
     }
 

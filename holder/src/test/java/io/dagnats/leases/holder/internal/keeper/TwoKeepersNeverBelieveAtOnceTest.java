@@ -8,58 +8,61 @@ import io.dagnats.leases.holder.Candidate;
 import io.dagnats.leases.holder.KeepOptions;
 import io.dagnats.leases.holder.internal.HandoverAnswer;
 import io.dagnats.leases.protocol.Answers;
+import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseView;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Jepsen-style, from the s33 review: two keepers of one key, A (yields to B's older version, hands over on
- * close) and B (hands over to A on close), each keeping its floors as a holder does, against a model of dagnats ({@link ModelledStore}: compare-and-set on the revision, TTL
- * expiry, handover only to a waiting successor, asked while the key is read so that its yes may come up
- * to 0.9 s before the write, and granted after the write, or late, or never), B's TTL a third, the
- * same or three times A's (the handed record keeps A's), with random delays on every request, write,
- * answer, event and drain, lost answers (the write may or may not land), and closes and abandons at
- * random. Judged from each keeper's own record (BecomeOwner to StopOwning): never both at once, never
- * past its own deadline, never while the model's store does not hold the key for it.
- *
- * <p>Deterministic: seed {@code n} replays the same run, and a failure names its seed and the last
- * steps. CI runs {@value #SEEDS} seeds (a few seconds); {@code -Dkeeper.seeds=N} runs more locally.
- */
+ * Jepsen-style (s33 review; ADR-047's review put each keeper behind its real {@code CandidateDesk},
+ * {@link ModelledDesk}): keepers A (yields to B's older version) and B, both handing over on close and keeping
+ * floors as a holder does, against a model of dagnats ({@link ModelledStore}: compare-and-set on the revision,
+ * TTL expiry, a handover only to a waiting successor asked under a fresh check id while the key is read, its
+ * yes up to 0.9 s before the write, granted after it, late or never). B's TTL is a third, the same or three
+ * times A's; every request, write, answer and drain is delayed at random, answers are lost (the write may
+ * land), closes and abandons come at random. Events go to the desk, then the keeper, in order, late by up to
+ * 60 ms (one in eight by up to 3 s), lost while cut off; a keeper is sometimes cut off right after its grant
+ * or event. Run with the handover's event naming its check (ADR-047: it may grant before, after or instead
+ * of the grant) and without (a dagnats before it). Judged from each keeper's own record (BecomeOwner to
+ * StopOwning): never both at once, never past its deadline, never while the store does not hold the key for
+ * it. Seed {@code n} replays the same run; CI runs {@value #SEEDS} of each; {@code -Dkeeper.seeds=N} more. */
 class TwoKeepersNeverBelieveAtOnceTest {
 
-    /** Seeds a CI run tries (each one some hundreds of handover attempts in all). */
+    /** Seeds a CI run tries in each mode (each one some hundreds of handover attempts in all). */
     static final int SEEDS = 1_000;
-
     private static final long MILLI = 1_000_000L;
     private static final long T0 = 1_000_000_000_000L;
-    private static final Instant WALL = Instant.parse("2026-12-01T12:00:00Z");
+    private static final java.time.Instant WALL = java.time.Instant.parse("2026-12-01T12:00:00Z");
     private static final Claimant B = Claimant.of(HandoverRulesTest.OLD.holder(), HandoverRulesTest.OLD.incarnation());
     private static final Candidate A = new Candidate(KeeperHarness.ME, KeeperHarness.RUN, 0, "1.0", Duration.ofSeconds(20), false);
 
-    private record Item(long at, long order, Runnable action) {
-    }
 
     private Random random;
     private long now;
-    private long order;
-    private final PriorityQueue<Item> queue = new PriorityQueue<>((l, r) -> l.at != r.at ? Long.compare(l.at, r.at)
-            : Long.compare(l.order, r.order));
+    private int checks;
+    private final ModelledQueue queue = new ModelledQueue();
     private List<Supplier<String>> trace;
     private Optional<String> broken;
     private ModelledStore store;
     private ModelledKeeper a;
     private ModelledKeeper b;
+    private final Map<ModelledKeeper, ModelledDesk> desks = new HashMap<>();
+    private Optional<String> writing = Optional.empty(); // the check of the handover being written
+    private boolean eventsNameTheCheck;
 
-    @Test
-    void twoKeepersNeverBelieveAtOnceNorPastTheirDeadline() {
+    @ParameterizedTest(name = "the handover's event names its check: {0}")
+    @ValueSource(booleans = {true, false})
+    void twoKeepersNeverBelieveAtOnceNorPastTheirDeadline(boolean eventsNameTheCheck) {
+        this.eventsNameTheCheck = eventsNameTheCheck;
         List<String> found = new ArrayList<>();
         int seeds = Integer.getInteger("keeper.seeds", SEEDS);
         for (int seed = 0; seed < seeds && found.isEmpty(); seed++) {
@@ -72,6 +75,7 @@ class TwoKeepersNeverBelieveAtOnceTest {
         random = new Random(seed);
         now = T0;
         queue.clear();
+        desks.clear();
         trace = new ArrayList<>();
         broken = Optional.empty();
         store = new ModelledStore(this::broadcast, T0, WALL);
@@ -92,10 +96,10 @@ class TwoKeepersNeverBelieveAtOnceTest {
             }
         }
         while (!queue.isEmpty() && broken.isEmpty() && now < T0 + 200_000 * MILLI) {
-            Item item = queue.poll();
-            now = item.at();
+            now = queue.nextAt();
+            Runnable action = queue.next();
             store.expire(now);
-            item.action().run();
+            action.run();
             judge();
         }
         return broken.map(why -> "seed " + seed + ": " + why + "\n  "
@@ -104,16 +108,14 @@ class TwoKeepersNeverBelieveAtOnceTest {
     }
 
     private ModelledKeeper keeper(KeeperRules rules, Claimant self) {
-        return new ModelledKeeper(rules, self, () -> now, T0, TwoKeepersNeverBelieveAtOnceTest::wall, trace::add,
-                this::perform);
-    }
-
-    private static Instant wall(long nanos) {
-        return WALL.plusNanos(nanos - T0);
+        ModelledKeeper keeper = new ModelledKeeper(rules, self, () -> now, T0, nanos -> WALL.plusNanos(nanos - T0),
+                trace::add, this::perform);
+        desks.put(keeper, new ModelledDesk(keeper, () -> now));
+        return keeper;
     }
 
     private void at(long delayMillis, Runnable action) {
-        queue.add(new Item(now + delayMillis * MILLI, order++, action));
+        queue.add(now + delayMillis * MILLI, action);
     }
 
     private void judge() {
@@ -121,12 +123,12 @@ class TwoKeepersNeverBelieveAtOnceTest {
             if (keeper.believed.filter(t -> now - t.deadlineNanos() > MILLI).isPresent()) {
                 broken = Optional.of(keeper.self.holder() + " believes past its deadline");
             }
-        }
-        for (ModelledKeeper keeper : List.of(a, b)) {
-            // Stronger than the pair: belief only while the model's store holds the key for that keeper.
             if (keeper.believed.isPresent() && !store.holder().equals(Optional.of(keeper.self))) {
                 broken = Optional.of(keeper.self.holder() + " believes while the store's record is "
                         + store.holder().map(Object::toString).orElse("gone"));
+            }
+            if (keeper.state instanceof KeeperState.Closed) {
+                desks.get(keeper).withdraw(); // KeptKeys forgets a closed keeper's candidacy
             }
         }
         if (a.believed.isPresent() && b.believed.isPresent()) {
@@ -134,16 +136,29 @@ class TwoKeepersNeverBelieveAtOnceTest {
         }
     }
 
+    /** The server's republish: the desk hears it, then the keeper, in order, each keeper at its own pace. */
     private void broadcast(String kind, long sequence, Claimant by) {
+        Optional<LeaseChange> change = ModelledDesk.change(kind, sequence, by, store.ttl(),
+                writing.filter(check -> eventsNameTheCheck && kind.equals("handed-over")));
         for (ModelledKeeper keeper : List.of(a, b)) {
             if (now >= keeper.downUntil) {
-                at(random.nextInt(60), () -> keeper.on(new KeeperEvent.Changed(KeeperHarness.change(kind, sequence, by))));
+                long late = random.nextInt(8) == 0 ? random.nextInt(3_000) : random.nextInt(60);
+                ModelledDesk desk = desks.get(keeper);
+                long deliverAt = desk.lastEvent = Math.max(desk.lastEvent, now + late * MILLI); // in order
+                queue.add(deliverAt, () -> {
+                    change.ifPresent(desks.get(keeper)::heard);
+                    keeper.on(new KeeperEvent.Changed(change));
+                    if (kind.equals("handed-over") && random.nextInt(3) == 0) {
+                        // Cut off at once: its deadline from the yes is all that bounds its belief.
+                        keeper.downUntil = now + random.nextInt(25_000) * MILLI;
+                    }
+                });
             }
         }
     }
 
     /** A request: lands after a delay (or not, when lost), its answer comes later, or a failure instead. */
-    private void call(ModelledKeeper keeper, long call, java.util.function.Supplier<KeeperEvent> land) {
+    private void call(ModelledKeeper keeper, long call, Supplier<KeeperEvent> land) {
         int fate = now < keeper.downUntil ? 0 : random.nextInt(10);
         at(random.nextInt(80), () -> {
             KeeperEvent answer = fate == 0 ? null : land.get();
@@ -153,30 +168,29 @@ class TwoKeepersNeverBelieveAtOnceTest {
     }
 
     /**
-     * dagnats' handover: the successor asked while the key is read (ADR-046), its yes up to 0.9 s
-     * before the write; the write a compare-and-set on the revision held; then its grant, mostly at
-     * once, sometimes late, sometimes lost. The request may be lost, or its answer (after a write).
+     * dagnats' handover (ADR-046, ADR-047): the successor's desk asked under a fresh check id while the
+     * key is read, its yes up to 0.9 s before the write; the write a compare-and-set on the revision
+     * held, naming the check; then the grant, mostly at once, sometimes late, sometimes lost.
      */
     private void handover(ModelledKeeper k, KeeperEffect.SendHandover send) {
         ModelledKeeper to = k == a ? b : a;
         int fate = now < k.downUntil ? 0 : random.nextInt(10);
+        String check = "check-" + ++checks;
         at(random.nextInt(80), () -> {
-            boolean yes = fate != 0 && to.waiting() && now >= to.downUntil;
-            long saidAt = now;
-            if (yes) {
-                to.on(new KeeperEvent.Expecting());
-            }
+            boolean yes = fate != 0 && now >= to.downUntil && desks.get(to).ask(check);
             at(yes ? random.nextInt(900) : 0, () -> {
                 HandoverAnswer answer = fate == 0 ? null : !store.holds(k.self, send.held()) ? HandoverAnswer.LOST
                         : !yes ? HandoverAnswer.NO_SUCCESSOR : HandoverAnswer.HANDED_OVER;
                 if (answer == HandoverAnswer.HANDED_OVER) {
+                    writing = Optional.of(check);
                     store.write(now, to.self, "handed-over", true, store.ttl());
+                    writing = Optional.empty();
                     LeaseView written = store.view(now);
                     int granting = random.nextInt(5);
                     if (granting != 0) {
                         at(random.nextInt(granting == 1 ? 3_000 : 60), () -> {
                             if (now >= to.downUntil) {
-                                to.on(new KeeperEvent.Granted(written, saidAt));
+                                desks.get(to).grant(check, written);
                                 if (random.nextInt(3) == 0) {
                                     // Cut off at once: its deadline from the yes is all that bounds its belief.
                                     to.downUntil = now + random.nextInt(25_000) * MILLI;
@@ -199,15 +213,18 @@ class TwoKeepersNeverBelieveAtOnceTest {
                     store.write(now, k.self, "acquired", true, k.rules.ttl);
                 }
                 return new KeeperEvent.AcquireAnswered(send.call(), store.holder().get().equals(k.self)
-                        ? new Answers.Acquire.Granted(store.view(now)) : new Answers.Acquire.HeldByOther(store.view(now)));
+                        ? new Answers.Acquire.Granted(store.view(now))
+                        : new Answers.Acquire.HeldByOther(store.view(now)));
             });
         } else if (effect instanceof KeeperEffect.SendRenew send) {
             call(k, send.call(), () -> {
                 if (!store.holds(k.self, send.fence())) {
-                    return new KeeperEvent.RenewAnswered(send.call(), new Answers.Renew.Lost("not at " + send.fence()));
+                    return new KeeperEvent.RenewAnswered(send.call(),
+                            new Answers.Renew.Lost("not at " + send.fence()));
                 }
                 store.write(now, k.self, "renewed", false, k.rules.ttl);
-                return new KeeperEvent.RenewAnswered(send.call(), new Answers.Renew.Renewed(store.view(now)));
+                return new KeeperEvent.RenewAnswered(send.call(),
+                        new Answers.Renew.Renewed(store.view(now)));
             });
         } else if (effect instanceof KeeperEffect.SendRelease send) {
             at(random.nextInt(80), () -> {
@@ -219,7 +236,7 @@ class TwoKeepersNeverBelieveAtOnceTest {
         } else if (effect instanceof KeeperEffect.SendHandover send) {
             handover(k, send);
         } else if (effect instanceof KeeperEffect.Schedule schedule) {
-            queue.add(new Item(now + Math.max(0, schedule.delayNanos()), order++, () -> k.on(schedule.event())));
+            queue.add(now + Math.max(0, schedule.delayNanos()), () -> k.on(schedule.event()));
         } else if (effect instanceof KeeperEffect.DrainHandlers drain) {
             boolean inTime = random.nextInt(5) != 0;
             at(inTime ? random.nextInt(300) : drain.within().toMillis(),
@@ -227,12 +244,6 @@ class TwoKeepersNeverBelieveAtOnceTest {
         } else if (effect instanceof KeeperEffect.AskCandidates ask) {
             at(ask.window().toMillis(), () -> k.on(new KeeperEvent.CandidatesAnswered(ask.ask(),
                     (k == a ? b : a).waiting() ? List.of(k == a ? HandoverRulesTest.OLD : A) : List.of())));
-        } else if (effect instanceof KeeperEffect.BecomeOwner become) {
-            k.believed = Optional.of(become.tenure());
-        } else if (effect instanceof KeeperEffect.Renew renew) {
-            k.believed = Optional.of(renew.tenure());
-        } else if (effect instanceof KeeperEffect.StopOwning) {
-            k.believed = Optional.empty();
         }
     }
 }
