@@ -44,7 +44,7 @@ class TheHandoverEventGrantsTheDesksYesAcceptanceTest extends SharedServiceTest 
 
     private final List<String> granted = new CopyOnWriteArrayList<>();
     private final CountDownLatch eventHeard = new CountDownLatch(1);
-    private volatile boolean yesSaid;
+    private volatile boolean checked;
 
     @Test
     void theRealHandoverEventGrantsTheDesksYesWithTheHandoversTtlAndTheGrantAfterItNothing() throws Exception {
@@ -111,8 +111,19 @@ class TheHandoverEventGrantsTheDesksYesAcceptanceTest extends SharedServiceTest 
         return new CandidateDesk.Seat() {
             @Override
             public boolean waiting() {
-                if (yesSaid) {
-                    await(); // the candidates request queued on the desk's dispatcher, ahead of dagnats' grant
+                if (!checked) {
+                    // Asked by dagnats' check, before the yes leaves: a candidates request, at the server
+                    // before the yes is sent, queues on the desk's dispatcher ahead of dagnats' grant.
+                    checked = true;
+                    connection.publish(LeaseSubjects.candidates(new LeaseKey(KEY)), "_INBOX.ignored",
+                            ("{\"key\":\"" + KEY + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    try {
+                        connection.flush(Duration.ofSeconds(5));
+                    } catch (Exception notFlushed) {
+                        throw new IllegalStateException(notFlushed);
+                    }
+                } else {
+                    await(); // that request's answer: the grant waits behind it until the event was heard
                 }
                 return true;
             }
@@ -124,14 +135,6 @@ class TheHandoverEventGrantsTheDesksYesAcceptanceTest extends SharedServiceTest 
 
             @Override
             public void expecting(boolean granting) {
-                yesSaid = true;
-                connection.publish(LeaseSubjects.candidates(new LeaseKey(KEY)), "_INBOX.ignored",
-                        ("{\"key\":\"" + KEY + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                try {
-                    connection.flush(Duration.ofSeconds(5)); // at the server before the yes is even sent
-                } catch (Exception notFlushed) {
-                    throw new IllegalStateException(notFlushed);
-                }
             }
 
             @Override

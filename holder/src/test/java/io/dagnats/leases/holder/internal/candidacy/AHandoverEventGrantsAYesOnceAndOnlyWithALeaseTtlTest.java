@@ -1,37 +1,21 @@
 package io.dagnats.leases.holder.internal.candidacy;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static io.dagnats.leases.holder.internal.candidacy.DeskWire.KEY;
+import static io.dagnats.leases.holder.internal.candidacy.DeskWire.ME;
+import static io.dagnats.leases.holder.internal.candidacy.DeskWire.NOW;
+import static io.dagnats.leases.holder.internal.candidacy.DeskWire.PRIORITY;
+import static io.dagnats.leases.holder.internal.candidacy.DeskWire.RUN;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.dagnats.leases.domain.Claimant;
 import io.dagnats.leases.domain.Fence;
-import io.dagnats.leases.domain.HolderId;
-import io.dagnats.leases.domain.Incarnation;
-import io.dagnats.leases.domain.Lease;
-import io.dagnats.leases.domain.LeaseKey;
 import io.dagnats.leases.domain.LeaseTtl;
-import io.dagnats.leases.holder.KeepOptions;
-import io.dagnats.leases.protocol.CandidateCheck;
 import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseHeaders;
 import io.dagnats.leases.protocol.LeaseSubjects;
-import io.dagnats.leases.protocol.LeaseView;
-import io.dagnats.leases.protocol.Replies;
-import io.nats.client.Connection;
-import io.nats.client.Dispatcher;
-import io.nats.client.MessageHandler;
-import io.nats.client.Subscription;
-import io.nats.client.impl.Headers;
-import io.nats.client.impl.NatsMessage;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.Proxy;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -48,85 +32,58 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class AHandoverEventGrantsAYesOnceAndOnlyWithALeaseTtlTest {
 
-    private static final HolderId ME = new HolderId("successor");
-    private static final Incarnation RUN = new Incarnation("run-1");
-    private static final LeaseKey KEY = new LeaseKey("handed-key");
-    private static final Instant NOW = Instant.parse("2026-12-04T12:00:00Z");
-    private static final KeepOptions.Priority PRIORITY = new KeepOptions.Priority(1, "1.0");
-
-    private final AtomicReference<MessageHandler> checks = new AtomicReference<>();
-    private final CandidateDesk desk = new CandidateDesk(connection(), Claimant.of(ME, RUN), () -> 1_000L);
-    private final List<LeaseView> granted = new ArrayList<>();
-
-    private final CandidateDesk.Seat seat = new CandidateDesk.Seat() {
-        @Override
-        public boolean waiting() {
-            return true;
-        }
-
-        @Override
-        public boolean owner() {
-            return false;
-        }
-
-        @Override
-        public void expecting(boolean granting) {
-        }
-
-        @Override
-        public void granted(LeaseView lease, long saidAt) {
-            granted.add(lease);
-        }
-    };
+    private final DeskWire wire = new DeskWire();
+    private final CandidateDesk desk = wire.desk();
+    private final DeskWire.WaitingSeat seat = new DeskWire.WaitingSeat();
 
     @Test
-    void theEventOfAYesHeardAgainGrantsNothingMore() throws InterruptedException {
+    void theEventOfAYesHeardAgainGrantsNothingMore() {
         desk.stand(KEY, PRIORITY, seat);
-        check("check-1");
+        wire.check(KEY, "check-1");
 
         desk.heard(handedOver("check-1", 20, "15s"));
         desk.heard(handedOver("check-1", 20, "15s"));
-        grant("check-1", 20);
+        wire.grant("check-1", KEY, 20);
 
-        assertEquals(List.of(new Fence(20)), granted.stream().map(LeaseView::revision).toList(), "one yes, one grant");
+        assertEquals(List.of(new Fence(20)), seat.granted, "one yes, one grant");
     }
 
     @Test
-    void theEventAfterTheGrantGrantsNothingMore() throws InterruptedException {
+    void theEventAfterTheGrantGrantsNothingMore() {
         desk.stand(KEY, PRIORITY, seat);
-        check("check-1");
+        wire.check(KEY, "check-1");
 
-        grant("check-1", 20);
+        wire.grant("check-1", KEY, 20);
         desk.heard(handedOver("check-1", 20, "15s"));
 
-        assertEquals(List.of(new Fence(20)), granted.stream().map(LeaseView::revision).toList(), "one yes, one grant");
+        assertEquals(List.of(new Fence(20)), seat.granted, "one yes, one grant");
     }
 
     @ParameterizedTest(name = "Nats-TTL {0}")
     @ValueSource(strings = {"15s", "15"})
-    void anEventWithTheTtlDagnatsWritesGrantsWithThatTtl(String ttl) throws InterruptedException {
+    void anEventWithTheTtlDagnatsWritesGrantsWithThatTtl(String ttl) {
         desk.stand(KEY, PRIORITY, seat);
-        check("check-1");
+        wire.check(KEY, "check-1");
 
         desk.heard(handedOver("check-1", 20, ttl));
 
-        assertEquals(List.of(new LeaseTtl(15_000)), granted.stream().map(LeaseView::ttl).toList());
+        assertEquals(List.of(new LeaseTtl(15_000)), seat.ttls);
     }
 
     /** Seen failing before the fix for "-1", "-15s", "601s" and "3600": the desk threw after spending the yes. */
     @ParameterizedTest(name = "Nats-TTL {0}")
     @ValueSource(strings = {"", "0", "0s", "-1", "-15s", "601s", "3600", "never", "1m"})
     void anEventWithNoLeaseTtlGrantsNothingThrowsNothingAndLeavesTheYesToTheGrant(String ttl)
-            throws InterruptedException {
+            {
         desk.stand(KEY, PRIORITY, seat);
-        check("check-1");
+        wire.check(KEY, "check-1");
 
         assertDoesNotThrow(() -> desk.heard(handedOver("check-1", 20, ttl.isEmpty() ? null : ttl)),
                 "the keeper hears the same event next: the desk must not stop it");
-        assertEquals(List.of(), granted, "no lease TTL, no grant from the event");
+        assertEquals(List.of(), seat.granted, "no lease TTL, no grant from the event");
 
-        grant("check-1", 20);
-        assertEquals(List.of(new Fence(20)), granted.stream().map(LeaseView::revision).toList(), "dagnats' grant still");
+        wire.grant("check-1", KEY, 20);
+        assertEquals(List.of(new Fence(20)), seat.granted, "dagnats' grant still");
     }
 
     private static LeaseChange handedOver(String check, long revision, String ttl) {
@@ -141,36 +98,5 @@ class AHandoverEventGrantsAYesOnceAndOnlyWithALeaseTtlTest {
             headers.put("Nats-TTL", ttl);
         }
         return LeaseChange.read(LeaseSubjects.changed(KEY), headers::get, NOW).orElseThrow();
-    }
-
-    private void check(String id) throws InterruptedException {
-        checks.get().onMessage(NatsMessage.builder().subject(LeaseSubjects.candidate(ME, KEY)).replyTo("_INBOX.asked")
-                .data(new CandidateCheck(RUN.value(), Optional.of(id)).encode()).build());
-    }
-
-    private void grant(String id, long revision) throws InterruptedException {
-        Lease written = new Lease(KEY, ME, Optional.of(RUN), new Fence(revision), new Fence(revision), NOW, NOW,
-                new LeaseTtl(15_000));
-        checks.get().onMessage(NatsMessage.builder().subject(LeaseSubjects.candidate(ME, KEY))
-                .headers(new Headers().put(LeaseHeaders.CHECK, id)).data(Replies.handedOver(written)).build());
-    }
-
-    /** The candidate checks' handler kept; everything else does nothing. */
-    private Connection connection() {
-        Dispatcher dispatcher = proxy(Dispatcher.class, (proxy, method, args) -> {
-            if (method.getName().equals("subscribe") && args.length == 2 && args[1] instanceof MessageHandler handler) {
-                if (args[0].equals(LeaseSubjects.candidateChecks(ME))) {
-                    checks.set(handler);
-                }
-                return proxy(Subscription.class, (p, m, a) -> null);
-            }
-            return method.getName().equals("isActive") ? Boolean.TRUE : proxy;
-        });
-        return proxy(Connection.class, (proxy, method, args) ->
-                method.getName().equals("createDispatcher") ? dispatcher : null);
-    }
-
-    private static <T> T proxy(Class<T> type, InvocationHandler handler) {
-        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, handler));
     }
 }
