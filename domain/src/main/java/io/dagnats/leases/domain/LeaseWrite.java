@@ -34,7 +34,7 @@ public sealed interface LeaseWrite {
      *
      * @param from the holder whose lease this write replaces, told to watchers (the {@code Dagnats-Lease-From}
      *             header): a handover's ({@link LeaseEvent#HANDED_OVER}, ADR-042, always) or a move's (ADR-043)
-     * @param check the check whose yes a handover answers (the {@code Dagnats-Lease-Check} header, ADR-047):
+     * @param check the check whose yes a handover answers (a header of the write on the wire, ADR-047):
      *              only a handover names one, and a handover written by an older path may name none
      */
     record Put(

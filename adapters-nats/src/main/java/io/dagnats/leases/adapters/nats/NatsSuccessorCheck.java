@@ -28,12 +28,12 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The targeted check before a handover (ADR-042): one core request on
- * {@code dagnats.lease.candidate.<holder>.<key>} naming the incarnation and a fresh check id
+ * {@link LeaseSubjects#candidate} naming the incarnation and a fresh check id
  * ({@link CandidateCheck}). Only an answer that is a candidate object naming that key, holder and
  * incarnation in state {@code waiting} is a yes; no responders, no answer in time, a
- * {@code Dagnats-Lease-Reject}, an empty or malformed body, or one naming anything else is a no, with
+ * {@link LeaseHeaders#REJECT}, an empty or malformed body, or one naming anything else is a no, with
  * a sentence saying which. A yes's grant (ADR-046) is one publish on the same subject, the check id in
- * {@code Dagnats-Lease-Check} and the handover's reply as the body; the handover's write carries the
+ * {@link LeaseHeaders#CHECK} and the handover's reply as the body; the handover's write carries the
  * same id (ADR-047).
  */
 public final class NatsSuccessorCheck implements SuccessorCheck {

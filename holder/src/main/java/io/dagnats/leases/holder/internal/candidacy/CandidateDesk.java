@@ -138,7 +138,7 @@ public final class CandidateDesk implements CandidateCalls {
     }
 
     /**
-     * dagnats' grant: the handover's reply, naming in {@code Dagnats-Lease-Check} the check this
+     * dagnats' grant: the handover's reply, naming in {@link LeaseHeaders#CHECK} the check this
      * process said yes to, about the same key, for the keeper that said it. Anything else (an unknown
      * or spent id, another key, a keeper of the key kept since, a body that is no handover) is dropped: the handed-over event still comes, and a renew confirms.
      */

@@ -9,6 +9,7 @@ import static io.dagnats.leases.holder.internal.candidacy.DeskWire.RUN;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.dagnats.leases.domain.Fence;
+import io.dagnats.leases.domain.LeaseEvent;
 import io.dagnats.leases.domain.LeaseTtl;
 import io.dagnats.leases.protocol.LeaseChange;
 import io.dagnats.leases.protocol.LeaseHeaders;
@@ -89,7 +90,7 @@ class AHandoverEventGrantsAYesOnceAndOnlyWithALeaseTtlTest {
     private static LeaseChange handedOver(String check, long revision, String ttl) {
         Map<String, String> headers = new HashMap<>();
         headers.put("Nats-Sequence", Long.toString(revision));
-        headers.put(LeaseHeaders.EVENT, "handed-over");
+        headers.put(LeaseHeaders.EVENT, LeaseEvent.HANDED_OVER.wireName());
         headers.put(LeaseHeaders.HOLDER, ME.value());
         headers.put(LeaseHeaders.INCARNATION, RUN.value());
         headers.put(LeaseHeaders.FROM, "old-owner");
