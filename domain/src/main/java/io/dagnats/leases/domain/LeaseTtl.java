@@ -1,6 +1,7 @@
 package io.dagnats.leases.domain;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * How long a lease lives after its last write. Whole seconds from 1 s to 10 min,
@@ -17,6 +18,18 @@ public record LeaseTtl(long millis) {
         }
         if (millis % 1_000 != 0) {
             throw new InvalidLeaseInput("ttl_ms must be a whole number of seconds (a multiple of 1000)");
+        }
+    }
+
+    /** {@code duration} as a lease's TTL; empty when no lease can have it (the constructor's rules). */
+    public static Optional<LeaseTtl> of(Duration duration) {
+        if (duration.getNano() % 1_000_000 != 0 || duration.compareTo(Duration.ofMillis(MAX_MILLIS)) > 0) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new LeaseTtl(duration.toMillis()));
+        } catch (InvalidLeaseInput noLeaseTtl) {
+            return Optional.empty();
         }
     }
 

@@ -170,7 +170,7 @@ public final class CandidateDesk implements CandidateCalls {
      * keeper is handed the same event right after.
      */
     public void heard(LeaseChange change) {
-        Optional<LeaseTtl> ttl = change.ttl().flatMap(CandidateDesk::leaseTtl);
+        Optional<LeaseTtl> ttl = change.ttl().flatMap(LeaseTtl::of);
         if (change.kind() != LeaseChange.Kind.HANDED_OVER || change.check().isEmpty() || change.holder().isEmpty()
                 || change.fence().isEmpty() || ttl.isEmpty()) {
             return;
@@ -181,14 +181,6 @@ public final class CandidateDesk implements CandidateCalls {
                     change.fence().get(), change.fence(), change.time(), change.time().plus(ttl.get().duration()),
                     ttl.get()), yes.get().saidAt());
         }
-    }
-
-    /** {@code ttl} as a lease's TTL (whole seconds, 1 s to 10 min, as dagnats writes it), else empty. */
-    private static Optional<LeaseTtl> leaseTtl(Duration ttl) {
-        long seconds = ttl.getSeconds();
-        boolean lease = ttl.getNano() == 0 && seconds >= LeaseTtl.MIN_MILLIS / 1_000
-                && seconds <= LeaseTtl.MAX_MILLIS / 1_000;
-        return lease ? Optional.of(LeaseTtl.ofSeconds(seconds)) : Optional.empty();
     }
 
     /** The yes to {@code check}, said about {@code key} by the keeper that keeps it now, forgotten; else empty. */
